@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need on a Debian 12 machine.
+# Idempotent and fast when everything is present: it only calls apt-get or npm
+# when something is missing or the npm lock file changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  scons pkg-config g++ libwiredtiger-dev wiredtiger libbson-dev libabsl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libboost-program-options-dev
+  libpcre2-dev libyaml-cpp-dev libsnappy-dev libzstd-dev libintelrdfpmath-dev
+  python3-yaml python3-pymongo ccache nodejs npm
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  # nodejs/npm may come from outside Debian's packages on some images: accept a working binary.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+
+# npm clients (mongosh, the Node driver), pinned by package-lock.json. A stamp
+# holding the lock file's hash makes the check free when nothing changed.
+if [ -f package-lock.json ]; then
+  want=$(sha256sum package-lock.json | cut -d' ' -f1)
+  have=$(cat node_modules/.lock-stamp 2>/dev/null || true)
+  if [ "$want" != "$have" ] || [ ! -x node_modules/.bin/mongosh ]; then
+    echo "setup: installing npm packages from package-lock.json"
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$want" > node_modules/.lock-stamp
+  fi
+fi
+echo "setup: ok"

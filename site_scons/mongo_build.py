@@ -1,0 +1,210 @@
+"""Build logic for SConstruct: options, environment, libraries, programs.
+
+Libraries are listed in LIBRARIES in layer order (a library may only depend on
+earlier ones). Each library takes the non-test .cpp files of its folders
+(non-recursive). Tests for a library live in unittests/<same folder>/*_test.cpp and
+are linked into `unittests` (all of them) and into `unittests_<lib>` (that library's
+only), so one layer can be tested while another is being edited.
+"""
+import os
+import shutil
+import subprocess
+
+from SCons.Script import Builder, Action
+
+# (name, folders under src/, idl files whose generated code belongs to the library)
+LIBRARIES = [
+    ('base', ['mongo/base', 'mongo/util'], ['error_codes']),
+    ('bson', ['mongo/bson'], []),
+    ('bson_column', ['mongo/bson/column'], []),
+    ('idl', ['mongo/idl'], 'rest'),  # every other idl/*.idl
+    ('transport', ['mongo/transport', 'mongo/rpc'], []),
+    ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], []),
+    ('catalog', ['mongo/db/catalog'], []),
+    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/exec', 'mongo/db/update'], []),
+    ('pipeline', ['mongo/db/pipeline'], []),
+    ('repl', ['mongo/db/repl'], []),
+    ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], []),
+    ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], []),
+]
+
+PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
+               'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
+               'yaml-cpp', 'snappy', 'libzstd']
+
+
+def _add_options(AddOption):
+    AddOption('--opt', dest='opt', default='on', choices=['on', 'off'])
+    AddOption('--dbg', dest='dbg', default='off', choices=['on', 'off'])
+    AddOption('--sanitize', dest='sanitize', default='')
+    AddOption('--build-dir', dest='build_dir', default='')
+    AddOption('--cxx', dest='cxx', default='')
+
+
+def _variant_name(GetOption):
+    name = 'dbg' if GetOption('dbg') == 'on' else 'opt'
+    san = GetOption('sanitize')
+    if san:
+        name += '-' + san.replace(',', '-')
+    return name
+
+
+def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, Dir, Glob,
+                        Alias, Default, SConsignFile, Exit, Help):
+    _add_options(AddOption)
+    top = Dir('#').abspath
+    build_dir = GetOption('build_dir') or os.path.join('build', _variant_name(GetOption))
+    build_abs = os.path.join(top, build_dir)
+    os.makedirs(build_abs, exist_ok=True)
+    SConsignFile(os.path.join(build_abs, '.sconsign'))
+
+    sanitize = [s for s in GetOption('sanitize').split(',') if s]
+    cxx = GetOption('cxx') or ('clang++' if 'fuzzer' in sanitize else 'g++')
+    cc = 'clang' if cxx.startswith('clang') else 'gcc'
+    env = Environment(ENV={'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+                           'HOME': os.environ.get('HOME', '/root'),
+                           'CCACHE_DIR': os.environ.get('CCACHE_DIR',
+                                                        os.path.expanduser('~/.ccache'))},
+                      CXX=cxx, CC=cc)
+    if shutil.which('ccache') and not os.environ.get('NO_CCACHE'):
+        env['CXX'] = 'ccache ' + cxx
+        env['CC'] = 'ccache ' + cc
+
+    gen_dir = os.path.join(build_abs, 'gen')
+    env.Append(CXXFLAGS=['-std=c++20', '-include', 'utility'],
+               CCFLAGS=['-Wall', '-Wextra', '-Wno-unused-parameter', '-pthread',
+                        '-fno-omit-frame-pointer'],
+               LINKFLAGS=['-pthread'],
+               CPPPATH=['#src', gen_dir])
+    if GetOption('dbg') == 'on':
+        env.Append(CCFLAGS=['-O0', '-g'])
+    else:
+        env.Append(CCFLAGS=['-O2', '-g1'])
+    if sanitize:
+        flag = '-fsanitize=' + ','.join(s if s != 'fuzzer' else 'fuzzer-no-link' for s in sanitize)
+        env.Append(CCFLAGS=[flag, '-fno-sanitize-recover=undefined'],
+                   LINKFLAGS=['-fsanitize=' + ','.join(s for s in sanitize if s != 'fuzzer')]
+                   if [s for s in sanitize if s != 'fuzzer'] else [])
+
+    env.ParseConfig('pkg-config --cflags --libs ' + ' '.join(PKG_MODULES))
+    env.Append(LIBS=['boost_program_options', 'bidgcc000', 'dl', 'pthread'])
+
+    idl_files = sorted(os.path.splitext(os.path.basename(p))[0]
+                       for p in os.listdir(os.path.join(top, 'idl')) if p.endswith('.idl'))
+    claimed = {s for (_, _, idls) in LIBRARIES if idls != 'rest' for s in idls}
+
+    idl_builder = Builder(action=Action(
+        '/usr/bin/python3 ${SOURCES[1]} ${SOURCES[0]} --header ${TARGETS[0]} '
+        '--source ${TARGETS[1]}', 'IDL ${SOURCES[0]}'))
+    env.Append(BUILDERS={'IDL': idl_builder})
+    idlc_deps = Glob('#buildscripts/idl/*.py')
+
+    gen_headers = []
+
+    def gen_idl(stem):
+        h = os.path.join(gen_dir, 'mongo', 'idl', stem + '_gen.h')
+        c = os.path.join(gen_dir, 'mongo', 'idl', stem + '_gen.cpp')
+        t = env.IDL([h, c], ['#idl/%s.idl' % stem, '#buildscripts/idl/idlc.py'])
+        env.Depends(t, idlc_deps)
+        gen_headers.append(t[0])
+        return t[1]
+
+    obj_root = os.path.join(build_abs, 'obj')
+
+    def objects(e, sources):
+        objs = []
+        for s in sources:
+            path = s if isinstance(s, str) else s.srcnode().abspath
+            if path.startswith(build_abs + os.sep):
+                rel = os.path.relpath(path, build_abs)
+            else:
+                rel = os.path.relpath(path, top)
+            target = os.path.join(obj_root, os.path.splitext(rel)[0] + '.o')
+            objs.append(e.Object(target, s))
+        return objs
+
+    def folder_sources(folder, kinds=('',)):
+        result = []
+        for f in sorted(Glob('#src/%s/*.cpp' % folder, strings=False)):
+            name = os.path.basename(f.abspath)
+            if name.endswith(('_test.cpp', '_bm.cpp', '_fuzzer.cpp')):
+                continue
+            if folder == 'mongo/db' and name == 'mongod_main.cpp':
+                continue
+            result.append(f)
+        return result
+
+    libs = []  # in layer order
+    lib_by_name = {}
+    for name, folders, idls in LIBRARIES:
+        srcs = []
+        stems = [s for s in idl_files if s not in claimed] if idls == 'rest' else idls
+        for stem in stems:
+            srcs.append(gen_idl(stem))
+        for folder in folders:
+            srcs += folder_sources(folder)
+        if not srcs:
+            continue
+        lib = env.StaticLibrary(os.path.join(build_abs, 'lib', 'mongo_' + name),
+                                objects(env, srcs))
+        libs.append((name, lib))
+        lib_by_name[name] = lib
+
+    link_libs = [lib for (_, lib) in reversed(libs)]
+    prog_env = env.Clone()
+    prog_env.Prepend(LIBS=link_libs)
+
+    targets = {}
+    main_srcs = [f for f in ['#src/mongo/mongod_main.cpp'] if os.path.exists(
+        os.path.join(top, 'src/mongo/mongod_main.cpp'))]
+    if main_srcs:
+        mongod = prog_env.Program(os.path.join(build_abs, 'mongod'), objects(prog_env, main_srcs))
+        targets['mongod'] = mongod
+        Alias('mongod', mongod)
+
+    # Unit tests.
+    test_env = prog_env.Clone()
+    test_env.ParseConfig('pkg-config --cflags --libs gtest gmock')
+    all_tests = []
+    for name, folders, _ in LIBRARIES:
+        tsrcs = []
+        for folder in folders:
+            tsrcs += sorted(Glob('#unittests/%s/*_test.cpp' % folder))
+        if not tsrcs:
+            continue
+        tobjs = objects(test_env, tsrcs)
+        all_tests += tobjs
+        prog = test_env.Program(os.path.join(build_abs, 'unittests_' + name),
+                                tobjs + objects(test_env, ['#unittests/unittest_main.cpp']))
+        Alias('unittests_' + name, prog)
+    if all_tests:
+        prog = test_env.Program(os.path.join(build_abs, 'unittests'),
+                                all_tests + objects(test_env, ['#unittests/unittest_main.cpp']))
+        Alias('unittests', prog)
+
+    # Benchmarks (Google Benchmark): every src/**/*_bm.cpp is one program.
+    bm_env = prog_env.Clone()
+    bm_env.Append(LIBS=['benchmark', 'pthread'])
+    bms = []
+    for root, _, files in os.walk(os.path.join(top, 'src')):
+        for f in files:
+            if f.endswith('_bm.cpp'):
+                src = '#' + os.path.relpath(os.path.join(root, f), top)
+                bms.append(bm_env.Program(os.path.join(build_abs, 'benchmarks', f[:-4]),
+                                          objects(bm_env, [src])))
+    Alias('benchmarks', bms)
+
+    # Fuzzers (libFuzzer): only with --sanitize=...,fuzzer and clang.
+    if 'fuzzer' in sanitize:
+        fz_env = prog_env.Clone()
+        fz_env.Append(LINKFLAGS=['-fsanitize=fuzzer'])
+        fzs = []
+        for root, _, files in os.walk(os.path.join(top, 'src')):
+            for f in files:
+                if f.endswith('_fuzzer.cpp'):
+                    src = '#' + os.path.relpath(os.path.join(root, f), top)
+                    fzs.append(fz_env.Program(os.path.join(build_abs, 'fuzzers', f[:-4]),
+                                              objects(fz_env, [src])))
+        Alias('fuzzers', fzs)
+
+    Default(list(targets.values()))

@@ -1,0 +1,48 @@
+// Canonical BSON comparison: the one ordering used by matching, sorting, min/max
+// and index keys. Values of different canonical types order by type rank
+// (bsontypes.h); numbers compare by numeric value across int/long/double/decimal,
+// with NaN below every other number and equal to itself; strings compare
+// byte-wise; objects and arrays compare element by element.
+#pragma once
+
+#include <cstddef>
+
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+enum class ComparisonRules { kConsiderFieldName, kIgnoreFieldName };
+
+/** <0, 0, >0 as `l` orders before, with, or after `r` (values only). */
+int compareElementValues(const BSONElement& l, const BSONElement& r);
+
+/** Like compareElementValues, but the field names count first when asked. */
+int compareElements(const BSONElement& l, const BSONElement& r, ComparisonRules rules);
+
+int compareObjects(const BSONObj& l, const BSONObj& r, ComparisonRules rules);
+
+/** Compares two doubles with the NaN rule (NaN == NaN, NaN < everything else). */
+int compareDoubles(double l, double r);
+
+/** Compares a long long with a double exactly (no precision loss). */
+int compareLongToDouble(long long l, double r);
+
+/**
+ * A hash of the element's value consistent with compareElementValues == 0
+ * (e.g. 1, NumberLong(1) and 1.0 hash alike). Field names are ignored.
+ */
+std::size_t hashElementValue(const BSONElement& e, std::size_t seed = 0);
+
+/** Functors for ordered and hashed containers keyed by BSON values. */
+struct BSONElementValueLess {
+    bool operator()(const BSONElement& l, const BSONElement& r) const {
+        return compareElementValues(l, r) < 0;
+    }
+};
+struct BSONObjLess {
+    bool operator()(const BSONObj& l, const BSONObj& r) const {
+        return compareObjects(l, r, ComparisonRules::kConsiderFieldName) < 0;
+    }
+};
+
+}  // namespace mongo

@@ -1,0 +1,19 @@
+// Conversions between BSON and extended JSON, through libbson: fromjson() accepts
+// canonical and relaxed extended JSON ({"$oid": ...}, {"$date": ...},
+// {"$numberLong": ...}); tojson() writes relaxed extended JSON.
+#pragma once
+
+#include <string>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+/** Parses extended JSON; FailedToParse on bad input. */
+StatusWith<BSONObj> fromjsonStatus(StringData json);
+/** Parses extended JSON; throws on bad input (for tests and constant data). */
+BSONObj fromjson(StringData json);
+std::string tojson(const BSONObj& obj);
+
+}  // namespace mongo

@@ -153,6 +153,9 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     link_libs = [lib for (_, lib) in reversed(libs)]
     prog_env = env.Clone()
     prog_env.Prepend(LIBS=link_libs)
+    # Libraries may call each other (e.g. logging in base uses bson): link them as a group.
+    prog_env['LINKCOM'] = ('$LINK -o $TARGET $LINKFLAGS $__RPATH $SOURCES $_LIBDIRFLAGS '
+                           '-Wl,--start-group $_LIBFLAGS -Wl,--end-group')
 
     targets = {}
     main_srcs = [f for f in ['#src/mongo/mongod_main.cpp'] if os.path.exists(

@@ -12,21 +12,38 @@ import subprocess
 
 from SCons.Script import Builder, Action
 
-# (name, folders under src/, idl files whose generated code belongs to the library)
+# (name, folders under src/, idl files whose generated code belongs to the library,
+#  libraries it depends on directly).
 LIBRARIES = [
-    ('base', ['mongo/base', 'mongo/util'], ['error_codes']),
-    ('bson', ['mongo/bson'], []),
-    ('bson_column', ['mongo/bson/column'], []),
-    ('idl', ['mongo/idl'], 'rest'),  # every other idl/*.idl
-    ('transport', ['mongo/transport', 'mongo/rpc'], []),
-    ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], []),
-    ('catalog', ['mongo/db/catalog'], []),
-    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/exec', 'mongo/db/update'], []),
-    ('pipeline', ['mongo/db/pipeline'], []),
-    ('repl', ['mongo/db/repl'], []),
-    ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], []),
-    ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], []),
+    ('base', ['mongo/base', 'mongo/util'], ['error_codes'], ['bson']),
+    ('bson', ['mongo/bson'], [], ['base']),
+    ('bson_column', ['mongo/bson/column'], [], ['bson']),
+    ('idl', ['mongo/idl'], 'rest', ['bson']),  # every other idl/*.idl
+    ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson']),
+    ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson']),
+    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/exec', 'mongo/db/update'], [],
+     ['bson', 'bson_column']),
+    ('catalog', ['mongo/db/catalog'], [], ['storage', 'query', 'idl']),
+    ('pipeline', ['mongo/db/pipeline'], [], ['query', 'catalog']),
+    ('repl', ['mongo/db/repl'], [], ['catalog', 'query']),
+    ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
+     ['catalog', 'pipeline', 'bson_column']),
+    ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
+     ['catalog', 'pipeline', 'repl', 'timeseries', 'transport', 'storage', 'query', 'idl']),
 ]
+
+
+def _closure(name, table):
+    deps = {n: d for (n, _, _, d) in table}
+    seen, stack = set(), [name]
+    while stack:
+        n = stack.pop()
+        if n in seen or n not in deps:
+            continue
+        seen.add(n)
+        stack.extend(deps[n])
+    return seen
+
 
 PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
                'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
@@ -91,7 +108,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
 
     idl_files = sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in os.listdir(os.path.join(top, 'idl')) if p.endswith('.idl'))
-    claimed = {s for (_, _, idls) in LIBRARIES if idls != 'rest' for s in idls}
+    claimed = {s for (_, _, idls, _) in LIBRARIES if idls != 'rest' for s in idls}
 
     idl_builder = Builder(action=Action(
         '/usr/bin/python3 ${SOURCES[1]} ${SOURCES[0]} --header ${TARGETS[0]} '
@@ -136,7 +153,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
 
     libs = []  # in layer order
     lib_by_name = {}
-    for name, folders, idls in LIBRARIES:
+    for name, folders, idls, _ in LIBRARIES:
         srcs = []
         stems = [s for s in idl_files if s not in claimed] if idls == 'rest' else idls
         for stem in stems:
@@ -150,18 +167,41 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         libs.append((name, lib))
         lib_by_name[name] = lib
 
-    link_libs = [lib for (_, lib) in reversed(libs)]
+    def lib_nodes(names):
+        """Our static libraries for `names` (and their dependencies), in layer order."""
+        wanted = set()
+        for n in names:
+            wanted |= _closure(n, LIBRARIES)
+        return [lib[0] for (n, lib) in libs if n in wanted]
+
+    # Our libraries are linked whole-archive (commands and parameters register
+    # themselves from static initialisers) and as a group (layers call each other).
     prog_env = env.Clone()
-    prog_env.Prepend(LIBS=link_libs)
-    # Libraries may call each other (e.g. logging in base uses bson): link them as a group.
-    prog_env['LINKCOM'] = ('$LINK -o $TARGET $LINKFLAGS $__RPATH $SOURCES $_LIBDIRFLAGS '
-                           '-Wl,--start-group $_LIBFLAGS -Wl,--end-group')
+    prog_env['LINKCOM'] = ('$LINK -o $TARGET $LINKFLAGS $__RPATH $SOURCES '
+                           '-Wl,--whole-archive -Wl,--start-group $MONGO_LIBS -Wl,--end-group '
+                           '-Wl,--no-whole-archive $_LIBDIRFLAGS $_LIBFLAGS')
+
+    def program(e, target, sources, lib_names):
+        mlibs = lib_nodes(lib_names)
+        prog = e.Program(target, sources, MONGO_LIBS=mlibs)
+        e.Depends(prog, mlibs)
+        return prog
+
+    all_lib_names = [n for (n, _) in libs]
+
+    def owning_lib(src_path):
+        folder = os.path.relpath(os.path.dirname(src_path), os.path.join(top, 'src'))
+        for n, folders, _, _ in LIBRARIES:
+            if folder in folders:
+                return [n]
+        return all_lib_names
 
     targets = {}
     main_srcs = [f for f in ['#src/mongo/mongod_main.cpp'] if os.path.exists(
         os.path.join(top, 'src/mongo/mongod_main.cpp'))]
     if main_srcs:
-        mongod = prog_env.Program(os.path.join(build_abs, 'mongod'), objects(prog_env, main_srcs))
+        mongod = program(prog_env, os.path.join(build_abs, 'mongod'),
+                         objects(prog_env, main_srcs), all_lib_names)
         targets['mongod'] = mongod
         Alias('mongod', mongod)
 
@@ -169,7 +209,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     test_env = prog_env.Clone()
     test_env.ParseConfig('pkg-config --cflags --libs gtest gmock')
     all_tests = []
-    for name, folders, _ in LIBRARIES:
+    for name, folders, _, _ in LIBRARIES:
         tsrcs = []
         for folder in folders:
             tsrcs += sorted(Glob('#unittests/%s/*_test.cpp' % folder))
@@ -177,12 +217,13 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
             continue
         tobjs = objects(test_env, tsrcs)
         all_tests += tobjs
-        prog = test_env.Program(os.path.join(build_abs, 'unittests_' + name),
-                                tobjs + objects(test_env, ['#unittests/unittest_main.cpp']))
+        prog = program(test_env, os.path.join(build_abs, 'unittests_' + name),
+                       tobjs + objects(test_env, ['#unittests/unittest_main.cpp']), [name])
         Alias('unittests_' + name, prog)
     if all_tests:
-        prog = test_env.Program(os.path.join(build_abs, 'unittests'),
-                                all_tests + objects(test_env, ['#unittests/unittest_main.cpp']))
+        prog = program(test_env, os.path.join(build_abs, 'unittests'),
+                       all_tests + objects(test_env, ['#unittests/unittest_main.cpp']),
+                       all_lib_names)
         Alias('unittests', prog)
 
     # Benchmarks (Google Benchmark): every src/**/*_bm.cpp is one program.
@@ -193,8 +234,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         for f in files:
             if f.endswith('_bm.cpp'):
                 src = '#' + os.path.relpath(os.path.join(root, f), top)
-                bms.append(bm_env.Program(os.path.join(build_abs, 'benchmarks', f[:-4]),
-                                          objects(bm_env, [src])))
+                bms.append(program(bm_env, os.path.join(build_abs, 'benchmarks', f[:-4]),
+                                   objects(bm_env, [src]), owning_lib(os.path.join(root, f))))
     Alias('benchmarks', bms)
 
     # Fuzzers (libFuzzer): only with --sanitize=...,fuzzer and clang.
@@ -206,8 +247,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
             for f in files:
                 if f.endswith('_fuzzer.cpp'):
                     src = '#' + os.path.relpath(os.path.join(root, f), top)
-                    fzs.append(fz_env.Program(os.path.join(build_abs, 'fuzzers', f[:-4]),
-                                              objects(fz_env, [src])))
+                    fzs.append(program(fz_env, os.path.join(build_abs, 'fuzzers', f[:-4]),
+                                       objects(fz_env, [src]), owning_lib(os.path.join(root, f))))
         Alias('fuzzers', fzs)
 
     Default(list(targets.values()))

@@ -1,0 +1,51 @@
+// KVEngine: the storage engine seen by the catalog. It owns the tables ("idents")
+// and hands out RecoveryUnits, RecordStores and SortedDataInterfaces over them.
+// The only implementation is WiredTigerKVEngine (wiredtiger/wiredtiger_kv_engine.h).
+//
+// Thread safety: all methods may be called concurrently.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/base/string_data.h"
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/sorted_data_interface.h"
+
+namespace mongo {
+
+class KVEngine {
+public:
+    virtual ~KVEngine() = default;
+
+    /** A new RecoveryUnit; every one must be destroyed before cleanShutdown(). */
+    virtual std::unique_ptr<RecoveryUnit> newRecoveryUnit() = 0;
+
+    /** Creates the collection table `ident` (not transactional). OK if it exists. */
+    virtual Status createRecordStore(StringData ident) = 0;
+    /** The record store over an existing ident; nullptr if the table does not exist. */
+    virtual std::unique_ptr<RecordStore> getRecordStore(StringData ident) = 0;
+
+    /** Creates the index table `ident` (not transactional). OK if it exists. */
+    virtual Status createSortedDataInterface(StringData ident, const IndexConfig& config) = 0;
+    virtual std::unique_ptr<SortedDataInterface> getSortedDataInterface(
+        StringData ident, const IndexConfig& config) = 0;
+
+    /**
+     * Drops the table. If it stays busy (open cursors elsewhere) after retries, the
+     * drop is queued and retried by the background thread; OK is returned then too.
+     */
+    virtual Status dropIdent(StringData ident) = 0;
+    virtual bool hasIdent(StringData ident) = 0;
+    virtual std::vector<std::string> getAllIdents() = 0;
+
+    /** Writes a checkpoint now. */
+    virtual Status checkpoint() = 0;
+    /** Stops background threads, writes a final checkpoint and closes. Idempotent. */
+    virtual void cleanShutdown() = 0;
+};
+
+}  // namespace mongo

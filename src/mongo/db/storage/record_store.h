@@ -1,0 +1,78 @@
+// RecordStore: one collection's documents, `int64 RecordId -> BSON bytes`, stored
+// in one WiredTiger table (see README.md). Writes go through a RecoveryUnit inside
+// a WriteUnitOfWork; a WT_ROLLBACK conflict throws WriteConflictException.
+//
+// Thread safety: a RecordStore object may be shared by threads, each with its own
+// RecoveryUnit. Counters are shared by every RecordStore of the same ident.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/storage/record_id.h"
+#include "mongo/db/storage/recovery_unit.h"
+
+namespace mongo {
+
+struct Record {
+    RecordId id;
+    BSONObj data;  // owned
+};
+
+/** Iterates a record store in RecordId order (or reverse). */
+class RecordCursor {
+public:
+    virtual ~RecordCursor() = default;
+    /** The next record, or nullopt at the end. */
+    virtual std::optional<Record> next() = 0;
+    /** Positions on `id` and returns it, or nullopt if absent (next() then continues after it). */
+    virtual std::optional<Record> seekExact(RecordId id) = 0;
+    /** Releases the WiredTiger cursor position (e.g. before abandonSnapshot()). */
+    virtual void save() = 0;
+    /** Repositions after save(): continues after the last record returned. */
+    virtual void restore() = 0;
+};
+
+class RecordStore {
+public:
+    virtual ~RecordStore() = default;
+
+    virtual const std::string& ident() const = 0;
+
+    /**
+     * Inserts a record under a fresh RecordId (greater than every id ever handed out
+     * by this store, also across restarts). REQUIRES: in a unit of work.
+     * Throws WriteConflictException on a conflict.
+     */
+    virtual StatusWith<RecordId> insertRecord(RecoveryUnit* ru, const char* data, int len) = 0;
+
+    /** Inserts under a caller-chosen id (e.g. replaying). DuplicateKey if it exists. */
+    virtual Status insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data,
+                                      int len) = 0;
+
+    /** Replaces the record's bytes; NoSuchKey if absent. REQUIRES: in a unit of work. */
+    virtual Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) = 0;
+
+    /** Deletes the record (no-op if absent). REQUIRES: in a unit of work. */
+    virtual void deleteRecord(RecoveryUnit* ru, RecordId id) = 0;
+
+    /** Reads the record into `out` (owned copy); false if absent. */
+    virtual bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const = 0;
+
+    virtual std::unique_ptr<RecordCursor> getCursor(RecoveryUnit* ru,
+                                                    bool forward = true) const = 0;
+
+    /** Committed count and total BSON bytes; O(1) (in-memory counters). */
+    virtual long long numRecords(RecoveryUnit* ru) const = 0;
+    virtual long long dataSize(RecoveryUnit* ru) const = 0;
+    /** Size of the table's file on disk in bytes. */
+    virtual long long storageSize(RecoveryUnit* ru) const = 0;
+
+    /** Deletes every record (transactionally). REQUIRES: in a unit of work. */
+    virtual Status truncate(RecoveryUnit* ru) = 0;
+};
+
+}  // namespace mongo

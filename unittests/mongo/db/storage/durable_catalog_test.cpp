@@ -1,0 +1,149 @@
+#include "mongo/db/storage/durable_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "storage_test_util.h"
+
+namespace mongo {
+namespace {
+
+BSONObj indexSpec(StringData name, const BSONObj& key, bool unique) {
+    BSONObjBuilder b;
+    b.append("v", 2);
+    b.append("key", key);
+    b.append("name", name);
+    if (unique)
+        b.append("unique", true);
+    return b.obj();
+}
+
+TEST(DurableCatalog, CollectionsAndIndexesSurviveReopen) {
+    TempDir dir;
+    std::string uuid;
+    {
+        auto engine = openEngine(testOptions(dir.path()));
+        auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+        auto ru = engine->newRecoveryUnit();
+        WriteUnitOfWork w(ru.get());
+        auto e = cat->addCollection(ru.get(), "test.c", BSON("capped" << false));
+        ASSERT_TRUE(e.isOK());
+        uuid = e.getValue().uuid();
+        EXPECT_EQ(uuid.size(), 16u);
+        ASSERT_TRUE(cat->addIndex(ru.get(), e.getValue().catalogId,
+                                  indexSpec("_id_", BSON("_id" << 1), false), true)
+                        .isOK());
+        ASSERT_TRUE(cat->addIndex(ru.get(), e.getValue().catalogId,
+                                  indexSpec("a_1", BSON("a" << 1), true), true)
+                        .isOK());
+        ASSERT_TRUE(cat->addCollection(ru.get(), "other.d", BSONObj()).isOK());
+        w.commit();
+        auto entry = *cat->findByNs(ru.get(), "test.c");
+        auto rs = cat->getRecordStore(entry);
+        auto idx = cat->getIndex(entry, "a_1");
+        ASSERT_TRUE(rs && idx);
+        WriteUnitOfWork w2(ru.get());
+        BSONObj doc = BSON("_id" << 1 << "a" << 5);
+        RecordId id = rs->insertRecord(ru.get(), doc.objdata(), doc.objsize()).getValue();
+        ASSERT_TRUE(idx->insert(ru.get(), BSON("" << 5), id, false).isOK());
+        w2.commit();
+        ru.reset();
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    EXPECT_EQ(cat->getAllEntries(ru.get()).size(), 2u);
+    EXPECT_EQ(cat->getDatabaseNames(ru.get()), (std::vector<std::string>{"other", "test"}));
+    auto entry = cat->findByNs(ru.get(), "test.c");
+    ASSERT_TRUE(entry);
+    EXPECT_EQ(entry->uuid(), uuid);
+    EXPECT_FALSE(entry->md["options"].Obj()["capped"].trueValue());
+    EXPECT_TRUE(entry->indexEntry("a_1")["ready"].trueValue());
+    auto idx = cat->getIndex(*entry, "a_1");
+    ASSERT_TRUE(idx);
+    EXPECT_TRUE(idx->config().unique);
+    auto c = idx->newCursor(ru.get(), true);
+    auto k = c->seekExact(BSON("" << 5));
+    ASSERT_TRUE(k);
+    EXPECT_EQ(cat->getRecordStore(*entry)->numRecords(ru.get()), 1);
+}
+
+TEST(DurableCatalog, DuplicateNamesAreRejectedWithUpstreamCodes) {
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    WriteUnitOfWork w(ru.get());
+    auto e = cat->addCollection(ru.get(), "test.c", BSONObj()).getValue();
+    EXPECT_EQ(cat->addCollection(ru.get(), "test.c", BSONObj()).getStatus().code(),
+              ErrorCodes::NamespaceExists);
+    ASSERT_TRUE(cat->addIndex(ru.get(), e.catalogId, indexSpec("a_1", BSON("a" << 1), false),
+                              true)
+                    .isOK());
+    EXPECT_EQ(cat->addIndex(ru.get(), e.catalogId, indexSpec("a_1", BSON("a" << 1), false), true)
+                  .getStatus()
+                  .code(),
+              ErrorCodes::IndexAlreadyExists);
+    EXPECT_EQ(cat->removeIndex(ru.get(), e.catalogId, "nope").code(), ErrorCodes::IndexNotFound);
+    EXPECT_EQ(cat->dropCollection(ru.get(), RecordId(999)).code(),
+              ErrorCodes::NamespaceNotFound);
+    w.commit();
+}
+
+TEST(DurableCatalog, AbortedCreateLeavesNoEntryAndNoTable) {
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    std::string ident;
+    {
+        WriteUnitOfWork w(ru.get());
+        ident = cat->addCollection(ru.get(), "test.c", BSONObj()).getValue().ident;
+        EXPECT_TRUE(engine->hasIdent(ident));
+    }
+    EXPECT_FALSE(cat->findByNs(ru.get(), "test.c"));
+    EXPECT_FALSE(engine->hasIdent(ident));
+}
+
+TEST(DurableCatalog, RenameAndDropPersist) {
+    TempDir dir;
+    std::string ident;
+    {
+        auto engine = openEngine(testOptions(dir.path()));
+        auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+        auto ru = engine->newRecoveryUnit();
+        WriteUnitOfWork w(ru.get());
+        auto a = cat->addCollection(ru.get(), "test.a", BSONObj()).getValue();
+        auto b = cat->addCollection(ru.get(), "test.b", BSONObj()).getValue();
+        ident = b.ident;
+        ASSERT_TRUE(cat->renameCollection(ru.get(), a.catalogId, "test.z").isOK());
+        EXPECT_EQ(cat->renameCollection(ru.get(), a.catalogId, "test.b").code(),
+                  ErrorCodes::NamespaceExists);
+        ASSERT_TRUE(cat->dropCollection(ru.get(), b.catalogId).isOK());
+        w.commit();
+        ru.reset();
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    auto all = cat->getAllEntries(ru.get());
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].ns, "test.z");
+    EXPECT_EQ(all[0].md["ns"].str(), "test.z");
+    EXPECT_FALSE(engine->hasIdent(ident));
+}
+
+TEST(DurableCatalog, OrphanedTablesAreDroppedOnOpen) {
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    ASSERT_TRUE(engine->createRecordStore("collection-77-1").isOK());
+    auto cat = DurableCatalog::open(engine.get());
+    ASSERT_TRUE(cat.isOK());
+    EXPECT_FALSE(engine->hasIdent("collection-77-1"));
+    EXPECT_TRUE(engine->hasIdent("_mdb_catalog"));
+}
+
+}  // namespace
+}  // namespace mongo

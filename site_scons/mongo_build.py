@@ -21,15 +21,17 @@ LIBRARIES = [
     ('idl', ['mongo/idl'], 'rest', ['bson']),  # every other idl/*.idl
     ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson']),
     ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson']),
-    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/exec', 'mongo/db/update'], [],
+    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/update'], [],
      ['bson', 'bson_column']),
     ('catalog', ['mongo/db/catalog'], [], ['storage', 'query', 'idl']),
-    ('pipeline', ['mongo/db/pipeline'], [], ['query', 'catalog']),
+    ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
+    ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query']),
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
      ['catalog', 'pipeline', 'bson_column']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
-     ['catalog', 'pipeline', 'repl', 'timeseries', 'transport', 'storage', 'query', 'idl']),
+     ['catalog', 'exec', 'pipeline', 'repl', 'timeseries', 'transport', 'storage', 'query',
+      'idl']),
 ]
 
 
@@ -47,7 +49,7 @@ def _closure(name, table):
 
 PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
                'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
-               'yaml-cpp', 'snappy', 'libzstd']
+               'yaml-cpp', 'snappy', 'libzstd', 'zlib']
 
 
 def _add_options(AddOption):

@@ -1,0 +1,194 @@
+#include "mongo/db/catalog/collection.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/durable_catalog.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+bool IndexEntry::covers(const BSONObj& doc) const {
+    return !partialFilter || partialFilter->matchesBSON(doc);
+}
+
+void DuplicateKeyErrorInfo::serialize(BSONObjBuilder* bob) const {
+    bob->append("keyPattern", _keyPattern);
+    bob->append("keyValue", _keyValue);
+}
+
+void throwDuplicateKey(const NamespaceString& nss, const IndexEntry& index, const BSONObj& key) {
+    BSONObjBuilder kv;
+    auto it = key.begin();
+    for (auto f : index.desc.keyPattern) {
+        if (!it.more())
+            break;
+        kv.appendAs(it.next(), f.fieldNameStringData());
+    }
+    BSONObj keyValue = kv.obj();
+    std::string msg = "E11000 duplicate key error collection: " + nss.ns() +
+        " index: " + index.desc.name + " dup key: " + keyValue.toString();
+    uassertedWithInfo(Status(ErrorCodes::DuplicateKey, msg),
+                      std::make_shared<DuplicateKeyErrorInfo>(index.desc.keyPattern, keyValue));
+}
+
+Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid,
+                       BSONObj options, std::unique_ptr<RecordStore> rs)
+    : _nss(std::move(nss)),
+      _catalogId(catalogId),
+      _uuid(std::move(uuid)),
+      _options(options.getOwned()),
+      _rs(std::move(rs)) {}
+
+IndexEntry* Collection::findIndexByName(StringData name) const {
+    for (const auto& i : _indexes) {
+        if (i->desc.name == name)
+            return i.get();
+    }
+    return nullptr;
+}
+
+std::vector<IndexEntry*> Collection::findIndexesByKeyPattern(const BSONObj& key) const {
+    std::vector<IndexEntry*> out;
+    for (const auto& i : _indexes) {
+        if (i->desc.keyPattern.binaryEqual(key))
+            out.push_back(i.get());
+    }
+    return out;
+}
+
+void Collection::addIndex(std::shared_ptr<IndexEntry> entry) {
+    _indexes.push_back(std::move(entry));
+}
+
+void Collection::removeIndex(StringData name) {
+    for (auto it = _indexes.begin(); it != _indexes.end(); ++it) {
+        if ((*it)->desc.name == name) {
+            _indexes.erase(it);
+            return;
+        }
+    }
+}
+
+void Collection::_markMultikey(OperationContext* opCtx, IndexEntry* index) {
+    if (index->multikey)
+        return;
+    auto* durable = opCtx->getServiceContext()->durableCatalog;
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    uassertStatusOK(durable->setIndexMultikey(ru, _catalogId, index->desc.name, true, BSONObj()));
+    ru->onCommit([index] { index->multikey = true; });
+}
+
+void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id,
+                             const BSONObj& doc) {
+    if (!index->covers(doc))
+        return;
+    IndexKeys keys;
+    uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys));
+    if (keys.multikey)
+        _markMultikey(opCtx, index);
+    for (const auto& key : keys.keys) {
+        Status s = index->sdi->insert(opCtx->recoveryUnit(), key, id, !index->desc.unique);
+        if (s.code() == ErrorCodes::DuplicateKey)
+            throwDuplicateKey(_nss, *index, key);
+        uassertStatusOK(s);
+    }
+}
+
+void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id,
+                             const BSONObj& doc) {
+    if (!index->covers(doc))
+        return;
+    IndexKeys keys;
+    if (!getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys).isOK())
+        return;
+    for (const auto& key : keys.keys)
+        index->sdi->unindex(opCtx->recoveryUnit(), key, id);
+}
+
+RecordId Collection::insertDocument(OperationContext* opCtx, const BSONObj& doc) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    RecordId id = uassertStatusOK(_rs->insertRecord(ru, doc.objdata(), doc.objsize()));
+    for (const auto& index : _indexes)
+        _insertKeys(opCtx, index.get(), id, doc);
+    if (isCapped())
+        _enforceCappedLimits(opCtx);
+    return id;
+}
+
+void Collection::indexDocument(OperationContext* opCtx, IndexEntry* index, RecordId id,
+                               const BSONObj& doc) {
+    _insertKeys(opCtx, index, id, doc);
+}
+
+void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
+                                const BSONObj& newDoc) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    for (const auto& index : _indexes) {
+        IndexKeys before, after;
+        bool coveredBefore = index->covers(oldDoc), coveredAfter = index->covers(newDoc);
+        if (coveredBefore)
+            uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse, &before));
+        if (coveredAfter)
+            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse, &after));
+        if (after.multikey)
+            _markMultikey(opCtx, index.get());
+        // Keys are sorted: remove those only in `before`, add those only in `after`.
+        auto less = [](const BSONObj& a, const BSONObj& b) {
+            return a.woCompare(b, false) < 0;
+        };
+        std::vector<BSONObj> removed, added;
+        std::set_difference(before.keys.begin(), before.keys.end(), after.keys.begin(),
+                            after.keys.end(), std::back_inserter(removed), less);
+        std::set_difference(after.keys.begin(), after.keys.end(), before.keys.begin(),
+                            before.keys.end(), std::back_inserter(added), less);
+        for (const auto& k : removed)
+            index->sdi->unindex(ru, k, id);
+        for (const auto& k : added) {
+            Status s = index->sdi->insert(ru, k, id, !index->desc.unique);
+            if (s.code() == ErrorCodes::DuplicateKey)
+                throwDuplicateKey(_nss, *index, k);
+            uassertStatusOK(s);
+        }
+    }
+    uassertStatusOK(_rs->updateRecord(ru, id, newDoc.objdata(), newDoc.objsize()));
+}
+
+void Collection::deleteDocument(OperationContext* opCtx, RecordId id, const BSONObj& doc) {
+    for (const auto& index : _indexes)
+        _removeKeys(opCtx, index.get(), id, doc);
+    _rs->deleteRecord(opCtx->recoveryUnit(), id);
+}
+
+void Collection::_enforceCappedLimits(OperationContext* opCtx) {
+    long long maxSize = _options["size"].numberLong();
+    long long maxDocs = _options["max"].isNumber() ? _options["max"].numberLong() : 0;
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    // The counters reflect committed data; account for this unit of work's insert.
+    long long count = _rs->numRecords(ru) + 1;
+    long long size = _rs->dataSize(ru);
+    if ((maxSize <= 0 || size <= maxSize) && (maxDocs <= 0 || count <= maxDocs))
+        return;
+    auto cursor = _rs->getCursor(ru, true);
+    while ((maxSize > 0 && size > maxSize) || (maxDocs > 0 && count > maxDocs)) {
+        auto rec = cursor->next();
+        if (!rec)
+            break;
+        size -= rec->data.objsize();
+        --count;
+        deleteDocument(opCtx, rec->id, rec->data);
+    }
+}
+
+long long Collection::numRecords(OperationContext* opCtx) const {
+    return _rs->numRecords(opCtx->recoveryUnit());
+}
+
+long long Collection::dataSize(OperationContext* opCtx) const {
+    return _rs->dataSize(opCtx->recoveryUnit());
+}
+
+}  // namespace mongo

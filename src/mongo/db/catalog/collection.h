@@ -1,0 +1,145 @@
+// Collection: an open collection: its record store, its indexes and the
+// document-level write path that keeps every index in step with the records
+// (unique checks, multikey tracking, sparse and partial indexes).
+//
+// Thread safety: CRUD operations hold lock() shared for their whole unit of
+// work; DDL (index builds and drops, collection drop/rename) holds it exclusive.
+// The index list may only change under the exclusive lock.
+#pragma once
+
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "mongo/base/error_extra_info.h"
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/index_descriptor.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/sorted_data_interface.h"
+
+namespace mongo {
+
+class MatchExpression;
+class OperationContext;
+
+struct IndexEntry {
+    IndexDescriptor desc;
+    std::string ident;
+    std::unique_ptr<SortedDataInterface> sdi;
+    std::shared_ptr<MatchExpression> partialFilter;  // null if none
+    bool multikey = false;
+
+    /** True when `doc` belongs in this (possibly partial) index. */
+    bool covers(const BSONObj& doc) const;
+};
+
+/** Extra info of a DuplicateKey error: {keyPattern, keyValue}. */
+class DuplicateKeyErrorInfo : public ErrorExtraInfo {
+public:
+    DuplicateKeyErrorInfo(BSONObj keyPattern, BSONObj keyValue)
+        : _keyPattern(keyPattern.getOwned()), _keyValue(keyValue.getOwned()) {}
+    void serialize(BSONObjBuilder* bob) const override;
+    const BSONObj& keyPattern() const {
+        return _keyPattern;
+    }
+    const BSONObj& keyValue() const {
+        return _keyValue;
+    }
+
+private:
+    BSONObj _keyPattern;
+    BSONObj _keyValue;
+};
+
+class Collection {
+public:
+    Collection(NamespaceString nss, RecordId catalogId, std::string uuid, BSONObj options,
+               std::unique_ptr<RecordStore> rs);
+
+    const NamespaceString& ns() const {
+        return _nss;
+    }
+    RecordId catalogId() const {
+        return _catalogId;
+    }
+    /** 16 raw bytes. */
+    const std::string& uuid() const {
+        return _uuid;
+    }
+    /** The create options as stored (uuid included). */
+    const BSONObj& options() const {
+        return _options;
+    }
+    RecordStore* recordStore() const {
+        return _rs.get();
+    }
+    std::shared_mutex& lock() const {
+        return _lock;
+    }
+    bool isDropped() const {
+        return _dropped;
+    }
+    void markDropped() {
+        _dropped = true;
+    }
+    void setNs(NamespaceString nss) {
+        _nss = std::move(nss);
+    }
+    bool isCapped() const {
+        return _options["capped"].trueValue();
+    }
+    bool isClustered() const {
+        return _options["clusteredIndex"].ok();
+    }
+
+    const std::vector<std::shared_ptr<IndexEntry>>& indexes() const {
+        return _indexes;
+    }
+    IndexEntry* findIndexByName(StringData name) const;
+    /** Indexes whose key pattern equals `key` (several may, with other options). */
+    std::vector<IndexEntry*> findIndexesByKeyPattern(const BSONObj& key) const;
+    /** REQUIRES: lock() held exclusively. */
+    void addIndex(std::shared_ptr<IndexEntry> entry);
+    void removeIndex(StringData name);
+
+    /**
+     * Inserts `doc` (which must carry its _id) and its index keys. DuplicateKey
+     * (thrown with DuplicateKeyErrorInfo) on a unique violation. REQUIRES: in a unit of work.
+     */
+    RecordId insertDocument(OperationContext* opCtx, const BSONObj& doc);
+    /** Replaces the record at `id` and moves index keys from `oldDoc` to `newDoc`. */
+    void updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
+                        const BSONObj& newDoc);
+    /** Deletes the record and its index keys. */
+    void deleteDocument(OperationContext* opCtx, RecordId id, const BSONObj& doc);
+    /** Adds `doc`'s keys to one index (index builds). */
+    void indexDocument(OperationContext* opCtx, IndexEntry* index, RecordId id,
+                       const BSONObj& doc);
+
+    long long numRecords(OperationContext* opCtx) const;
+    long long dataSize(OperationContext* opCtx) const;
+
+private:
+    void _insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
+    void _removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
+    void _markMultikey(OperationContext* opCtx, IndexEntry* index);
+    void _enforceCappedLimits(OperationContext* opCtx);
+
+    NamespaceString _nss;
+    RecordId _catalogId;
+    std::string _uuid;
+    BSONObj _options;
+    std::unique_ptr<RecordStore> _rs;
+    std::vector<std::shared_ptr<IndexEntry>> _indexes;
+    mutable std::shared_mutex _lock;
+    bool _dropped = false;
+};
+
+/** Raises DuplicateKey for `key` in `index` (message and extra info as upstream). */
+[[noreturn]] void throwDuplicateKey(const NamespaceString& nss, const IndexEntry& index,
+                                    const BSONObj& key);
+
+}  // namespace mongo

@@ -1,0 +1,492 @@
+#include "mongo/db/catalog/collection_catalog.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/durable_catalog.h"
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/util/assert_util.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+
+namespace {
+std::function<void(const NamespaceString&)>& cursorKiller() {
+    static std::function<void(const NamespaceString&)> f;
+    return f;
+}
+
+void killCursors(const NamespaceString& nss) {
+    if (cursorKiller())
+        cursorKiller()(nss);
+}
+
+constexpr int kIndexBuildBatch = 1000;
+}  // namespace
+
+void setCursorKillerForNamespace(std::function<void(const NamespaceString&)> killer) {
+    cursorKiller() = std::move(killer);
+}
+
+CollectionCatalog::CollectionCatalog(KVEngine* engine, DurableCatalog* durable)
+    : _engine(engine), _durable(durable) {}
+
+std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
+                                                     const NamespaceString& nss,
+                                                     RecordId catalogId) {
+    auto entry = _durable->getEntry(opCtx->recoveryUnit(), catalogId);
+    invariant(entry.has_value());
+    BSONObj md = entry->md;
+    auto coll = std::make_shared<Collection>(nss, catalogId, entry->uuid(),
+                                             md["options"].embeddedObject(),
+                                             _durable->getRecordStore(*entry));
+    for (auto idx : md["indexes"].embeddedObject()) {
+        BSONObj idxMd = idx.embeddedObject();
+        BSONObj spec = idxMd["spec"].embeddedObject();
+        auto ie = std::make_shared<IndexEntry>();
+        ie->desc = IndexDescriptor::fromSpec(spec);
+        ie->ident = entry->indexIdent(ie->desc.name);
+        ie->sdi = _durable->getIndex(*entry, ie->desc.name);
+        ie->multikey = idxMd["multikey"].trueValue();
+        if (!ie->desc.partialFilterExpression.isEmpty()) {
+            auto sw = parseMatchExpression(ie->desc.partialFilterExpression);
+            if (sw.isOK())
+                ie->partialFilter = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+        }
+        coll->addIndex(std::move(ie));
+    }
+    return coll;
+}
+
+Status CollectionCatalog::init(OperationContext* opCtx) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    for (const auto& entry : _durable->getAllEntries(ru)) {
+        // Indexes whose build did not finish before a crash are dropped.
+        for (auto idx : entry.md["indexes"].embeddedObject()) {
+            BSONObj idxMd = idx.embeddedObject();
+            if (!idxMd["ready"].trueValue()) {
+                std::string name = idxMd["spec"].embeddedObject()["name"].str();
+                LOGV2_OPTIONS(4614100, logv2::Component::kIndex,
+                              "Dropping unfinished index build",
+                              BSON("namespace" << entry.ns << "index" << name));
+                writeConflictRetry(ru, "dropUnfinishedIndex", [&] {
+                    WriteUnitOfWork wuow(ru);
+                    uassertStatusOK(_durable->removeIndex(ru, entry.catalogId, name));
+                    wuow.commit();
+                });
+            }
+        }
+        NamespaceString nss = NamespaceString::fromFullName(entry.ns);
+        std::lock_guard<std::mutex> lk(_mapMutex);
+        _collections[nss] = _open(opCtx, nss, entry.catalogId);
+    }
+    ru->abandonSnapshot();
+    return Status::OK();
+}
+
+std::shared_ptr<Collection> CollectionCatalog::lookup(const NamespaceString& nss) const {
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    auto it = _collections.find(nss);
+    return it == _collections.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<Collection>> CollectionCatalog::collectionsInDb(StringData db) const {
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    std::vector<std::shared_ptr<Collection>> out;
+    for (const auto& [nss, coll] : _collections) {
+        if (nss.db() == db)
+            out.push_back(coll);
+    }
+    return out;
+}
+
+std::vector<std::string> CollectionCatalog::databaseNames() const {
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    std::vector<std::string> out;
+    for (const auto& [nss, coll] : _collections) {
+        if (out.empty() || out.back() != nss.db())
+            out.push_back(nss.db());
+    }
+    return out;
+}
+
+StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
+    OperationContext* opCtx, const NamespaceString& nss, const BSONObj& options) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    if (lookup(nss))
+        return Status(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.");
+    // Databases differing only in case are refused, as upstream.
+    for (const auto& db : databaseNames()) {
+        if (db != nss.db() && strcasecmp(db.c_str(), nss.db().c_str()) == 0)
+            return Status(ErrorCodes::DatabaseDifferCase,
+                          "db already exists with different case already have: [" + db +
+                              "] trying to create [" + nss.db() + "]");
+    }
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    bool wantIdIndex = !options["clusteredIndex"].ok() &&
+        !(options["autoIndexId"].isBoolean() && !options["autoIndexId"].boolean());
+    std::shared_ptr<Collection> coll;
+    try {
+        writeConflictRetry(ru, "createCollection", [&] {
+            WriteUnitOfWork wuow(ru);
+            auto entry = uassertStatusOK(_durable->addCollection(ru, nss.ns(), options));
+            if (wantIdIndex) {
+                BSONObj idSpec = idIndexSpec();
+                if (options["idIndex"].type() == BSONType::kObject)
+                    idSpec = uassertStatusOK(validateIndexSpec(options["idIndex"].embeddedObject()));
+                uassertStatusOK(_durable->addIndex(ru, entry.catalogId, idSpec, true));
+            }
+            coll = _open(opCtx, nss, entry.catalogId);
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    _collections[nss] = coll;
+    LOGV2_OPTIONS(20320, logv2::Component::kStorage, "createCollection",
+                  BSON("namespace" << nss.ns() << "options" << options));
+    return coll;
+}
+
+std::shared_ptr<Collection> CollectionCatalog::getOrCreateCollection(OperationContext* opCtx,
+                                                                     const NamespaceString& nss) {
+    if (auto c = lookup(nss))
+        return c;
+    uassertStatusOK(nss.validateCollectionName());
+    auto sw = createCollection(opCtx, nss, BSONObj());
+    if (sw.isOK())
+        return sw.getValue();
+    if (sw.getStatus().code() == ErrorCodes::NamespaceExists) {
+        if (auto c = lookup(nss))
+            return c;
+    }
+    uassertStatusOK(sw.getStatus());
+    return nullptr;
+}
+
+Status CollectionCatalog::_dropCollectionLocked(OperationContext* opCtx,
+                                                const NamespaceString& nss) {
+    auto coll = lookup(nss);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound, "ns not found");
+    killCursors(nss);
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "dropCollection", [&] {
+            WriteUnitOfWork wuow(ru);
+            uassertStatusOK(_durable->dropCollection(ru, coll->catalogId()));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    coll->markDropped();
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    _collections.erase(nss);
+    return Status::OK();
+}
+
+Status CollectionCatalog::dropCollection(OperationContext* opCtx, const NamespaceString& nss) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    return _dropCollectionLocked(opCtx, nss);
+}
+
+Status CollectionCatalog::dropDatabase(OperationContext* opCtx, StringData db) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    for (const auto& coll : collectionsInDb(db)) {
+        Status s = _dropCollectionLocked(opCtx, coll->ns());
+        if (!s.isOK() && s.code() != ErrorCodes::NamespaceNotFound)
+            return s;
+    }
+    return Status::OK();
+}
+
+Status CollectionCatalog::renameCollection(OperationContext* opCtx, const NamespaceString& from,
+                                           const NamespaceString& to, bool dropTarget) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    auto coll = lookup(from);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist");
+    if (from == to)
+        return Status(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
+    if (lookup(to)) {
+        if (!dropTarget)
+            return Status(ErrorCodes::NamespaceExists, "target namespace exists");
+        Status s = _dropCollectionLocked(opCtx, to);
+        if (!s.isOK())
+            return s;
+    }
+    killCursors(from);
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "renameCollection", [&] {
+            WriteUnitOfWork wuow(ru);
+            uassertStatusOK(_durable->renameCollection(ru, coll->catalogId(), to.ns()));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    _collections.erase(from);
+    coll->setNs(to);
+    _collections[to] = coll;
+    return Status::OK();
+}
+
+Status CollectionCatalog::_buildIndex(OperationContext* opCtx, Collection* coll,
+                                      const BSONObj& spec) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    auto ie = std::make_shared<IndexEntry>();
+    ie->desc = IndexDescriptor::fromSpec(spec);
+    if (!ie->desc.partialFilterExpression.isEmpty()) {
+        auto sw = parseMatchExpression(ie->desc.partialFilterExpression);
+        if (!sw.isOK())
+            return sw.getStatus();
+        ie->partialFilter = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+    }
+    try {
+        writeConflictRetry(ru, "createIndex", [&] {
+            WriteUnitOfWork wuow(ru);
+            ie->ident = uassertStatusOK(_durable->addIndex(ru, coll->catalogId(), spec, false));
+            wuow.commit();
+        });
+        auto entry = _durable->getEntry(ru, coll->catalogId());
+        ie->sdi = _durable->getIndex(*entry, ie->desc.name);
+        ru->abandonSnapshot();
+
+        // Scan in batches; writers are excluded by the caller's exclusive lock.
+        auto cursor = coll->recordStore()->getCursor(ru, true);
+        bool done = false;
+        while (!done) {
+            opCtx->checkForInterrupt();
+            std::vector<Record> batch;
+            while (batch.size() < static_cast<size_t>(kIndexBuildBatch)) {
+                auto rec = cursor->next();
+                if (!rec) {
+                    done = true;
+                    break;
+                }
+                batch.push_back(std::move(*rec));
+            }
+            cursor->save();
+            writeConflictRetry(ru, "createIndexBatch", [&] {
+                WriteUnitOfWork wuow(ru);
+                for (const auto& rec : batch)
+                    coll->indexDocument(opCtx, ie.get(), rec.id, rec.data);
+                wuow.commit();
+            });
+            cursor->restore();
+        }
+        cursor.reset();
+        writeConflictRetry(ru, "createIndexReady", [&] {
+            WriteUnitOfWork wuow(ru);
+            uassertStatusOK(_durable->setIndexReady(ru, coll->catalogId(), ie->desc.name));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        // Undo the catalog entry of the failed build.
+        ru->abandonSnapshot();
+        try {
+            writeConflictRetry(ru, "abortIndexBuild", [&] {
+                WriteUnitOfWork wuow(ru);
+                Status s = _durable->removeIndex(ru, coll->catalogId(), ie->desc.name);
+                (void)s;
+                wuow.commit();
+            });
+        } catch (const DBException&) {
+        }
+        ru->abandonSnapshot();
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    coll->addIndex(std::move(ie));
+    return Status::OK();
+}
+
+StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createIndexes(
+    OperationContext* opCtx, const NamespaceString& nss, const std::vector<BSONObj>& specs) {
+    CreateIndexesResult result;
+    std::shared_ptr<Collection> coll = lookup(nss);
+    if (!coll) {
+        auto sw = createCollection(opCtx, nss, BSONObj());
+        if (!sw.isOK() && sw.getStatus().code() != ErrorCodes::NamespaceExists)
+            return sw.getStatus();
+        coll = lookup(nss);
+        result.createdCollection = sw.isOK();
+    }
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    if (coll->isDropped())
+        return Status(ErrorCodes::NamespaceNotFound, "collection dropped during index build");
+    result.numIndexesBefore = static_cast<int>(coll->indexes().size());
+
+    std::vector<BSONObj> toBuild;
+    for (const auto& spec : specs) {
+        std::string name = spec["name"].str();
+        BSONObj key = spec["key"].embeddedObject();
+        if (IndexEntry* existing = coll->findIndexByName(name)) {
+            if (indexSpecsEquivalent(existing->desc.spec, spec))
+                continue;
+            if (!existing->desc.keyPattern.binaryEqual(key))
+                return Status(ErrorCodes::IndexKeySpecsConflict,
+                              "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: " +
+                                  spec.toString() + ", existing index: " +
+                                  existing->desc.spec.toString());
+            return Status(ErrorCodes::IndexOptionsConflict,
+                          "An equivalent index already exists with the same name but different options. Requested index: " +
+                              spec.toString() + ", existing index: " +
+                              existing->desc.spec.toString());
+        }
+        bool skip = false;
+        for (IndexEntry* same : coll->findIndexesByKeyPattern(key)) {
+            if (indexSpecsEquivalent(same->desc.spec, spec))
+                return Status(ErrorCodes::IndexOptionsConflict,
+                              "Index already exists with a different name: " + same->desc.name);
+        }
+        for (const auto& other : toBuild) {
+            if (other["name"].str() == name)
+                skip = true;
+        }
+        if (!skip)
+            toBuild.push_back(spec);
+    }
+    if (toBuild.empty())
+        result.allExisted = true;
+    for (const auto& spec : toBuild) {
+        Status s = _buildIndex(opCtx, coll.get(), spec);
+        if (!s.isOK())
+            return s;
+        LOGV2_OPTIONS(20345, logv2::Component::kIndex, "Index build: done building",
+                      BSON("namespace" << nss.ns() << "index" << spec["name"].str()));
+    }
+    result.numIndexesAfter = static_cast<int>(coll->indexes().size());
+    return result;
+}
+
+Status CollectionCatalog::dropIndex(OperationContext* opCtx, const NamespaceString& nss,
+                                    StringData name) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    auto coll = lookup(nss);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound, "ns not found " + nss.ns());
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    IndexEntry* idx = coll->findIndexByName(name);
+    if (!idx)
+        return Status(ErrorCodes::IndexNotFound, "index not found with name [" + std::string(name) + "]");
+    if (idx->desc.isIdIndex())
+        return Status(ErrorCodes::InvalidOptions, "cannot drop _id index");
+    killCursors(nss);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "dropIndex", [&] {
+            WriteUnitOfWork wuow(ru);
+            uassertStatusOK(_durable->removeIndex(ru, coll->catalogId(), name));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    coll->removeIndex(name);
+    return Status::OK();
+}
+
+Status CollectionCatalog::updateIndexSpec(OperationContext* opCtx, const NamespaceString& nss,
+                                          StringData name, const BSONObj& newSpec) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    auto coll = lookup(nss);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound, "ns does not exist");
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    IndexEntry* idx = coll->findIndexByName(name);
+    if (!idx)
+        return Status(ErrorCodes::IndexNotFound, "cannot find index " + std::string(name));
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "collModIndex", [&] {
+            WriteUnitOfWork wuow(ru);
+            auto entry = _durable->getEntry(ru, coll->catalogId());
+            BSONObjBuilder md;
+            for (auto e : entry->md) {
+                if (e.fieldNameStringData() != "indexes") {
+                    md.append(e);
+                    continue;
+                }
+                BSONArrayBuilder arr(md.subarrayStart("indexes"));
+                for (auto ix : e.embeddedObject()) {
+                    BSONObj ixObj = ix.embeddedObject();
+                    if (ixObj["spec"].embeddedObject()["name"].valueStringData() != name) {
+                        arr.append(ixObj);
+                        continue;
+                    }
+                    BSONObjBuilder nb;
+                    for (auto f : ixObj) {
+                        if (f.fieldNameStringData() == "spec")
+                            nb.append("spec", newSpec);
+                        else
+                            nb.append(f);
+                    }
+                    arr.append(nb.obj());
+                }
+            }
+            uassertStatusOK(_durable->putMetaData(ru, coll->catalogId(), md.obj()));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    bool multikey = idx->multikey;
+    auto sdiHolder = std::move(idx->sdi);
+    idx->desc = IndexDescriptor::fromSpec(newSpec);
+    idx->desc.multikey = multikey;
+    idx->sdi = std::move(sdiHolder);
+    return Status::OK();
+}
+
+Status CollectionCatalog::updateCollectionOptions(OperationContext* opCtx,
+                                                  const NamespaceString& nss,
+                                                  const BSONObj& newOptions) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    auto coll = lookup(nss);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound, "ns does not exist");
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "collMod", [&] {
+            WriteUnitOfWork wuow(ru);
+            auto entry = _durable->getEntry(ru, coll->catalogId());
+            BSONObjBuilder md;
+            for (auto e : entry->md) {
+                if (e.fieldNameStringData() == "options")
+                    md.append("options", newOptions);
+                else
+                    md.append(e);
+            }
+            uassertStatusOK(_durable->putMetaData(ru, coll->catalogId(), md.obj()));
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    // Reopen so the in-memory options match.
+    auto reopened = _open(opCtx, nss, coll->catalogId());
+    ru->abandonSnapshot();
+    coll->markDropped();
+    std::lock_guard<std::mutex> lk(_mapMutex);
+    _collections[nss] = reopened;
+    return Status::OK();
+}
+
+}  // namespace mongo

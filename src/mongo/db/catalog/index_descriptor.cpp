@@ -1,0 +1,192 @@
+#include "mongo/db/catalog/index_descriptor.h"
+
+#include <set>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+
+namespace {
+const std::set<std::string> kAllowedFields = {
+    "v",       "key",        "name",          "unique",     "sparse",
+    "partialFilterExpression", "expireAfterSeconds",         "hidden",
+    "collation", "background", "ns",          "storageEngine", "weights",
+    "default_language", "language_override", "textIndexVersion", "2dsphereIndexVersion",
+    "bits",    "min",        "max",           "bucketSize", "wildcardProjection",
+    "clustered", "prepareUnique", "originalSpec", "dropDups"};
+
+std::string numberToKeyString(const BSONElement& e) {
+    if (e.type() == BSONType::kString)
+        return e.str();
+    double d = e.numberDouble();
+    if (d == static_cast<long long>(d))
+        return std::to_string(static_cast<long long>(d));
+    std::string s = e.toString(false);
+    return s;
+}
+
+Status validateKeyPattern(const BSONObj& key) {
+    if (key.isEmpty())
+        return Status(ErrorCodes::CannotCreateIndex, "Index keys cannot be an empty field.");
+    for (auto e : key) {
+        StringData f = e.fieldNameStringData();
+        if (f.empty())
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Index keys cannot be an empty field.");
+        if (f.find("..") != StringData::npos || f.front() == '.' || f.back() == '.')
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Index key contains an illegal field name: " + std::string(f));
+        if (f.front() == '$' && f != "$**")
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Index key contains an illegal field name: field name starts with '$'.");
+        if (e.isNumber()) {
+            double d = e.numberDouble();
+            if (d == 0 || d != d)
+                return Status(ErrorCodes::CannotCreateIndex,
+                              "Values in the index key pattern can't be all zero or NaN: " +
+                                  key.toString());
+            continue;
+        }
+        if (e.type() == BSONType::kString) {
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Index type '" + e.str() + "' is not supported yet by this server");
+        }
+        return Status(ErrorCodes::CannotCreateIndex,
+                      "Values in v:2 index key pattern cannot be of type " +
+                          std::string(typeName(e.type())) +
+                          ". Only numbers > 0, numbers < 0, and strings are allowed.");
+    }
+    return Status::OK();
+}
+}  // namespace
+
+std::string defaultIndexName(const BSONObj& keyPattern) {
+    std::string name;
+    for (auto e : keyPattern) {
+        if (!name.empty())
+            name += "_";
+        name += std::string(e.fieldNameStringData()) + "_" + numberToKeyString(e);
+    }
+    return name;
+}
+
+StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
+    BSONElement key = spec["key"];
+    if (key.eoo())
+        return Status(ErrorCodes::FailedToParse,
+                      "The 'key' field is a required property of an index specification");
+    if (key.type() != BSONType::kObject)
+        return Status(ErrorCodes::TypeMismatch,
+                      "The field 'key' must be an object, but got " +
+                          std::string(typeName(key.type())));
+    Status s = validateKeyPattern(key.embeddedObject());
+    if (!s.isOK())
+        return Status(s.code(), "Error in specification " + spec.toString() + " :: caused by :: " + s.reason());
+    for (auto e : spec) {
+        std::string f(e.fieldNameStringData());
+        if (!kAllowedFields.count(f))
+            return Status(ErrorCodes::InvalidIndexSpecificationOption,
+                          "The field '" + f + "' is not valid for an index specification. Specification: " +
+                              spec.toString());
+    }
+    BSONElement name = spec["name"];
+    if (!name.eoo() && name.type() != BSONType::kString)
+        return Status(ErrorCodes::TypeMismatch,
+                      "The field 'name' must be a string, but got " +
+                          std::string(typeName(name.type())));
+    if (!name.eoo() && name.valueStringData().empty())
+        return Status(ErrorCodes::CannotCreateIndex, "index name cannot be empty");
+    BSONElement v = spec["v"];
+    if (!v.eoo() && (!v.isNumber() || (v.numberInt() != 1 && v.numberInt() != 2)))
+        return Status(ErrorCodes::CannotCreateIndex,
+                      "Invalid index specification " + spec.toString() +
+                          "; cannot create an index with v=" + v.toString(false));
+    BSONElement pfe = spec["partialFilterExpression"];
+    if (!pfe.eoo() && pfe.type() != BSONType::kObject)
+        return Status(ErrorCodes::TypeMismatch, "The field 'partialFilterExpression' must be an object");
+    if (!pfe.eoo() && spec["sparse"].trueValue())
+        return Status(ErrorCodes::CannotCreateIndex,
+                      "cannot mix \"partialFilterExpression\" and \"sparse\" options");
+    BSONElement ttl = spec["expireAfterSeconds"];
+    if (!ttl.eoo()) {
+        if (!ttl.isNumber())
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
+                              std::string(typeName(ttl.type())) + "'. Index spec: " + spec.toString());
+        if (key.embeddedObject().nFields() > 1)
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: " +
+                              spec.toString());
+        double d = ttl.numberDouble();
+        if (d < 0 || d > 2147483647.0 || d != d)
+            return Status(ErrorCodes::InvalidOptions,
+                          "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: " +
+                              spec.toString());
+    }
+    BSONElement unique = spec["unique"];
+    if (unique.trueValue() && key.embeddedObject().firstElementFieldNameStringData() == "_id" &&
+        key.embeddedObject().nFields() == 1 && name.eoo()) {
+        // {_id: 1, unique: true} is the _id index itself; allowed.
+    }
+
+    BSONObjBuilder b;
+    b.append("v", 2);
+    b.append("key", key.embeddedObject());
+    b.append("name", name.eoo() ? defaultIndexName(key.embeddedObject()) : name.str());
+    for (auto e : spec) {
+        StringData f = e.fieldNameStringData();
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" ||
+            f == "dropDups")
+            continue;
+        if ((f == "unique" || f == "sparse" || f == "hidden") && e.type() != BSONType::kBool) {
+            b.append(f, e.trueValue());
+            continue;
+        }
+        b.append(e);
+    }
+    BSONObj out = b.obj();
+    if (out["name"].str() == IndexDescriptor::kIdIndexName &&
+        !(key.embeddedObject().nFields() == 1 &&
+          key.embeddedObject().firstElementFieldNameStringData() == "_id"))
+        return Status(ErrorCodes::BadValue,
+                      "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: " +
+                          key.embeddedObject().toString());
+    return out;
+}
+
+IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
+    IndexDescriptor d;
+    d.spec = spec.getOwned();
+    d.name = spec["name"].str();
+    d.keyPattern = spec["key"].embeddedObject().getOwned();
+    d.unique = spec["unique"].trueValue() || d.name == kIdIndexName;
+    d.sparse = spec["sparse"].trueValue();
+    d.hidden = spec["hidden"].trueValue();
+    if (spec["partialFilterExpression"].type() == BSONType::kObject)
+        d.partialFilterExpression = spec["partialFilterExpression"].embeddedObject().getOwned();
+    if (spec["expireAfterSeconds"].isNumber())
+        d.expireAfterSeconds = spec["expireAfterSeconds"].numberLong();
+    return d;
+}
+
+BSONObj idIndexSpec() {
+    return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << "_id_");
+}
+
+bool indexSpecsEquivalent(const BSONObj& a, const BSONObj& b) {
+    auto norm = [](const BSONObj& s) {
+        BSONObjBuilder bb;
+        bb.append("key", s["key"].embeddedObject());
+        bb.append("unique", s["unique"].trueValue());
+        bb.append("sparse", s["sparse"].trueValue());
+        if (s["partialFilterExpression"].type() == BSONType::kObject)
+            bb.append("pfe", s["partialFilterExpression"].embeddedObject());
+        if (s["collation"].type() == BSONType::kObject)
+            bb.append("collation", s["collation"].embeddedObject());
+        return bb.obj();
+    };
+    return compareObjects(norm(a), norm(b), ComparisonRules::kConsiderFieldName) == 0;
+}
+
+}  // namespace mongo

@@ -1,0 +1,138 @@
+#include "mongo/db/catalog/index_key_generator.h"
+
+#include <algorithm>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+
+namespace {
+
+bool isPositional(StringData s) {
+    if (s.empty() || s.size() > 9)
+        return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
+             bool* arrayOnPath) {
+    auto dot = path.find('.');
+    StringData head = path.substr(0, dot);
+    BSONElement e = obj.getField(head);
+    if (e.eoo())
+        return;
+    if (dot == StringData::npos) {
+        if (e.type() == BSONType::kArray) {
+            *arrayOnPath = true;
+            out->push_back(e);  // expanded by the caller
+        } else {
+            out->push_back(e);
+        }
+        return;
+    }
+    StringData rest = path.substr(dot + 1);
+    if (e.type() == BSONType::kObject) {
+        collect(e.embeddedObject(), rest, out, arrayOnPath);
+        return;
+    }
+    if (e.type() == BSONType::kArray) {
+        BSONObj arr = e.embeddedObject();
+        StringData next = rest.substr(0, rest.find('.'));
+        if (isPositional(next)) {
+            // a.0.b: the element at that position (not multikey through it).
+            collect(arr, rest, out, arrayOnPath);
+            return;
+        }
+        *arrayOnPath = true;
+        for (auto sub : arr) {
+            if (sub.type() == BSONType::kObject)
+                collect(sub.embeddedObject(), rest, out, arrayOnPath);
+        }
+    }
+}
+
+}  // namespace
+
+void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,
+                     bool* arrayOnPath) {
+    std::vector<BSONElement> raw;
+    collect(doc, path, &raw, arrayOnPath);
+    for (const auto& e : raw) {
+        if (e.type() == BSONType::kArray) {
+            *arrayOnPath = true;
+            for (auto sub : e.embeddedObject())
+                out->push_back(sub);
+        } else {
+            out->push_back(e);
+        }
+    }
+}
+
+Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out) {
+    static const BSONObj kNullObj = BSON("" << BSONNULL);
+    static const BSONObj kUndefinedObj = BSON("" << BSONUndefined);
+
+    std::vector<std::vector<BSONElement>> values;
+    std::vector<std::string> arrayFields;
+    bool allMissing = true;
+    for (auto field : keyPattern) {
+        std::vector<BSONElement> raw;
+        bool arrayOnPath = false;
+        collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath);
+        std::vector<BSONElement> vals;
+        for (const auto& e : raw) {
+            if (e.type() == BSONType::kArray) {
+                BSONObj arr = e.embeddedObject();
+                if (arr.isEmpty())
+                    vals.push_back(kUndefinedObj.firstElement());
+                for (auto sub : arr)
+                    vals.push_back(sub);
+            } else {
+                vals.push_back(e);
+            }
+        }
+        if (!vals.empty())
+            allMissing = false;
+        if (vals.empty())
+            vals.push_back(kNullObj.firstElement());
+        if (arrayOnPath) {
+            out->multikey = true;
+            arrayFields.emplace_back(field.fieldNameStringData());
+        }
+        values.push_back(std::move(vals));
+    }
+    if (arrayFields.size() > 1)
+        return Status(ErrorCodes::CannotIndexParallelArrays,
+                      "cannot index parallel arrays [" + arrayFields[1] + "] [" +
+                          arrayFields[0] + "]");
+    if (sparse && allMissing)
+        return Status::OK();
+
+    // Cartesian product; at most one field has more than one value.
+    std::vector<BSONObj> keys{BSONObj()};
+    for (const auto& vals : values) {
+        std::vector<BSONObj> next;
+        for (const auto& prefix : keys) {
+            for (const auto& v : vals) {
+                BSONObjBuilder b;
+                b.appendElements(prefix);
+                b.appendAs(v, "");
+                next.push_back(b.obj());
+            }
+        }
+        keys = std::move(next);
+    }
+    auto less = [](const BSONObj& a, const BSONObj& b) {
+        return compareObjects(a, b, ComparisonRules::kIgnoreFieldName) < 0;
+    };
+    auto equal = [](const BSONObj& a, const BSONObj& b) {
+        return compareObjects(a, b, ComparisonRules::kIgnoreFieldName) == 0;
+    };
+    std::sort(keys.begin(), keys.end(), less);
+    keys.erase(std::unique(keys.begin(), keys.end(), equal), keys.end());
+    out->keys = std::move(keys);
+    return Status::OK();
+}
+
+}  // namespace mongo

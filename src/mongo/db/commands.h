@@ -1,0 +1,97 @@
+// Commands: the base class every command implements, the registry that finds a
+// command by name, and CommandRequest (the parsed body plus any OP_MSG document
+// sequences). The dispatcher (service_entry_point_mongod.cpp) is the one place
+// that catches DBException and builds {ok: 0, errmsg, code, codeName}.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/namespace_string.h"
+
+namespace mongo {
+
+class OperationContext;
+
+/** One command invocation as received: target database, body, document sequences. */
+struct CommandRequest {
+    std::string dbName;
+    BSONObj body;
+    /** OP_MSG kind-1 sections by identifier (e.g. "documents" for insert). */
+    std::map<std::string, std::vector<BSONObj>> sequences;
+
+    StringData commandName() const {
+        return body.firstElementFieldNameStringData();
+    }
+    /**
+     * The array argument `name`: from a document sequence when present, else from the
+     * body. Throws BadValue/TypeMismatch when malformed; an absent field gives an empty list.
+     */
+    std::vector<BSONObj> getObjectArray(StringData name) const;
+    /** True when the field is given either as a sequence or in the body. */
+    bool hasArray(StringData name) const;
+    /** The body with every document sequence appended as an array field (for IDL parsing). */
+    BSONObj bodyWithSequences() const;
+    /** "<db>.<first element's string value>" for commands naming a collection. */
+    NamespaceString nsFromFirstElement() const;
+};
+
+class Command {
+public:
+    explicit Command(StringData name, std::vector<std::string> aliases = {});
+    virtual ~Command() = default;
+
+    const std::string& getName() const {
+        return _name;
+    }
+    const std::vector<std::string>& getAliases() const {
+        return _aliases;
+    }
+
+    /** Runs the command; appends the reply fields (without `ok`) to `result`. Throws on error. */
+    virtual void run(OperationContext* opCtx, const CommandRequest& request,
+                     BSONObjBuilder& result) = 0;
+
+    /** Must be run against the admin database (Unauthorized 13 otherwise). */
+    virtual bool adminOnly() const {
+        return false;
+    }
+    /** Counted in serverStatus opcounters.command unless it is a CRUD command. */
+    virtual bool isWriteCommand() const {
+        return false;
+    }
+    virtual std::string help() const {
+        return "";
+    }
+
+private:
+    std::string _name;
+    std::vector<std::string> _aliases;
+};
+
+class CommandRegistry {
+public:
+    static void registerCommand(Command* c);
+    /** The command named `name` (case-sensitive, aliases included), or null. */
+    static Command* find(StringData name);
+    /** All commands by their primary name. */
+    static const std::map<std::string, Command*>& all();
+};
+
+/** Registers a command object at static-initialisation time: MONGO_REGISTER_COMMAND(PingCmd). */
+#define MONGO_REGISTER_COMMAND(CLASS)                 \
+    namespace {                                       \
+    const bool CLASS##_registered = [] {              \
+        static CLASS instance;                        \
+        ::mongo::CommandRegistry::registerCommand(&instance); \
+        return true;                                  \
+    }();                                              \
+    }
+
+/** Appends {ok: 0, errmsg, code, codeName} (and any extra info) for `status`. */
+void appendCommandStatusNoThrow(BSONObjBuilder& result, const Status& status);
+
+}  // namespace mongo

@@ -1,0 +1,87 @@
+// count and distinct.
+#include <set>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/db_raii.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/idl/count_command_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+class CountCmd : public Command {
+public:
+    CountCmd() : Command("count") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = CountCommandRequest::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        FindPlanParams params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint());
+        long long limit = cmd.getLimit().value_or(0);
+        params.skip = cmd.getSkip().value_or(0);
+        params.limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
+        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
+        long long n = 0;
+        if (coll && cmd.getQuery().isEmpty() && params.skip == 0 && params.limit == 0 &&
+            params.hint.isEmpty()) {
+            n = coll->numRecords(opCtx);
+        } else {
+            auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+            BSONObj doc;
+            while (exec->getNext(opCtx, &doc))
+                ++n;
+        }
+        result.append("n", n);
+    }
+};
+MONGO_REGISTER_COMMAND(CountCmd)
+
+class DistinctCmd : public Command {
+public:
+    DistinctCmd() : Command("distinct") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = DistinctCommandRequest::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        const std::string& key = cmd.getKey();
+        uassert(ErrorCodes::BadValue, "key cannot be empty", !key.empty());
+        FindPlanParams params =
+            makeFindParams(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint());
+        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
+        auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+        auto less = [](const BSONObj& a, const BSONObj& b) {
+            return compareObjects(a, b, ComparisonRules::kIgnoreFieldName) < 0;
+        };
+        std::set<BSONObj, decltype(less)> values(less);
+        long long bytes = 0;
+        BSONObj doc;
+        while (exec->getNext(opCtx, &doc)) {
+            std::vector<BSONElement> vals;
+            bool arrayOnPath = false;
+            getValuesAtPath(doc, key, &vals, &arrayOnPath);
+            for (const auto& v : vals) {
+                BSONObjBuilder b;
+                b.appendAs(v, "");
+                BSONObj wrapped = b.obj();
+                if (values.insert(wrapped).second)
+                    bytes += wrapped.objsize();
+                uassert(17217, "distinct too big, 16mb cap", bytes < BSONObjMaxUserSize);
+            }
+        }
+        BSONArrayBuilder arr(result.subarrayStart("values"));
+        for (const auto& v : values)
+            arr.append(v.firstElement());
+    }
+};
+MONGO_REGISTER_COMMAND(DistinctCmd)
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,78 @@
+#include "mongo/db/commands/cursor_response.h"
+
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/storage/recovery_unit.h"
+
+namespace mongo {
+
+namespace {
+constexpr int kMaxBatchBytes = BSONObjMaxUserSize;
+}
+
+bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSize,
+               BSONArrayBuilder* batch) {
+    long long n = 0;
+    int bytes = 0;
+    bool exhausted = false;
+    while (batchSize <= 0 || n < batchSize) {
+        BSONObj doc;
+        if (cursor->stash) {
+            doc = std::move(*cursor->stash);
+            cursor->stash.reset();
+        } else if (!cursor->source->next(opCtx, &doc)) {
+            exhausted = true;
+            break;
+        }
+        if (n > 0 && bytes + doc.objsize() > kMaxBatchBytes) {
+            cursor->stash = doc.getOwned();
+            break;
+        }
+        bytes += doc.objsize();
+        batch->append(doc);
+        ++n;
+    }
+    if (!exhausted && !cursor->tailable && !cursor->stash) {
+        BSONObj doc;
+        if (cursor->source->next(opCtx, &doc))
+            cursor->stash = doc.getOwned();
+        else
+            exhausted = true;
+    }
+    cursor->nReturned += n;
+    return exhausted && !cursor->tailable;
+}
+
+void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cursor,
+                      long long batchSize, bool singleBatch, bool firstBatch,
+                      BSONObjBuilder& result) {
+    BSONObjBuilder cursorObj(result.subobjStart("cursor"));
+    BSONArrayBuilder batch(cursorObj.subarrayStart(firstBatch ? "firstBatch" : "nextBatch"));
+    bool exhausted = fillBatch(opCtx, cursor.get(), batchSize, &batch);
+    batch.done();
+    long long id = 0;
+    NamespaceString nss = cursor->nss;
+    if (!exhausted && !singleBatch) {
+        auto* engine = opCtx->getServiceContext()->storageEngine;
+        cursor->ru = opCtx->swapRecoveryUnit(engine ? engine->newRecoveryUnit() : nullptr);
+        id = opCtx->getServiceContext()->cursorManager->registerCursor(std::move(cursor));
+    } else {
+        cursor.reset();
+    }
+    cursorObj.append("id", id);
+    cursorObj.append("ns", nss.ns());
+}
+
+void appendSingleBatchCursor(const NamespaceString& nss, const std::vector<BSONObj>& docs,
+                             BSONObjBuilder& result) {
+    BSONObjBuilder cursorObj(result.subobjStart("cursor"));
+    BSONArrayBuilder batch(cursorObj.subarrayStart("firstBatch"));
+    for (const auto& d : docs)
+        batch.append(d);
+    batch.done();
+    cursorObj.append("id", 0LL);
+    cursorObj.append("ns", nss.ns());
+}
+
+}  // namespace mongo

@@ -1,0 +1,214 @@
+// create, drop, dropDatabase, renameCollection, collMod.
+#include <set>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/idl/ddl_commands_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+/** Options as stored and shown by listCollections: the create fields, minus generic ones. */
+BSONObj createOptionsFromCommand(const BSONObj& body) {
+    static const std::set<std::string> kIgnored = {
+        "$db", "lsid", "writeConcern", "comment", "maxTimeMS", "$readPreference",
+        "apiVersion", "apiStrict", "apiDeprecationErrors", "$clusterTime", "txnNumber",
+        "autocommit", "startTransaction", "readConcern"};
+    BSONObjBuilder b;
+    bool first = true;
+    for (auto e : body) {
+        if (first) {
+            first = false;
+            continue;
+        }
+        if (kIgnored.count(std::string(e.fieldNameStringData())))
+            continue;
+        b.append(e);
+    }
+    return b.obj();
+}
+
+BSONObj withoutUuid(const BSONObj& options) {
+    return options.removeField("uuid");
+}
+
+class CreateCmd : public Command {
+public:
+    CreateCmd() : Command("create") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
+        auto cmd = CreateCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        uassert(ErrorCodes::CommandNotSupported, "views are not supported yet (issue #5)",
+                !cmd.getViewOn() && !cmd.getPipeline());
+        uassert(ErrorCodes::CommandNotSupported,
+                "time-series collections are not supported yet (issue #6)", !cmd.getTimeseries());
+        uassert(ErrorCodes::CommandNotSupported, "clustered collections are not supported yet (issue #6)",
+                !cmd.getClusteredIndex());
+        uassert(ErrorCodes::CommandNotSupported, "document validation is not supported yet (issue #4)",
+                !cmd.getValidator());
+        uassert(ErrorCodes::CommandNotSupported, "collations are not supported yet",
+                !cmd.getCollation());
+        if (cmd.getCapped()) {
+            uassert(ErrorCodes::InvalidOptions,
+                    "the 'size' field is required when 'capped' is true",
+                    cmd.getSize().has_value());
+            uassert(ErrorCodes::InvalidOptions, "the 'size' field must be positive",
+                    *cmd.getSize() > 0);
+        } else {
+            uassert(ErrorCodes::InvalidOptions, "the 'size' field is only valid for capped collections",
+                    !cmd.getSize() && !cmd.getMax());
+        }
+        uassert(ErrorCodes::InvalidNamespace,
+                "Invalid collection name: cannot create a collection in the system namespace " + nss.ns(),
+                nss.isNormalCollection());
+        BSONObj options = createOptionsFromCommand(req.body);
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        if (auto existing = catalog->lookup(nss)) {
+            uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
+                    compareObjects(withoutUuid(existing->options()), options,
+                                   ComparisonRules::kConsiderFieldName) == 0);
+            return;
+        }
+        auto sw = catalog->createCollection(opCtx, nss, options);
+        if (sw.getStatus().code() == ErrorCodes::NamespaceExists)
+            uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.");
+        uassertStatusOK(sw.getStatus());
+    }
+};
+MONGO_REGISTER_COMMAND(CreateCmd)
+
+class DropCmd : public Command {
+public:
+    DropCmd() : Command("drop") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = DropCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        auto coll = catalog->lookup(nss);
+        if (!coll)
+            return;  // dropping a missing collection succeeds (7.0+)
+        int nIndexes = static_cast<int>(coll->indexes().size());
+        Status s = catalog->dropCollection(opCtx, nss);
+        if (s.code() == ErrorCodes::NamespaceNotFound)
+            return;
+        uassertStatusOK(s);
+        result.append("nIndexesWas", nIndexes);
+        result.append("ns", nss.ns());
+    }
+};
+MONGO_REGISTER_COMMAND(DropCmd)
+
+class DropDatabaseCmd : public Command {
+public:
+    DropDatabaseCmd() : Command("dropDatabase") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        DropDatabaseCommand::parse(req.body);
+        uassert(ErrorCodes::IllegalOperation, "Cannot drop '" + req.dbName + "' database",
+                req.dbName != "admin" && req.dbName != "local" && req.dbName != "config");
+        uassertStatusOK(opCtx->getServiceContext()->catalog->dropDatabase(opCtx, req.dbName));
+        result.append("dropped", req.dbName);
+    }
+};
+MONGO_REGISTER_COMMAND(DropDatabaseCmd)
+
+class RenameCollectionCmd : public Command {
+public:
+    RenameCollectionCmd() : Command("renameCollection") {}
+    bool adminOnly() const override {
+        return true;
+    }
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
+        auto cmd = RenameCollectionCommand::parse(req.body);
+        NamespaceString from = NamespaceString::fromFullName(cmd.getCommandParameter());
+        NamespaceString to = NamespaceString::fromFullName(cmd.getTo());
+        uassert(ErrorCodes::InvalidNamespace, "Invalid source namespace: " + from.ns(),
+                from.validateCollectionName().isOK());
+        uassert(ErrorCodes::InvalidNamespace, "Invalid target namespace: " + to.ns(),
+                to.validateCollectionName().isOK());
+        uassert(ErrorCodes::IllegalOperation, "error with source namespace: cannot rename system collections",
+                from.isNormalCollection() && to.isNormalCollection());
+        Status s = opCtx->getServiceContext()->catalog->renameCollection(opCtx, from, to,
+                                                                         cmd.getDropTarget());
+        if (s.code() == ErrorCodes::NamespaceNotFound)
+            uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist");
+        if (s.code() == ErrorCodes::NamespaceExists)
+            uasserted(ErrorCodes::NamespaceExists, "target namespace exists");
+        uassertStatusOK(s);
+    }
+};
+MONGO_REGISTER_COMMAND(RenameCollectionCmd)
+
+class CollModCmd : public Command {
+public:
+    CollModCmd() : Command("collMod") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = CollModCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        auto coll = catalog->lookup(nss);
+        uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
+        uassert(ErrorCodes::CommandNotSupported,
+                "collMod supports only the 'index' option on this server so far",
+                !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&
+                    !cmd.getViewOn() && !cmd.getPipeline() && !cmd.getExpireAfterSeconds() &&
+                    !cmd.getTimeseries() && !cmd.getChangeStreamPreAndPostImages() &&
+                    !cmd.getClusteredIndex() && !cmd.getCappedSize() && !cmd.getCappedMax());
+        if (!cmd.getIndex())
+            return;
+        BSONObj indexMod = *cmd.getIndex();
+        IndexEntry* idx = nullptr;
+        if (indexMod["name"].type() == BSONType::kString) {
+            idx = coll->findIndexByName(indexMod["name"].valueStringData());
+        } else if (indexMod["keyPattern"].type() == BSONType::kObject) {
+            auto matches = coll->findIndexesByKeyPattern(indexMod["keyPattern"].embeddedObject());
+            uassert(ErrorCodes::AmbiguousIndexKeyPattern, "index keyPattern matches multiple indexes",
+                    matches.size() <= 1);
+            if (!matches.empty())
+                idx = matches.front();
+        } else {
+            uasserted(ErrorCodes::InvalidOptions, "must specify either index name or key pattern");
+        }
+        uassert(ErrorCodes::IndexNotFound, "cannot find index " + indexMod.toString() + " for ns " + nss.ns(), idx);
+        BSONObjBuilder newSpec;
+        BSONElement hidden = indexMod["hidden"];
+        BSONElement ttl = indexMod["expireAfterSeconds"];
+        uassert(ErrorCodes::BadValue, "can't hide _id index", !(hidden.trueValue() && idx->desc.isIdIndex()));
+        if (!ttl.eoo())
+            uassert(ErrorCodes::InvalidOptions, "no expireAfterSeconds field to update",
+                    idx->desc.expireAfterSeconds.has_value());
+        for (auto e : idx->desc.spec) {
+            StringData f = e.fieldNameStringData();
+            if ((f == "hidden" && !hidden.eoo()) || (f == "expireAfterSeconds" && !ttl.eoo()))
+                continue;
+            newSpec.append(e);
+        }
+        if (!hidden.eoo()) {
+            result.append("hidden_old", idx->desc.hidden);
+            result.append("hidden_new", hidden.trueValue());
+            if (hidden.trueValue())
+                newSpec.append("hidden", true);
+        }
+        if (!ttl.eoo()) {
+            result.append("expireAfterSeconds_old", *idx->desc.expireAfterSeconds);
+            result.append("expireAfterSeconds_new", ttl.numberLong());
+            newSpec.append("expireAfterSeconds", ttl.numberLong());
+        }
+        uassertStatusOK(catalog->updateIndexSpec(opCtx, nss, idx->desc.name, newSpec.obj()));
+    }
+};
+MONGO_REGISTER_COMMAND(CollModCmd)
+
+}  // namespace
+}  // namespace mongo

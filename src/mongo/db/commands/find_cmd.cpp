@@ -1,0 +1,123 @@
+// find, getMore and killCursors.
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/cursor_response.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/db_raii.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/idl/find_command_gen.h"
+#include "mongo/idl/getmore_command_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+constexpr long long kDefaultFindBatchSize = 101;
+
+class FindCmd : public Command {
+public:
+    FindCmd() : Command("find") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = FindCommandRequest::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        opCtx->getServiceContext()->opCounters.query.fetch_add(1);
+
+        FindPlanParams params = makeFindParams(cmd.getFilter(), cmd.getSort(),
+                                               cmd.getProjection(), cmd.getHint());
+        params.skip = cmd.getSkip().value_or(0);
+        params.limit = cmd.getLimit().value_or(0);
+        params.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+        bool singleBatch = cmd.getSingleBatch();
+        long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
+        if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))
+            singleBatch = true;
+
+        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
+        if (cmd.getTailable()) {
+            uassert(ErrorCodes::BadValue,
+                    "error processing query: ns=" + nss.ns() +
+                        " :: caused by :: tailable cursor requested on non capped collection",
+                    coll && coll->isCapped());
+        }
+        auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+        auto cursor = std::make_unique<ClientCursor>();
+        cursor->nss = nss;
+        cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
+        cursor->noCursorTimeout = cmd.getNoCursorTimeout();
+        cursor->tailable = cmd.getTailable();
+        cursor->awaitData = cmd.getAwaitData();
+        cursor->originatingCommand = req.body.getOwned();
+        runBatchAndReply(opCtx, std::move(cursor), batchSize, singleBatch, true, result);
+    }
+};
+MONGO_REGISTER_COMMAND(FindCmd)
+
+class GetMoreCmd : public Command {
+public:
+    GetMoreCmd() : Command("getMore") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = GetMoreCommandRequest::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollection());
+        long long id = cmd.getCommandParameter();
+        auto* cm = opCtx->getServiceContext()->cursorManager;
+        opCtx->getServiceContext()->opCounters.getmore.fetch_add(1);
+        auto cursor = uassertStatusOK(cm->checkOut(id, nss));
+        // The cursor's snapshot continues in this operation.
+        auto ownRu = opCtx->swapRecoveryUnit(std::move(cursor->ru));
+        try {
+            long long batchSize = cmd.getBatchSize().value_or(0);
+            BSONObjBuilder cursorObj(result.subobjStart("cursor"));
+            BSONArrayBuilder batch(cursorObj.subarrayStart("nextBatch"));
+            bool exhausted = fillBatch(opCtx, cursor.get(), batchSize, &batch);
+            batch.done();
+            cursorObj.append("id", exhausted ? 0LL : id);
+            cursorObj.append("ns", nss.ns());
+            cursorObj.done();
+            if (exhausted) {
+                cursor->ru = opCtx->swapRecoveryUnit(std::move(ownRu));
+                cm->checkIn(std::move(cursor));
+                cm->kill(id);
+                return;
+            }
+        } catch (...) {
+            cursor->ru = opCtx->swapRecoveryUnit(std::move(ownRu));
+            cm->checkIn(std::move(cursor));
+            cm->kill(id);
+            throw;
+        }
+        cursor->ru = opCtx->swapRecoveryUnit(std::move(ownRu));
+        cm->checkIn(std::move(cursor));
+    }
+};
+MONGO_REGISTER_COMMAND(GetMoreCmd)
+
+class KillCursorsCmd : public Command {
+public:
+    KillCursorsCmd() : Command("killCursors") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = KillCursorsCommandRequest::parse(req.body);
+        auto* cm = opCtx->getServiceContext()->cursorManager;
+        BSONArrayBuilder killed, notFound;
+        for (long long id : cmd.getCursors()) {
+            if (cm->kill(id))
+                killed.append(id);
+            else
+                notFound.append(id);
+        }
+        result.append("cursorsKilled", killed.arr());
+        result.append("cursorsNotFound", notFound.arr());
+        result.append("cursorsAlive", BSONArray());
+        result.append("cursorsUnknown", BSONArray());
+    }
+};
+MONGO_REGISTER_COMMAND(KillCursorsCmd)
+
+}  // namespace
+}  // namespace mongo

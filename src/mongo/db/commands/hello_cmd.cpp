@@ -1,0 +1,49 @@
+// hello / isMaster / ismaster: the handshake every client sends first. A
+// standalone node answers as a writable primary without topologyVersion (so
+// clients use polling monitoring) and without compression.
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/transport/client.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+constexpr int kMinWireVersion = 0;
+constexpr int kMaxWireVersion = 25;  // MongoDB 8.0
+
+class HelloCmd : public Command {
+public:
+    HelloCmd() : Command("hello", {"isMaster", "ismaster"}) {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        bool legacyName = req.commandName() != "hello";
+        BSONElement clientElem = req.body["client"];
+        if (Client* client = opCtx->getClient(); client && !clientElem.eoo()) {
+            uassert(ErrorCodes::TypeMismatch, "The client metadata document must be an object",
+                    clientElem.type() == BSONType::kObject);
+            uassert(ErrorCodes::ClientMetadataCannotBeMutated,
+                    "The client metadata document may only be sent in the first hello",
+                    client->setClientMetadata(clientElem.embeddedObject()));
+        }
+        if (req.body["helloOk"].trueValue())
+            result.append("helloOk", true);
+        result.append(legacyName ? "ismaster" : "isWritablePrimary", true);
+        result.append("maxBsonObjectSize", BSONObjMaxUserSize);
+        result.append("maxMessageSizeBytes", 48000000);
+        result.append("maxWriteBatchSize", 100000);
+        result.append("localTime", Date_t::now());
+        result.append("logicalSessionTimeoutMinutes", 30);
+        if (Client* client = opCtx->getClient())
+            result.append("connectionId", static_cast<long long>(client->connectionId()));
+        result.append("minWireVersion", kMinWireVersion);
+        result.append("maxWireVersion", kMaxWireVersion);
+        result.append("readOnly", false);
+    }
+};
+MONGO_REGISTER_COMMAND(HelloCmd)
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,114 @@
+// createIndexes, listIndexes, dropIndexes.
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/cursor_response.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/idl/ddl_commands_gen.h"
+#include "mongo/idl/list_commands_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+class CreateIndexesCmd : public Command {
+public:
+    CreateIndexesCmd() : Command("createIndexes") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = CreateIndexesCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        uassert(ErrorCodes::BadValue, "Must specify at least one index to create",
+                !cmd.getIndexes().empty());
+        std::vector<BSONObj> specs;
+        for (const auto& raw : cmd.getIndexes()) {
+            BSONObj spec = uassertStatusOK(validateIndexSpec(raw));
+            specs.push_back(spec);
+        }
+        auto r = uassertStatusOK(
+            opCtx->getServiceContext()->catalog->createIndexes(opCtx, nss, specs));
+        result.append("numIndexesBefore", r.numIndexesBefore);
+        result.append("numIndexesAfter", r.numIndexesAfter);
+        if (r.allExisted)
+            result.append("note", "all indexes already exist");
+        result.append("createdCollectionAutomatically", r.createdCollection);
+    }
+};
+MONGO_REGISTER_COMMAND(CreateIndexesCmd)
+
+class ListIndexesCmd : public Command {
+public:
+    ListIndexesCmd() : Command("listIndexes") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = ListIndexesCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+        uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
+        std::vector<BSONObj> specs;
+        {
+            std::shared_lock<std::shared_mutex> lk(coll->lock());
+            for (const auto& idx : coll->indexes())
+                specs.push_back(idx->desc.spec);
+        }
+        long long batchSize = 0;
+        if (cmd.getCursor() && cmd.getCursor()->getBatchSize())
+            batchSize = *cmd.getCursor()->getBatchSize();
+        auto cursor = std::make_unique<ClientCursor>();
+        cursor->nss = NamespaceString(req.dbName, "$cmd.listIndexes." + nss.coll());
+        cursor->source = std::make_unique<VectorCursorSource>(std::move(specs));
+        runBatchAndReply(opCtx, std::move(cursor), batchSize, false, true, result);
+    }
+};
+MONGO_REGISTER_COMMAND(ListIndexesCmd)
+
+class DropIndexesCmd : public Command {
+public:
+    DropIndexesCmd() : Command("dropIndexes", {"deleteIndexes"}) {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = DropIndexesCommand::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        auto coll = catalog->lookup(nss);
+        uassert(ErrorCodes::NamespaceNotFound, "ns not found " + nss.ns(), coll);
+        int before = static_cast<int>(coll->indexes().size());
+        std::vector<std::string> names;
+        const auto& index = cmd.getIndex();
+        if (const std::string* name = std::get_if<std::string>(&index)) {
+            if (*name == "*") {
+                for (const auto& idx : coll->indexes()) {
+                    if (!idx->desc.isIdIndex())
+                        names.push_back(idx->desc.name);
+                }
+                result.append("msg", "non-_id indexes dropped for collection");
+            } else {
+                names.push_back(*name);
+            }
+        } else if (const BSONObj* key = std::get_if<BSONObj>(&index)) {
+            auto matches = coll->findIndexesByKeyPattern(*key);
+            uassert(ErrorCodes::IndexNotFound,
+                    "can't find index with key: " + key->toString(), !matches.empty());
+            uassert(ErrorCodes::AmbiguousIndexKeyPattern,
+                    key->toString() + " matches more than one index", matches.size() == 1);
+            names.push_back(matches.front()->desc.name);
+        } else {
+            names = std::get<std::vector<std::string>>(index);
+        }
+        for (const auto& n : names) {
+            uassert(ErrorCodes::InvalidOptions, "cannot drop _id index",
+                    n != IndexDescriptor::kIdIndexName);
+            uassert(ErrorCodes::IndexNotFound,
+                    "index not found with name [" + n + "]", coll->findIndexByName(n));
+        }
+        for (const auto& n : names)
+            uassertStatusOK(catalog->dropIndex(opCtx, nss, n));
+        result.append("nIndexesWas", before);
+    }
+};
+MONGO_REGISTER_COMMAND(DropIndexesCmd)
+
+}  // namespace
+}  // namespace mongo

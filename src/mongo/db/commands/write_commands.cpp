@@ -1,0 +1,235 @@
+// insert and delete. (update lives in update_cmd.cpp.)
+#include "mongo/db/commands/write_commands.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/db_raii.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/idl/write_ops_gen.h"
+
+namespace mongo {
+
+StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc) {
+    if (doc.objsize() > BSONObjMaxUserSize)
+        return Status(ErrorCodes::BSONObjectTooLarge,
+                      "object to insert too large. size in bytes: " +
+                          std::to_string(doc.objsize()) +
+                          ", max size: " + std::to_string(BSONObjMaxUserSize));
+    BSONElement id = doc["_id"];
+    if (!id.eoo()) {
+        if (id.type() == BSONType::kArray)
+            return Status(ErrorCodes::InvalidIdField, "The '_id' value cannot be of type array");
+        if (id.type() == BSONType::kRegEx)
+            return Status(ErrorCodes::InvalidIdField, "can't use a regex for _id");
+        if (id.type() == BSONType::kUndefined)
+            return Status(ErrorCodes::InvalidIdField, "can't use a undefined for _id");
+        if (id.type() == BSONType::kObject) {
+            for (auto sub : id.embeddedObject()) {
+                if (!sub.fieldNameStringData().empty() && sub.fieldNameStringData()[0] == '$')
+                    return Status(ErrorCodes::DollarPrefixedFieldName,
+                                  "_id fields may not contain '$'-prefixed fields: " +
+                                      std::string(sub.fieldNameStringData()) +
+                                      " is not valid for storage.");
+            }
+        }
+        if (doc.firstElementFieldNameStringData() == "_id")
+            return doc;
+    }
+    BSONObjBuilder b(doc.objsize() + 32);
+    if (id.eoo())
+        b.append("_id", OID::gen());
+    else
+        b.append(id);
+    for (auto e : doc) {
+        if (e.fieldNameStringData() != "_id")
+            b.append(e);
+    }
+    BSONObj out = b.obj();
+    if (out.objsize() > BSONObjMaxUserSize + 32)
+        return Status(ErrorCodes::BSONObjectTooLarge, "object to insert too large");
+    return out;
+}
+
+void appendWriteErrors(const std::vector<WriteError>& errors, BSONObjBuilder& result) {
+    if (errors.empty())
+        return;
+    BSONArrayBuilder arr(result.subarrayStart("writeErrors"));
+    for (const auto& e : errors) {
+        BSONObjBuilder we(arr.subobjStart());
+        we.append("index", e.index);
+        we.append("code", static_cast<int>(e.status.code()));
+        if (e.extra)
+            e.extra->serialize(&we);
+        we.append("errmsg", e.status.reason());
+    }
+}
+
+void insertDocumentsInOneUnit(OperationContext* opCtx, Collection* coll,
+                              const std::vector<BSONObj>& docs) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    writeConflictRetry(ru, "insert", [&] {
+        WriteUnitOfWork wuow(ru);
+        for (const auto& d : docs)
+            coll->insertDocument(opCtx, d);
+        wuow.commit();
+    });
+    ru->abandonSnapshot();
+}
+
+namespace {
+
+constexpr size_t kInsertGroupSize = 256;
+
+void checkWritableNamespace(const NamespaceString& nss) {
+    uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
+            nss.isNormalCollection() && !(nss.db() == "local" && nss.coll() == "oplog.rs"));
+}
+
+class InsertCmd : public Command {
+public:
+    InsertCmd() : Command("insert") {}
+    bool isWriteCommand() const override {
+        return true;
+    }
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = InsertCommandRequest::parse(req.bodyWithSequences());
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        checkWritableNamespace(nss);
+        const auto& docs = cmd.getDocuments();
+        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+                    std::to_string(docs.size()) + " operations.",
+                !docs.empty() && docs.size() <= 100000);
+        bool ordered = cmd.getOrdered();
+        auto& counters = opCtx->getServiceContext()->opCounters;
+
+        std::vector<WriteError> errors;
+        long long n = 0;
+        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWriteCreate);
+
+        size_t i = 0;
+        while (i < docs.size()) {
+            // Group valid documents; a failing group is retried one document at a time.
+            std::vector<BSONObj> group;
+            std::vector<int> groupIdx;
+            while (i < docs.size() && group.size() < kInsertGroupSize) {
+                auto fixed = fixDocumentForInsert(docs[i]);
+                if (!fixed.isOK()) {
+                    if (!group.empty())
+                        break;
+                    counters.insert.fetch_add(1);
+                    errors.push_back(WriteError{static_cast<int>(i), fixed.getStatus(), nullptr});
+                    ++i;
+                    if (ordered)
+                        goto done;
+                    continue;
+                }
+                group.push_back(std::move(fixed.getValue()));
+                groupIdx.push_back(static_cast<int>(i));
+                ++i;
+            }
+            if (group.empty())
+                continue;
+            counters.insert.fetch_add(static_cast<long long>(group.size()));
+            opCtx->checkForInterrupt();
+            try {
+                insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), group);
+                n += static_cast<long long>(group.size());
+                continue;
+            } catch (const DBException&) {
+                opCtx->recoveryUnit()->abandonSnapshot();
+            }
+            for (size_t g = 0; g < group.size(); ++g) {
+                bool ok = runStatement(groupIdx[g], &errors, [&] {
+                    insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), {group[g]});
+                });
+                if (ok) {
+                    ++n;
+                } else if (ordered) {
+                    goto done;
+                }
+            }
+        }
+    done:
+        result.append("n", n);
+        appendWriteErrors(errors, result);
+    }
+};
+MONGO_REGISTER_COMMAND(InsertCmd)
+
+class DeleteCmd : public Command {
+public:
+    DeleteCmd() : Command("delete") {}
+    bool isWriteCommand() const override {
+        return true;
+    }
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = DeleteCommandRequest::parse(req.bodyWithSequences());
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        checkWritableNamespace(nss);
+        const auto& deletes = cmd.getDeletes();
+        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+                    std::to_string(deletes.size()) + " operations.",
+                !deletes.empty() && deletes.size() <= 100000);
+        std::vector<WriteError> errors;
+        long long n = 0;
+        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWrite);
+        for (size_t i = 0; i < deletes.size(); ++i) {
+            const auto& stmt = deletes[i];
+            opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
+            bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+                uassert(ErrorCodes::FailedToParse,
+                        "The limit field in delete objects must be 0 or 1. Got " +
+                            std::to_string(stmt.getLimit()),
+                        stmt.getLimit() == 0 || stmt.getLimit() == 1);
+                FindPlanParams params = makeFindParams(stmt.getQ(), BSONObj(), BSONObj(),
+                                                       stmt.getHint());
+                if (!coll)
+                    return;
+                params.limit = stmt.getLimit();
+                n += deleteMatching(opCtx, coll.getCollection(), params);
+            });
+            if (!ok && cmd.getOrdered())
+                break;
+        }
+        result.append("n", n);
+        appendWriteErrors(errors, result);
+    }
+
+private:
+    static long long deleteMatching(OperationContext* opCtx, std::shared_ptr<Collection> coll,
+                                    const FindPlanParams& params) {
+        RecoveryUnit* ru = opCtx->recoveryUnit();
+        long long deleted = 0;
+        writeConflictRetry(ru, "delete", [&] {
+            deleted = 0;
+            WriteUnitOfWork wuow(ru);
+            auto exec = buildFindPlan(opCtx, coll, params);
+            std::vector<std::pair<RecordId, BSONObj>> victims;
+            BSONObj doc;
+            RecordId id;
+            while (exec->getNext(opCtx, &doc, &id))
+                victims.emplace_back(id, doc.getOwned());
+            exec.reset();
+            for (const auto& [vid, vdoc] : victims) {
+                coll->deleteDocument(opCtx, vid, vdoc);
+                ++deleted;
+            }
+            wuow.commit();
+        });
+        ru->abandonSnapshot();
+        return deleted;
+    }
+};
+MONGO_REGISTER_COMMAND(DeleteCmd)
+
+}  // namespace
+}  // namespace mongo

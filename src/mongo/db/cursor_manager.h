@@ -1,0 +1,87 @@
+// CursorManager: the open cursors of find/aggregate/listX commands, each with
+// its executor and its own RecoveryUnit (so a getMore continues on the same
+// storage snapshot). A getMore checks a cursor out for exclusive use and checks
+// it back in; killCursors and collection drops kill cursors (a checked-out
+// cursor dies when it is checked back in). Idle cursors time out after
+// cursorTimeoutMillis (10 minutes) unless created with noCursorTimeout.
+//
+// Thread safety: all methods may be called concurrently.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/util/time_support.h"
+
+namespace mongo {
+
+class OperationContext;
+class PlanExecutor;
+
+class RecoveryUnit;
+
+/** Produces a cursor's documents; wraps a PlanExecutor or a pre-built list. */
+class CursorSource {
+public:
+    virtual ~CursorSource() = default;
+    virtual bool next(OperationContext* opCtx, BSONObj* out) = 0;
+};
+
+struct ClientCursor {
+    long long id = 0;
+    NamespaceString nss;
+    std::unique_ptr<CursorSource> source;
+    std::unique_ptr<RecoveryUnit> ru;
+    Date_t lastUsed = Date_t::now();
+    bool noCursorTimeout = false;
+    bool tailable = false;
+    bool awaitData = false;
+    bool killed = false;
+    long long nReturned = 0;
+    BSONObj originatingCommand;
+    /** A document read but not yet returned (did not fit the previous batch). */
+    std::optional<BSONObj> stash;
+};
+
+class CursorManager {
+public:
+    /** Takes ownership; returns the new cursor id (non-zero). */
+    long long registerCursor(std::unique_ptr<ClientCursor> cursor);
+    /**
+     * Takes the cursor out for a getMore. CursorNotFound 43 if unknown; Unauthorized 13
+     * if it belongs to another namespace; CursorInUse 143 if already checked out.
+     */
+    StatusWith<std::unique_ptr<ClientCursor>> checkOut(long long id, const NamespaceString& nss);
+    /** Returns a cursor after a getMore; a cursor killed meanwhile is destroyed. */
+    void checkIn(std::unique_ptr<ClientCursor> cursor);
+    /** True if the cursor existed. */
+    bool kill(long long id);
+    void killForNamespace(const NamespaceString& nss);
+    /** Destroys every idle cursor (shutdown). */
+    void killAll();
+    /** Kills idle cursors older than `timeoutMillis`; returns how many. */
+    int timeoutCursors(long long timeoutMillis);
+    size_t numOpen() const;
+    long long totalOpened() const {
+        return _totalOpened;
+    }
+    long long totalTimedOut() const {
+        return _timedOut;
+    }
+
+private:
+    mutable std::mutex _mutex;
+    std::map<long long, std::unique_ptr<ClientCursor>> _idle;
+    std::map<long long, NamespaceString> _pinned;  // checked out
+    std::vector<long long> _killPending;
+    long long _totalOpened = 0;
+    long long _timedOut = 0;
+};
+
+}  // namespace mongo

@@ -1,0 +1,68 @@
+#include "mongo/db/exec/plan_stage.h"
+
+#include "mongo/db/operation_context.h"
+
+namespace mongo {
+
+bool PlanExecutor::getNext(OperationContext* opCtx, BSONObj* out, RecordId* id) {
+    if (_eof)
+        return false;
+    opCtx->checkForInterrupt();
+    auto m = _root->next(opCtx);
+    if (!m) {
+        _eof = true;
+        return false;
+    }
+    *out = std::move(m->doc);
+    if (id)
+        *id = m->id;
+    ++_nReturned;
+    return true;
+}
+
+namespace {
+void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
+    b->append("stage", s->stageName());
+    if (withStats) {
+        b->append("nReturned", s->stats().advanced);
+        b->append("works", s->stats().works);
+        if (s->stageName() == "IXSCAN")
+            b->append("keysExamined", s->stats().keysExamined);
+        if (s->stageName() == "COLLSCAN" || s->stageName() == "FETCH")
+            b->append("docsExamined", s->stats().docsExamined);
+    }
+    s->appendExplainInfo(b);
+    const auto& kids = s->children();
+    if (kids.size() == 1) {
+        BSONObjBuilder in(b->subobjStart("inputStage"));
+        appendStage(kids[0].get(), &in, withStats);
+    } else if (kids.size() > 1) {
+        BSONArrayBuilder arr(b->subarrayStart("inputStages"));
+        for (const auto& k : kids) {
+            BSONObjBuilder in(arr.subobjStart());
+            appendStage(k.get(), &in, withStats);
+        }
+    }
+}
+
+void sumStats(const PlanStage* s, StageStats* t) {
+    t->keysExamined += s->stats().keysExamined;
+    t->docsExamined += s->stats().docsExamined;
+    for (const auto& k : s->children())
+        sumStats(k.get(), t);
+}
+}  // namespace
+
+BSONObj PlanExecutor::explainPlan(bool withStats) const {
+    BSONObjBuilder b;
+    appendStage(_root.get(), &b, withStats);
+    return b.obj();
+}
+
+StageStats PlanExecutor::totals() const {
+    StageStats t;
+    sumStats(_root.get(), &t);
+    return t;
+}
+
+}  // namespace mongo

@@ -1,0 +1,96 @@
+// Execution stages for find-style reads: a pull-based tree of PlanStages
+// (COLLSCAN, IXSCAN+FETCH, filter, SORT, SKIP, LIMIT, PROJECTION) driven by a
+// PlanExecutor. Each stage reports its upstream name and counters for explain.
+//
+// A stage tree is used by one thread at a time. Between getMore batches the tree
+// is saved (storage cursors released) and restored on the next batch.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/storage/record_id.h"
+
+namespace mongo {
+
+class OperationContext;
+
+/** One result flowing through the tree: a document and, when it came from storage, its id. */
+struct WorkingMember {
+    RecordId id;
+    BSONObj doc;
+};
+
+struct StageStats {
+    long long works = 0;
+    long long advanced = 0;
+    long long keysExamined = 0;
+    long long docsExamined = 0;
+};
+
+class PlanStage {
+public:
+    virtual ~PlanStage() = default;
+    /** The next result, or nullopt at the end. May throw (interrupts, errors). */
+    virtual std::optional<WorkingMember> next(OperationContext* opCtx) = 0;
+    virtual void save() {
+        for (auto& c : _children)
+            c->save();
+    }
+    virtual void restore(OperationContext* opCtx) {
+        for (auto& c : _children)
+            c->restore(opCtx);
+    }
+    /** Upstream stage name: COLLSCAN, IXSCAN, FETCH, SORT, LIMIT, SKIP, PROJECTION_DEFAULT... */
+    virtual std::string stageName() const = 0;
+    /** Stage-specific explain fields (filter, keyPattern, bounds, ...). */
+    virtual void appendExplainInfo(BSONObjBuilder* bob) const {}
+    const StageStats& stats() const {
+        return _stats;
+    }
+    const std::vector<std::unique_ptr<PlanStage>>& children() const {
+        return _children;
+    }
+
+protected:
+    StageStats _stats;
+    std::vector<std::unique_ptr<PlanStage>> _children;
+};
+
+/** Drives a stage tree. */
+class PlanExecutor {
+public:
+    explicit PlanExecutor(std::unique_ptr<PlanStage> root) : _root(std::move(root)) {}
+    /** Next document, or false at the end. */
+    bool getNext(OperationContext* opCtx, BSONObj* out, RecordId* id = nullptr);
+    bool isEOF() const {
+        return _eof;
+    }
+    void save() {
+        _root->save();
+    }
+    void restore(OperationContext* opCtx) {
+        _root->restore(opCtx);
+    }
+    PlanStage* root() const {
+        return _root.get();
+    }
+    /** {stage, ...info, inputStage(s)} for explain's winningPlan (optionally with stats). */
+    BSONObj explainPlan(bool withStats) const;
+    /** Totals over the tree: keys and documents examined. */
+    StageStats totals() const;
+    long long nReturned() const {
+        return _nReturned;
+    }
+
+private:
+    std::unique_ptr<PlanStage> _root;
+    bool _eof = false;
+    long long _nReturned = 0;
+};
+
+}  // namespace mongo

@@ -1,0 +1,230 @@
+#include "mongo/db/exec/planner.h"
+
+#include <map>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/exec/stages.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+
+/** The predicates on one field usable for index bounds. */
+struct FieldPredicate {
+    std::optional<BSONObj> eq;  // {"": v}
+    std::optional<BSONObj> low;
+    bool lowInclusive = true;
+    std::optional<BSONObj> high;
+    bool highInclusive = true;
+};
+
+BSONObj wrap(const BSONElement& e) {
+    BSONObjBuilder b;
+    b.appendAs(e, "");
+    return b.obj();
+}
+
+bool usableValue(const BSONElement& e) {
+    return e.type() != BSONType::kArray && e.type() != BSONType::kRegEx &&
+        e.type() != BSONType::kUndefined && !(e.type() == BSONType::kObject);
+}
+
+void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) {
+    for (auto e : filter) {
+        StringData f = e.fieldNameStringData();
+        if (f == "$and" && e.type() == BSONType::kArray) {
+            for (auto sub : e.embeddedObject()) {
+                if (sub.type() == BSONType::kObject)
+                    analyze(sub.embeddedObject(), out);
+            }
+            continue;
+        }
+        if (!f.empty() && f[0] == '$')
+            continue;
+        FieldPredicate& p = (*out)[std::string(f)];
+        if (e.type() != BSONType::kObject ||
+            e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) != "$") {
+            if (usableValue(e))
+                p.eq = wrap(e);
+            continue;
+        }
+        for (auto op : e.embeddedObject()) {
+            StringData name = op.fieldNameStringData();
+            if (!usableValue(op))
+                continue;
+            if (name == "$eq") {
+                p.eq = wrap(op);
+            } else if (name == "$gt" || name == "$gte") {
+                p.low = wrap(op);
+                p.lowInclusive = name == "$gte";
+            } else if (name == "$lt" || name == "$lte") {
+                p.high = wrap(op);
+                p.highInclusive = name == "$lte";
+            }
+        }
+    }
+}
+
+std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bool highInc) {
+    return std::string(lowInc ? "[" : "(") + low.firstElement().toString(false) + ", " +
+        high.firstElement().toString(false) + (highInc ? "]" : ")");
+}
+
+/** Bounds for `index` from `preds`; returns the number of fields with a usable predicate. */
+int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds,
+               IndexBounds* bounds) {
+    static const BSONObj kMin = BSON("" << MINKEY);
+    static const BSONObj kMax = BSON("" << MAXKEY);
+    BSONObjBuilder start, end, explain;
+    bool startInc = true, endInc = true;
+    bool open = false;  // after a range field, the rest are unbounded
+    int used = 0;
+    for (auto kf : index.desc.keyPattern) {
+        std::string field(kf.fieldNameStringData());
+        bool desc = kf.numberDouble() < 0;
+        BSONObj lo = kMin, hi = kMax;
+        bool loInc = true, hiInc = true;
+        auto it = preds.find(field);
+        if (!open && it != preds.end()) {
+            const FieldPredicate& p = it->second;
+            if (p.eq) {
+                lo = hi = *p.eq;
+                ++used;
+            } else if (p.low || p.high) {
+                if (p.low) {
+                    lo = *p.low;
+                    loInc = p.lowInclusive;
+                }
+                if (p.high) {
+                    hi = *p.high;
+                    hiInc = p.highInclusive;
+                }
+                ++used;
+                open = true;
+            } else {
+                open = true;
+            }
+        } else {
+            open = true;
+        }
+        BSONArrayBuilder arr(explain.subarrayStart(field));
+        if (desc)
+            arr.append(boundString(hi, hiInc, lo, loInc));
+        else
+            arr.append(boundString(lo, loInc, hi, hiInc));
+        arr.done();
+        const BSONObj& s = desc ? hi : lo;
+        const BSONObj& en = desc ? lo : hi;
+        start.appendAs(s.firstElement(), "");
+        end.appendAs(en.firstElement(), "");
+        if (lo.firstElement().type() != BSONType::kMinKey && !loInc && !desc)
+            startInc = false;
+        if (hi.firstElement().type() != BSONType::kMaxKey && !hiInc && !desc)
+            endInc = false;
+        if (desc && hi.firstElement().type() != BSONType::kMaxKey && !hiInc)
+            startInc = false;
+        if (desc && lo.firstElement().type() != BSONType::kMinKey && !loInc)
+            endInc = false;
+    }
+    bounds->start = start.obj();
+    bounds->end = end.obj();
+    bounds->startInclusive = startInc;
+    bounds->endInclusive = endInc;
+    bounds->explain = explain.obj();
+    return used;
+}
+
+IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params) {
+    if (!params.hintName.empty()) {
+        IndexEntry* i = coll.findIndexByName(params.hintName);
+        uassert(ErrorCodes::BadValue,
+                "error processing query: ns=" + coll.ns().ns() +
+                    " planner returned error :: caused by :: hint provided does not correspond to an existing index",
+                i);
+        return i;
+    }
+    auto matches = coll.findIndexesByKeyPattern(params.hint);
+    uassert(ErrorCodes::BadValue,
+            "error processing query: ns=" + coll.ns().ns() +
+                " planner returned error :: caused by :: hint provided does not correspond to an existing index",
+            !matches.empty());
+    return matches.front();
+}
+
+}  // namespace
+
+std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
+                                            std::shared_ptr<Collection> coll,
+                                            const FindPlanParams& params) {
+    std::unique_ptr<PlanStage> root;
+    if (!coll) {
+        // A missing collection behaves as an empty one: EOF.
+        class EofStage : public PlanStage {
+        public:
+            std::optional<WorkingMember> next(OperationContext*) override {
+                return std::nullopt;
+            }
+            std::string stageName() const override {
+                return "EOF";
+            }
+        };
+        root = std::make_unique<EofStage>();
+        return std::make_unique<PlanExecutor>(std::move(root));
+    }
+
+    bool naturalHint = params.hint.firstElementFieldNameStringData() == "$natural";
+    bool naturalSort = params.sort.firstElementFieldNameStringData() == "$natural";
+    IndexEntry* chosen = nullptr;
+    IndexBounds bounds;
+    if (!params.hint.isEmpty() && !naturalHint) {
+        chosen = findHintedIndex(*coll, params);
+        std::map<std::string, FieldPredicate> preds;
+        analyze(params.filter, &preds);
+        makeBounds(*chosen, preds, &bounds);
+    } else if (!naturalHint && !naturalSort) {
+        std::map<std::string, FieldPredicate> preds;
+        analyze(params.filter, &preds);
+        int best = 0;
+        for (const auto& idx : coll->indexes()) {
+            if (idx->desc.hidden || idx->desc.sparse || idx->partialFilter)
+                continue;
+            IndexBounds b;
+            int used = makeBounds(*idx, preds, &b);
+            if (used > best) {
+                best = used;
+                chosen = idx.get();
+                bounds = b;
+            }
+        }
+    }
+
+    if (chosen) {
+        auto ixscan = std::make_unique<IndexScanStage>(coll, chosen, bounds, true);
+        root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
+    } else {
+        bool forward = true;
+        if (naturalHint)
+            forward = params.hint.firstElement().numberDouble() >= 0;
+        if (naturalSort)
+            forward = params.sort.firstElement().numberDouble() >= 0;
+        root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher);
+    }
+    if (params.sortPattern && !naturalSort) {
+        long long topK = params.limit > 0 ? params.limit + params.skip : 0;
+        root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort,
+                                           topK, params.maxSortMemoryBytes, params.allowDiskUse);
+    }
+    if (params.skip > 0)
+        root = std::make_unique<SkipStage>(std::move(root), params.skip);
+    if (params.limit > 0)
+        root = std::make_unique<LimitStage>(std::move(root), params.limit);
+    if (params.projection)
+        root = std::make_unique<ProjectionStage>(std::move(root), params.projection,
+                                                 params.projectionSpec, params.simpleProjection);
+    return std::make_unique<PlanExecutor>(std::move(root));
+}
+
+}  // namespace mongo

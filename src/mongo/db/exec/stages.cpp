@@ -1,0 +1,250 @@
+#include "mongo/db/exec/stages.h"
+
+#include <algorithm>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/query/sort_pattern.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+void appendFilter(BSONObjBuilder* bob, const std::shared_ptr<MatchExpression>& filter) {
+    if (filter)
+        bob->append("filter", filter->serialize());
+}
+}  // namespace
+
+CollectionScanStage::CollectionScanStage(std::shared_ptr<Collection> coll, bool forward,
+                                         std::shared_ptr<MatchExpression> filter)
+    : _coll(std::move(coll)), _forward(forward), _filter(std::move(filter)) {}
+
+std::optional<WorkingMember> CollectionScanStage::next(OperationContext* opCtx) {
+    if (!_cursor)
+        _cursor = _coll->recordStore()->getCursor(opCtx->recoveryUnit(), _forward);
+    while (true) {
+        ++_stats.works;
+        auto rec = _cursor->next();
+        if (!rec)
+            return std::nullopt;
+        ++_stats.docsExamined;
+        if (_filter && !_filter->matchesBSON(rec->data)) {
+            if ((_stats.docsExamined & 1023) == 0)
+                opCtx->checkForInterrupt();
+            continue;
+        }
+        ++_stats.advanced;
+        return WorkingMember{rec->id, std::move(rec->data)};
+    }
+}
+
+void CollectionScanStage::save() {
+    if (_cursor)
+        _cursor->save();
+}
+
+void CollectionScanStage::restore(OperationContext*) {
+    if (_cursor)
+        _cursor->restore();
+}
+
+void CollectionScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    appendFilter(bob, _filter);
+    bob->append("direction", _forward ? "forward" : "backward");
+}
+
+IndexScanStage::IndexScanStage(std::shared_ptr<Collection> coll, IndexEntry* index,
+                               IndexBounds bounds, bool forward)
+    : _coll(std::move(coll)), _index(index), _bounds(std::move(bounds)), _forward(forward) {}
+
+std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
+    std::optional<IndexKeyEntry> e;
+    if (!_started) {
+        _started = true;
+        _cursor = _index->sdi->newCursor(opCtx->recoveryUnit(), _forward);
+        const BSONObj& first = _forward ? _bounds.start : _bounds.end;
+        const BSONObj& last = _forward ? _bounds.end : _bounds.start;
+        bool firstInc = _forward ? _bounds.startInclusive : _bounds.endInclusive;
+        bool lastInc = _forward ? _bounds.endInclusive : _bounds.startInclusive;
+        if (!last.isEmpty())
+            _cursor->setEndPosition(last, lastInc);
+        ++_stats.works;
+        e = first.isEmpty() ? _cursor->next() : _cursor->seek(first, firstInc);
+    } else {
+        ++_stats.works;
+        e = _cursor->next();
+    }
+    while (e) {
+        ++_stats.keysExamined;
+        if (_index->multikey || _index->desc.multikey) {
+            if (!_seen.insert(e->loc).second) {
+                e = _cursor->next();
+                continue;
+            }
+        }
+        ++_stats.advanced;
+        return WorkingMember{e->loc, BSONObj()};
+    }
+    return std::nullopt;
+}
+
+void IndexScanStage::save() {
+    if (_cursor)
+        _cursor->save();
+}
+
+void IndexScanStage::restore(OperationContext*) {
+    if (_cursor)
+        _cursor->restore();
+}
+
+void IndexScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    bob->append("keyPattern", _index->desc.keyPattern);
+    bob->append("indexName", _index->desc.name);
+    bob->append("isMultiKey", _index->multikey);
+    bob->append("isUnique", _index->desc.unique);
+    bob->append("isSparse", _index->desc.sparse);
+    bob->append("isPartial", !_index->desc.partialFilterExpression.isEmpty());
+    bob->append("indexVersion", 2);
+    bob->append("direction", _forward ? "forward" : "backward");
+    bob->append("indexBounds", _bounds.explain);
+}
+
+FetchStage::FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,
+                       std::shared_ptr<MatchExpression> filter)
+    : _coll(std::move(coll)), _filter(std::move(filter)) {
+    _children.push_back(std::move(child));
+}
+
+std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
+    while (true) {
+        ++_stats.works;
+        auto m = _children[0]->next(opCtx);
+        if (!m)
+            return std::nullopt;
+        BSONObj doc;
+        if (!_coll->recordStore()->findRecord(opCtx->recoveryUnit(), m->id, &doc))
+            continue;
+        ++_stats.docsExamined;
+        if (_filter && !_filter->matchesBSON(doc))
+            continue;
+        ++_stats.advanced;
+        return WorkingMember{m->id, std::move(doc)};
+    }
+}
+
+void FetchStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    appendFilter(bob, _filter);
+}
+
+SortStage::SortStage(std::unique_ptr<PlanStage> child, std::shared_ptr<SortPattern> pattern,
+                     BSONObj patternObj, long long limit, long long maxMemoryBytes,
+                     bool allowDiskUse)
+    : _pattern(std::move(pattern)),
+      _patternObj(patternObj.getOwned()),
+      _limit(limit),
+      _maxMemory(maxMemoryBytes),
+      _allowDiskUse(allowDiskUse) {
+    _children.push_back(std::move(child));
+}
+
+void SortStage::_load(OperationContext* opCtx) {
+    _loaded = true;
+    long long bytes = 0;
+    auto less = [this](const WorkingMember& a, const WorkingMember& b) {
+        return _pattern->compare(a.doc, b.doc) < 0;
+    };
+    while (auto m = _children[0]->next(opCtx)) {
+        ++_stats.works;
+        bytes += m->doc.objsize();
+        _sorted.push_back(std::move(*m));
+        if (_limit > 0 && static_cast<long long>(_sorted.size()) > 2 * _limit + 64) {
+            // Keep the top `limit` only: bounded memory for top-k sorts.
+            std::stable_sort(_sorted.begin(), _sorted.end(), less);
+            _sorted.resize(_limit);
+            bytes = 0;
+            for (const auto& w : _sorted)
+                bytes += w.doc.objsize();
+        }
+        uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
+                "Sort exceeded memory limit of " + std::to_string(_maxMemory) +
+                    " bytes, but did not opt in to external sorting.",
+                _allowDiskUse || bytes <= _maxMemory);
+    }
+    std::stable_sort(_sorted.begin(), _sorted.end(), less);
+    if (_limit > 0 && static_cast<long long>(_sorted.size()) > _limit)
+        _sorted.resize(_limit);
+}
+
+std::optional<WorkingMember> SortStage::next(OperationContext* opCtx) {
+    if (!_loaded)
+        _load(opCtx);
+    if (_pos >= _sorted.size())
+        return std::nullopt;
+    ++_stats.advanced;
+    return std::move(_sorted[_pos++]);
+}
+
+void SortStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    bob->append("sortPattern", _patternObj);
+    bob->append("memLimit", _maxMemory);
+    if (_limit > 0)
+        bob->append("limitAmount", _limit);
+    bob->append("type", "simple");
+}
+
+SkipStage::SkipStage(std::unique_ptr<PlanStage> child, long long skip) : _skip(skip) {
+    _children.push_back(std::move(child));
+}
+
+std::optional<WorkingMember> SkipStage::next(OperationContext* opCtx) {
+    while (true) {
+        ++_stats.works;
+        auto m = _children[0]->next(opCtx);
+        if (!m)
+            return std::nullopt;
+        if (_skipped < _skip) {
+            ++_skipped;
+            continue;
+        }
+        ++_stats.advanced;
+        return m;
+    }
+}
+
+LimitStage::LimitStage(std::unique_ptr<PlanStage> child, long long limit) : _limit(limit) {
+    _children.push_back(std::move(child));
+}
+
+std::optional<WorkingMember> LimitStage::next(OperationContext* opCtx) {
+    if (_returned >= _limit)
+        return std::nullopt;
+    ++_stats.works;
+    auto m = _children[0]->next(opCtx);
+    if (m) {
+        ++_returned;
+        ++_stats.advanced;
+    }
+    return m;
+}
+
+ProjectionStage::ProjectionStage(std::unique_ptr<PlanStage> child,
+                                 std::function<BSONObj(const BSONObj&)> fn, BSONObj spec,
+                                 bool simple)
+    : _fn(std::move(fn)), _spec(spec.getOwned()), _simple(simple) {
+    _children.push_back(std::move(child));
+}
+
+std::optional<WorkingMember> ProjectionStage::next(OperationContext* opCtx) {
+    ++_stats.works;
+    auto m = _children[0]->next(opCtx);
+    if (!m)
+        return std::nullopt;
+    m->doc = _fn(m->doc);
+    ++_stats.advanced;
+    return m;
+}
+
+}  // namespace mongo

@@ -1,0 +1,166 @@
+// The concrete execution stages. Upstream names are used in explain output.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_set>
+
+#include "mongo/db/exec/plan_stage.h"
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/sorted_data_interface.h"
+
+namespace mongo {
+
+class Collection;
+struct IndexEntry;
+class MatchExpression;
+class SortPattern;
+
+/** COLLSCAN: every record in RecordId order (or reverse), optionally filtered. */
+class CollectionScanStage : public PlanStage {
+public:
+    CollectionScanStage(std::shared_ptr<Collection> coll, bool forward,
+                        std::shared_ptr<MatchExpression> filter);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    void save() override;
+    void restore(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "COLLSCAN";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    std::shared_ptr<Collection> _coll;
+    bool _forward;
+    std::shared_ptr<MatchExpression> _filter;
+    std::unique_ptr<RecordCursor> _cursor;
+};
+
+/** One index interval: [start, end] with inclusivity, over a key prefix. */
+struct IndexBounds {
+    BSONObj start;  // empty: from the beginning
+    bool startInclusive = true;
+    BSONObj end;  // empty: to the end
+    bool endInclusive = true;
+    /** Explain form: {field: ["[1, 1]"]}. */
+    BSONObj explain;
+};
+
+/** IXSCAN: record ids from an index interval, de-duplicated for multikey indexes. */
+class IndexScanStage : public PlanStage {
+public:
+    IndexScanStage(std::shared_ptr<Collection> coll, IndexEntry* index, IndexBounds bounds,
+                   bool forward);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    void save() override;
+    void restore(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "IXSCAN";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    std::shared_ptr<Collection> _coll;
+    IndexEntry* _index;
+    IndexBounds _bounds;
+    bool _forward;
+    std::unique_ptr<SortedDataCursor> _cursor;
+    bool _started = false;
+    std::unordered_set<RecordId> _seen;
+};
+
+/** FETCH: loads the documents of its child's record ids, optionally filtered. */
+class FetchStage : public PlanStage {
+public:
+    FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,
+               std::shared_ptr<MatchExpression> filter);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "FETCH";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    std::shared_ptr<Collection> _coll;
+    std::shared_ptr<MatchExpression> _filter;
+};
+
+/**
+ * SORT: buffers its input and returns it ordered by the sort pattern; keeps only
+ * the first `limit` documents when limit > 0 (top-k). Exceeding `maxMemoryBytes`
+ * without `allowDiskUse` fails with QueryExceededMemoryLimitNoDiskUseAllowed 292.
+ */
+class SortStage : public PlanStage {
+public:
+    SortStage(std::unique_ptr<PlanStage> child, std::shared_ptr<SortPattern> pattern,
+              BSONObj patternObj, long long limit, long long maxMemoryBytes, bool allowDiskUse);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "SORT";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    void _load(OperationContext* opCtx);
+    std::shared_ptr<SortPattern> _pattern;
+    BSONObj _patternObj;
+    long long _limit;
+    long long _maxMemory;
+    bool _allowDiskUse;
+    bool _loaded = false;
+    std::vector<WorkingMember> _sorted;
+    size_t _pos = 0;
+};
+
+class SkipStage : public PlanStage {
+public:
+    SkipStage(std::unique_ptr<PlanStage> child, long long skip);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "SKIP";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override {
+        bob->append("skipAmount", _skip);
+    }
+
+private:
+    long long _skip;
+    long long _skipped = 0;
+};
+
+class LimitStage : public PlanStage {
+public:
+    LimitStage(std::unique_ptr<PlanStage> child, long long limit);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "LIMIT";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override {
+        bob->append("limitAmount", _limit);
+    }
+
+private:
+    long long _limit;
+    long long _returned = 0;
+};
+
+/** PROJECTION_SIMPLE / PROJECTION_DEFAULT: applies a projection function. */
+class ProjectionStage : public PlanStage {
+public:
+    ProjectionStage(std::unique_ptr<PlanStage> child, std::function<BSONObj(const BSONObj&)> fn,
+                    BSONObj spec, bool simple);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return _simple ? "PROJECTION_SIMPLE" : "PROJECTION_DEFAULT";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override {
+        bob->append("transformBy", _spec);
+    }
+
+private:
+    std::function<BSONObj(const BSONObj&)> _fn;
+    BSONObj _spec;
+    bool _simple;
+};
+
+}  // namespace mongo

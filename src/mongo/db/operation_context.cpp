@@ -1,0 +1,40 @@
+#include "mongo/db/operation_context.h"
+
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/util/assert_util.h"
+#include "mongo/util/time_support.h"
+
+namespace mongo {
+
+OperationContext::OperationContext(ServiceContext* service, Client* client, long long opId)
+    : _service(service), _client(client), _opId(opId) {}
+
+OperationContext::~OperationContext() = default;
+
+std::unique_ptr<RecoveryUnit> OperationContext::swapRecoveryUnit(std::unique_ptr<RecoveryUnit> ru) {
+    std::swap(ru, _ru);
+    return ru;
+}
+
+void OperationContext::setDeadlineAfterMillis(long long ms) {
+    _deadlineMicros = curTimeMicros64() + ms * 1000;
+}
+
+long long OperationContext::remainingMillis() const {
+    if (!_deadlineMicros)
+        return 0;
+    long long left = (_deadlineMicros - curTimeMicros64()) / 1000;
+    return left > 0 ? left : 0;
+}
+
+void OperationContext::checkForInterrupt() const {
+    if (int k = _killCode.load())
+        uasserted(k, "operation was interrupted");
+    if (_service && _service->shuttingDown.load())
+        uasserted(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown");
+    if (_deadlineMicros && curTimeMicros64() >= _deadlineMicros)
+        uasserted(ErrorCodes::MaxTimeMSExpired, "operation exceeded time limit");
+}
+
+}  // namespace mongo

@@ -1,0 +1,134 @@
+#include "mongo/db/service_entry_point_mongod.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/rpc/factory.h"
+#include "mongo/transport/client.h"
+#include "mongo/util/assert_util.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+
+namespace {
+
+bool isCrudCommand(StringData name) {
+    return name == "insert" || name == "update" || name == "delete" || name == "find" ||
+        name == "getMore";
+}
+
+void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
+    BSONElement maxTime = req.body["maxTimeMS"];
+    if (!maxTime.eoo()) {
+        uassert(ErrorCodes::BadValue, "maxTimeMS must be a number", maxTime.isNumber());
+        double v = maxTime.numberDouble();
+        uassert(ErrorCodes::BadValue, "maxTimeMS value must be non-negative and an integer",
+                v >= 0 && v == static_cast<double>(static_cast<long long>(v)) &&
+                    v <= 2147483647.0);
+        if (v > 0)
+            opCtx->setDeadlineAfterMillis(static_cast<long long>(v));
+    }
+    BSONElement wc = req.body["writeConcern"];
+    if (!wc.eoo()) {
+        uassert(ErrorCodes::TypeMismatch, "writeConcern must be an object",
+                wc.type() == BSONType::kObject);
+        BSONElement w = wc.embeddedObject()["w"];
+        if (w.isNumber()) {
+            uassert(ErrorCodes::FailedToParse, "w has to be a non-negative number",
+                    w.numberLong() >= 0);
+            uassert(ErrorCodes::BadValue, "cannot use 'w' > 1 with a standalone",
+                    w.numberLong() <= 1);
+        }
+    }
+}
+
+/** Journal flush for writeConcern {j: true} (and w: "majority", which implies it). */
+bool wantsJournal(const CommandRequest& req) {
+    BSONElement wc = req.body["writeConcern"];
+    if (wc.type() != BSONType::kObject)
+        return false;
+    BSONObj w = wc.embeddedObject();
+    return w["j"].trueValue() || w["fsync"].trueValue() ||
+        (w["w"].type() == BSONType::kString && w["w"].valueStringData() == "majority");
+}
+
+}  // namespace
+
+BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandRequest& req) {
+    BSONObjBuilder result;
+    StringData name = req.commandName();
+    Command* cmd = CommandRegistry::find(name);
+    if (!cmd) {
+        appendCommandStatusNoThrow(
+            result, Status(ErrorCodes::CommandNotFound, "no such command: '" + std::string(name) + "'"));
+        return result.obj();
+    }
+    if (isCrudCommand(name)) {
+        // Counted by the command itself (per document for inserts).
+    } else {
+        sc->opCounters.command.fetch_add(1);
+    }
+    OperationContext opCtx(sc, client, sc->nextOpId.fetch_add(1));
+    if (sc->storageEngine)
+        opCtx.swapRecoveryUnit(sc->storageEngine->newRecoveryUnit());
+    try {
+        uassert(ErrorCodes::Unauthorized,
+                std::string(cmd->getName()) + " may only be run against the admin database.",
+                !cmd->adminOnly() || req.dbName == "admin");
+        uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
+        applyGenericArguments(&opCtx, req);
+        BSONObjBuilder body;
+        cmd->run(&opCtx, req, body);
+        if (wantsJournal(req) && opCtx.recoveryUnit())
+            opCtx.recoveryUnit()->waitUntilDurable();
+        result.appendElements(body.obj());
+        result.append("ok", 1.0);
+    } catch (const DBException& ex) {
+        BSONObjBuilder err;
+        appendCommandStatusNoThrow(err, ex.toStatus());
+        if (const ErrorExtraInfo* extra = ex.extraInfo())
+            extra->serialize(&err);
+        return err.obj();
+    } catch (const std::exception& ex) {
+        BSONObjBuilder err;
+        appendCommandStatusNoThrow(err, Status(ErrorCodes::InternalError, ex.what()));
+        return err.obj();
+    }
+    return result.obj();
+}
+
+DbResponse ServiceEntryPointMongod::handleRequest(Client& client, const Message& request) {
+    DbResponse response;
+    auto parsed = rpc::parseCommandInvocation(request);
+    if (!parsed.isOK()) {
+        const Status& s = parsed.getStatus();
+        LOGV2_OPTIONS(22988, logv2::Component::kNetwork, "Error parsing request",
+                      BSON("error" << s.toString()));
+        if (rpc::isConnectionFatalMessageParseError(s.code())) {
+            response.closeConnection = true;
+            return response;
+        }
+        response.response = rpc::makeErrorReply(request, s);
+        return response;
+    }
+    const rpc::CommandInvocationInput& input = parsed.getValue();
+    CommandRequest req;
+    req.dbName = input.db;
+    req.body = input.body;
+    for (const auto& seq : input.sequences)
+        req.sequences[seq.name] = seq.objs;
+
+    BSONObj reply = runCommandDirect(_sc, &client, req);
+    if (input.moreToCome)
+        return response;
+    response.response = rpc::makeCommandReply(input, reply);
+    return response;
+}
+
+void ServiceEntryPointMongod::onClientDisconnect(Client& client) {}
+
+}  // namespace mongo

@@ -1,0 +1,472 @@
+// mongod: option parsing (command line and YAML config), start-up (lock file,
+// storage engine, catalog, listener) and clean shutdown on SIGINT/SIGTERM or the
+// shutdown command (final checkpoint).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/service_entry_point_mongod.h"
+#include "mongo/db/startup_collections.h"
+#include "mongo/db/storage/durable_catalog.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/idl/server_parameter.h"
+#include "mongo/idl/server_parameters_gen.h"
+#include "mongo/transport/transport_layer.h"
+#include "mongo/util/log.h"
+
+namespace po = boost::program_options;
+
+namespace mongo {
+namespace {
+
+constexpr int kExitBadOptions = 2;
+constexpr int kExitDBPathInUse = 100;  // upstream's EXIT_UNCAUGHT-style code for lock failures
+
+std::mutex gShutdownMutex;
+std::condition_variable gShutdownCv;
+bool gShutdownRequested = false;
+
+void requestShutdown() {
+    std::lock_guard<std::mutex> lk(gShutdownMutex);
+    gShutdownRequested = true;
+    gShutdownCv.notify_all();
+}
+
+struct ParsedOptions {
+    ServerOptions server;
+    std::vector<std::pair<std::string, std::string>> setParameters;
+    int syncdelay = 60;
+    int verbosity = 0;
+    BSONObj parsed;
+};
+
+void appendYamlScalar(BSONObjBuilder& b, const std::string& key, const YAML::Node& n) {
+    const std::string v = n.as<std::string>();
+    if (v == "true" || v == "false") {
+        b.append(key, v == "true");
+        return;
+    }
+    char* end = nullptr;
+    long long iv = std::strtoll(v.c_str(), &end, 10);
+    if (!v.empty() && *end == 0) {
+        b.append(key, iv);
+        return;
+    }
+    double dv = std::strtod(v.c_str(), &end);
+    if (!v.empty() && *end == 0) {
+        b.append(key, dv);
+        return;
+    }
+    b.append(key, v);
+}
+
+BSONObj yamlToBson(const YAML::Node& node) {
+    BSONObjBuilder b;
+    for (const auto& kv : node) {
+        std::string key = kv.first.as<std::string>();
+        if (kv.second.IsMap())
+            b.append(key, yamlToBson(kv.second));
+        else if (kv.second.IsScalar())
+            appendYamlScalar(b, key, kv.second);
+        else if (kv.second.IsSequence()) {
+            BSONArrayBuilder arr(b.subarrayStart(key));
+            for (const auto& item : kv.second)
+                arr.append(item.as<std::string>());
+        }
+    }
+    return b.obj();
+}
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        while (!part.empty() && part.front() == ' ')
+            part.erase(part.begin());
+        while (!part.empty() && part.back() == ' ')
+            part.pop_back();
+        if (!part.empty())
+            out.push_back(part);
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+/** Applies the YAML config file first; command-line options override it. */
+void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilder* parsed) {
+    YAML::Node root = YAML::LoadFile(path);
+    if (auto storage = root["storage"]) {
+        if (storage["dbPath"])
+            opts->server.dbpath = storage["dbPath"].as<std::string>();
+        if (auto wt = storage["wiredTiger"]) {
+            if (wt["engineConfig"] && wt["engineConfig"]["cacheSizeGB"])
+                opts->server.cacheSizeGB = wt["engineConfig"]["cacheSizeGB"].as<double>();
+            if (wt["engineConfig"] && wt["engineConfig"]["journalCompressor"])
+                opts->server.journalCompressor = wt["engineConfig"]["journalCompressor"].as<std::string>();
+            if (wt["collectionConfig"] && wt["collectionConfig"]["blockCompressor"])
+                opts->server.collectionBlockCompressor =
+                    wt["collectionConfig"]["blockCompressor"].as<std::string>();
+        }
+        if (storage["syncPeriodSecs"])
+            opts->syncdelay = storage["syncPeriodSecs"].as<int>();
+    }
+    if (auto net = root["net"]) {
+        if (net["port"])
+            opts->server.port = net["port"].as<int>();
+        if (net["bindIp"])
+            opts->server.bindIps = splitList(net["bindIp"].as<std::string>());
+    }
+    if (auto log = root["systemLog"]) {
+        if (log["path"])
+            opts->server.logpath = log["path"].as<std::string>();
+        if (log["quiet"])
+            opts->server.quiet = log["quiet"].as<bool>();
+        if (log["verbosity"])
+            opts->verbosity = log["verbosity"].as<int>();
+    }
+    if (auto repl = root["replication"]) {
+        if (repl["replSetName"])
+            opts->server.replSet = repl["replSetName"].as<std::string>();
+    }
+    if (auto sp = root["setParameter"]) {
+        for (const auto& kv : sp)
+            opts->setParameters.emplace_back(kv.first.as<std::string>(), kv.second.as<std::string>());
+    }
+    parsed->append("config", path);
+    parsed->appendElements(yamlToBson(root));
+}
+
+/** Returns the exit code to use, or -1 to continue. */
+int parseOptions(int argc, char** argv, ParsedOptions* opts) {
+    po::options_description desc("Options");
+    // clang-format off
+    desc.add_options()
+        ("help,h", "show this usage information")
+        ("version", "show version information")
+        ("config,f", po::value<std::string>(), "configuration file (YAML)")
+        ("dbpath", po::value<std::string>(), "directory for datafiles")
+        ("port", po::value<int>(), "specify port number (default 27017)")
+        ("bind_ip", po::value<std::string>(), "comma separated list of addresses (default 127.0.0.1)")
+        ("bind_ip_all", "bind to all IPv4 addresses")
+        ("logpath", po::value<std::string>(), "log file to send writes to instead of stdout")
+        ("logappend", "append to logpath instead of over-writing")
+        ("quiet", "quieter output")
+        ("verbose,v", "be more verbose")
+        ("setParameter", po::value<std::vector<std::string>>()->composing(), "set a server parameter: name=value")
+        ("replSet", po::value<std::string>(), "replica set name")
+        ("oplogSize", po::value<int>(), "oplog size in MB")
+        ("syncdelay", po::value<int>(), "seconds between checkpoints")
+        ("wiredTigerCacheSizeGB", po::value<double>(), "WiredTiger cache size in GB")
+        ("wiredTigerCollectionBlockCompressor", po::value<std::string>(), "none|snappy|zlib|zstd")
+        ("wiredTigerJournalCompressor", po::value<std::string>(), "none|snappy|zlib|zstd")
+        ("nounixsocket", "accepted for compatibility")
+        ("ipv6", "accepted for compatibility");
+    // clang-format on
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::notify(vm);
+    } catch (const std::exception& ex) {
+        std::cerr << "Error parsing command line: " << ex.what() << "\n"
+                  << "try '" << argv[0] << " --help' for more information\n";
+        return kExitBadOptions;
+    }
+    if (vm.count("help")) {
+        std::cout << "Usage: mongod [options]\n\n" << desc << "\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "db version v8.0.0\nBuild Info: {\n    \"version\": \"8.0.0\",\n"
+                  << "    \"environment\": {\n        \"distarch\": \"x86_64\",\n"
+                  << "        \"target_arch\": \"x86_64\"\n    }\n}\n";
+        return 0;
+    }
+
+    BSONObjBuilder parsed;
+    if (vm.count("config")) {
+        try {
+            applyConfigFile(vm["config"].as<std::string>(), opts, &parsed);
+        } catch (const std::exception& ex) {
+            std::cerr << "Error reading config file: " << ex.what() << "\n";
+            return kExitBadOptions;
+        }
+    }
+    BSONObjBuilder net, storage, systemLog;
+    if (vm.count("dbpath")) {
+        opts->server.dbpath = vm["dbpath"].as<std::string>();
+        storage.append("dbPath", opts->server.dbpath);
+    }
+    if (vm.count("port")) {
+        opts->server.port = vm["port"].as<int>();
+        net.append("port", opts->server.port);
+    }
+    if (vm.count("bind_ip")) {
+        opts->server.bindIps = splitList(vm["bind_ip"].as<std::string>());
+        net.append("bindIp", vm["bind_ip"].as<std::string>());
+    }
+    if (vm.count("bind_ip_all")) {
+        opts->server.bindIps = {"0.0.0.0"};
+        net.append("bindIpAll", true);
+    }
+    if (vm.count("logpath")) {
+        opts->server.logpath = vm["logpath"].as<std::string>();
+        systemLog.append("destination", "file");
+        systemLog.append("path", opts->server.logpath);
+    }
+    if (vm.count("quiet")) {
+        opts->server.quiet = true;
+        systemLog.append("quiet", true);
+    }
+    if (vm.count("verbose"))
+        opts->verbosity = 1;
+    if (vm.count("replSet"))
+        opts->server.replSet = vm["replSet"].as<std::string>();
+    if (vm.count("syncdelay"))
+        opts->syncdelay = vm["syncdelay"].as<int>();
+    if (vm.count("wiredTigerCacheSizeGB"))
+        opts->server.cacheSizeGB = vm["wiredTigerCacheSizeGB"].as<double>();
+    if (vm.count("wiredTigerCollectionBlockCompressor"))
+        opts->server.collectionBlockCompressor = vm["wiredTigerCollectionBlockCompressor"].as<std::string>();
+    if (vm.count("wiredTigerJournalCompressor"))
+        opts->server.journalCompressor = vm["wiredTigerJournalCompressor"].as<std::string>();
+    const auto& bc = opts->server.collectionBlockCompressor;
+    if (bc != "none" && bc != "snappy" && bc != "zlib" && bc != "zstd") {
+        std::cerr << "Error parsing command line: bad value for wiredTigerCollectionBlockCompressor: "
+                  << bc << "\n";
+        return kExitBadOptions;
+    }
+    if (vm.count("setParameter")) {
+        BSONObjBuilder sp;
+        for (const auto& kv : vm["setParameter"].as<std::vector<std::string>>()) {
+            auto eq = kv.find('=');
+            if (eq == std::string::npos) {
+                std::cerr << "Illegal option assignment: \"" << kv << "\"\n";
+                return kExitBadOptions;
+            }
+            opts->setParameters.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            sp.append(kv.substr(0, eq), kv.substr(eq + 1));
+        }
+        parsed.append("setParameter", sp.obj());
+    }
+    if (!net.isEmpty())
+        parsed.append("net", net.obj());
+    if (!storage.isEmpty())
+        parsed.append("storage", storage.obj());
+    if (!systemLog.isEmpty())
+        parsed.append("systemLog", systemLog.obj());
+
+    BSONArrayBuilder argvArr;
+    for (int i = 0; i < argc; ++i)
+        argvArr.append(argv[i]);
+    opts->server.cmdLine = BSON("argv" << argvArr.arr() << "parsed" << parsed.obj());
+    return -1;
+}
+
+/** Holds an exclusive flock on <dbpath>/mongod.lock for the life of the process. */
+int acquireLockFile(const std::string& dbpath) {
+    std::string path = dbpath + "/mongod.lock";
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+    if (fd < 0) {
+        LOGV2_ERROR(20557, "Unable to create/open the lock file",
+                    BSON("lockFile" << path << "error" << std::strerror(errno)));
+        return -1;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        LOGV2_ERROR(20558,
+                    "Unable to lock the lock file. Another mongod instance is already running on the dbpath",
+                    BSON("lockFile" << path << "error" << std::strerror(errno)));
+        ::close(fd);
+        return -1;
+    }
+    std::string pid = std::to_string(getpid()) + "\n";
+    if (::ftruncate(fd, 0) == 0 && ::write(fd, pid.data(), pid.size()) > 0)
+        ::fsync(fd);
+    return fd;
+}
+
+int runMongod(int argc, char** argv) {
+    ParsedOptions opts;
+    int rc = parseOptions(argc, argv, &opts);
+    if (rc >= 0)
+        return rc;
+
+    if (!opts.server.logpath.empty()) {
+        Status s = logv2::setLogDestination(opts.server.logpath);
+        if (!s.isOK()) {
+            std::cerr << s.reason() << "\n";
+            return 1;
+        }
+    }
+    logv2::setQuiet(opts.server.quiet);
+    logv2::setVerbosity(opts.verbosity);
+    logv2::setThreadName("initandlisten");
+
+    registerServerParameters_server_parameters();
+    for (const auto& [name, value] : opts.setParameters) {
+        Status s = ServerParameterSet::get()->setFromString(name, value);
+        if (!s.isOK()) {
+            std::cerr << s.reason() << "\n";
+            return kExitBadOptions;
+        }
+    }
+
+    // Signals are handled by one thread; all others block them.
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+
+    LOGV2_OPTIONS(4615611, logv2::Component::kControl, "MongoDB starting",
+                  BSON("pid" << static_cast<long long>(getpid()) << "port" << opts.server.port
+                             << "dbPath" << opts.server.dbpath << "architecture" << "64-bit"));
+    LOGV2_OPTIONS(23403, logv2::Component::kControl, "Build Info",
+                  BSON("buildInfo" << BSON("version" << "8.0.0")));
+    LOGV2_OPTIONS(21951, logv2::Component::kControl, "Options set by command line",
+                  BSON("options" << opts.server.cmdLine["parsed"].embeddedObject()));
+
+    struct stat st;
+    if (::stat(opts.server.dbpath.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        LOGV2_ERROR(20557, "NonExistentPath: Data directory not found",
+                    BSON("dbpath" << opts.server.dbpath));
+        return kExitDBPathInUse;
+    }
+    int lockFd = acquireLockFile(opts.server.dbpath);
+    if (lockFd < 0)
+        return kExitDBPathInUse;
+
+    ServiceContext sc;
+    sc.options = opts.server;
+    ServiceContext::set(&sc);
+    sc.requestShutdown = requestShutdown;
+
+    StorageEngineOptions so;
+    so.dbpath = opts.server.dbpath;
+    so.cacheSizeGB = opts.server.cacheSizeGB;
+    so.collectionBlockCompressor = opts.server.collectionBlockCompressor;
+    so.journalCompressor = opts.server.journalCompressor;
+    so.syncdelaySecs = opts.syncdelay;
+    auto engineSw = WiredTigerKVEngine::open(so);
+    if (!engineSw.isOK()) {
+        LOGV2_ERROR(28595, "Failed to open the storage engine",
+                    BSON("error" << engineSw.getStatus().toString()));
+        return 1;
+    }
+    std::unique_ptr<WiredTigerKVEngine> engine = std::move(engineSw.getValue());
+    sc.storageEngine = engine.get();
+    auto durableSw = DurableCatalog::open(engine.get());
+    if (!durableSw.isOK()) {
+        LOGV2_ERROR(28596, "Failed to open the durable catalog",
+                    BSON("error" << durableSw.getStatus().toString()));
+        return 1;
+    }
+    std::unique_ptr<DurableCatalog> durable = std::move(durableSw.getValue());
+    sc.durableCatalog = durable.get();
+    CollectionCatalog catalog(engine.get(), durable.get());
+    sc.catalog = &catalog;
+    CursorManager cursors;
+    sc.cursorManager = &cursors;
+    setCursorKillerForNamespace([&cursors](const NamespaceString& nss) { cursors.killForNamespace(nss); });
+    {
+        OperationContext opCtx(&sc, nullptr, 0);
+        opCtx.swapRecoveryUnit(engine->newRecoveryUnit());
+        Status s = catalog.init(&opCtx);
+        if (s.isOK())
+            s = createStartupCollections(&opCtx);
+        if (!s.isOK()) {
+            LOGV2_ERROR(28597, "Failed to load the catalog", BSON("error" << s.toString()));
+            return 1;
+        }
+    }
+
+    ServiceEntryPointMongod sep(&sc);
+    TransportLayer::Options tlOpts;
+    tlOpts.bindIps = opts.server.bindIps;
+    tlOpts.port = opts.server.port;
+    TransportLayer tl(tlOpts, &sep);
+    Status listenStatus = tl.setup();
+    if (!listenStatus.isOK()) {
+        LOGV2_ERROR(20568, "Error setting up listener", BSON("error" << listenStatus.toString()));
+        engine->cleanShutdown();
+        return 48;
+    }
+    sc.transportLayer = &tl;
+    tl.start();
+    logv2::markStartupComplete();
+    LOGV2_OPTIONS(23016, logv2::Component::kNetwork, "Waiting for connections",
+                  BSON("port" << tl.boundPort() << "ssl" << "off"));
+
+    std::thread signalThread([&sigs] {
+        logv2::setThreadName("signalProcessingThread");
+        int sig = 0;
+        while (sigwait(&sigs, &sig) == 0) {
+            if (sig == SIGHUP)
+                continue;
+            LOGV2_OPTIONS(23377, logv2::Component::kControl, "Received signal",
+                          BSON("signal" << sig << "error" << strsignal(sig)));
+            requestShutdown();
+            return;
+        }
+    });
+    signalThread.detach();
+
+    std::thread cursorMonitor([&sc, &cursors] {
+        logv2::setThreadName("clientcursormon");
+        std::unique_lock<std::mutex> lk(gShutdownMutex);
+        while (!gShutdownRequested) {
+            gShutdownCv.wait_for(lk, std::chrono::seconds(4));
+            if (gShutdownRequested)
+                break;
+            lk.unlock();
+            cursors.timeoutCursors(gCursorTimeoutMillis.load());
+            lk.lock();
+        }
+    });
+
+    {
+        std::unique_lock<std::mutex> lk(gShutdownMutex);
+        gShutdownCv.wait(lk, [] { return gShutdownRequested; });
+    }
+    LOGV2_OPTIONS(4784900, logv2::Component::kControl, "Shutting down");
+    sc.shuttingDown = true;
+    cursorMonitor.join();
+    tl.shutdown();
+    sc.transportLayer = nullptr;
+    cursors.killAll();
+    engine->cleanShutdown();
+    LOGV2_OPTIONS(4784931, logv2::Component::kControl, "Dropping the scope cache for shutdown");
+    ::ftruncate(lockFd, 0);
+    ::close(lockFd);
+    LOGV2_OPTIONS(20565, logv2::Component::kControl, "Now exiting");
+    LOGV2_OPTIONS(23138, logv2::Component::kControl, "Shutting down", BSON("exitCode" << 0));
+    return 0;
+}
+
+}  // namespace
+}  // namespace mongo
+
+int main(int argc, char** argv) {
+    return mongo::runMongod(argc, argv);
+}

@@ -1,0 +1,62 @@
+// TransportLayer: the TCP listener. One Asio acceptor per bind address on a
+// listener thread, and one thread per connection ("conn<N>") that reads framed
+// messages, calls ServiceEntryPoint::handleRequest and writes the reply.
+// Frames shorter than 16 bytes or longer than kMaxMessageSizeBytes close the
+// connection; exceptions from the entry point close the connection, never the server.
+//
+// Thread safety: all public functions may be called from any thread.
+// Asio is kept out of this header (see transport_layer.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/base/status.h"
+
+namespace mongo {
+
+class ServiceEntryPoint;
+
+class TransportLayer {
+public:
+    struct Options {
+        /** IPv4 addresses, "localhost", or comma-separated lists of them. */
+        std::vector<std::string> bindIps{"127.0.0.1"};
+        /** 0 picks an ephemeral port (see boundPort()). */
+        int port = 27017;
+        int maxConns = 1'000'000;
+    };
+
+    /** `sep` must outlive the TransportLayer. */
+    TransportLayer(Options options, ServiceEntryPoint* sep);
+    ~TransportLayer();  // calls shutdown()
+
+    TransportLayer(const TransportLayer&) = delete;
+    TransportLayer& operator=(const TransportLayer&) = delete;
+
+    /**
+     * Resolves, binds (SO_REUSEADDR) and listens. Errors: SocketException (9001) with
+     * the OS reason, e.g. "Address already in use"; BadValue for an unresolvable address.
+     */
+    Status setup();
+    /**
+     * Starts accepting on a listener thread. REQUIRES: setup() succeeded. Logs nothing:
+     * the caller logs "Waiting for connections" (23016) with boundPort().
+     */
+    void start();
+    /** Stops accepting, closes every session and waits for their threads. Idempotent. */
+    void shutdown();
+
+    /** The port actually bound (useful with port 0); 0 before setup(). */
+    int boundPort() const;
+    int numOpenConnections() const;
+    long long totalCreated() const;
+
+    struct Impl;
+
+private:
+    std::shared_ptr<Impl> _impl;
+};
+
+}  // namespace mongo

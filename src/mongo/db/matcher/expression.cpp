@@ -1,0 +1,88 @@
+#include "mongo/db/matcher/expression.h"
+
+#include <string>
+
+namespace mongo {
+
+const std::string& MatchExpression::path() const {
+    static const std::string kEmpty;
+    return kEmpty;
+}
+
+BSONObj MatchExpression::serialize() const {
+    BSONObjBuilder b;
+    serialize(&b);
+    return b.obj();
+}
+
+bool ListOfMatchExpression::matches(const BSONObj& doc, MatchDetails* details) const {
+    switch (matchType()) {
+        case MatchType::kAnd:
+            for (const auto& c : _children)
+                if (!c->matches(doc, details))
+                    return false;
+            return true;
+        case MatchType::kOr:
+            for (const auto& c : _children)
+                if (c->matches(doc, details))
+                    return true;
+            return false;
+        default:  // kNor
+            for (const auto& c : _children)
+                if (c->matches(doc, nullptr))
+                    return false;
+            return true;
+    }
+}
+
+bool ListOfMatchExpression::matchesSingleElement(const BSONElement& e,
+                                                 MatchDetails* details) const {
+    switch (matchType()) {
+        case MatchType::kAnd:
+            for (const auto& c : _children)
+                if (!c->matchesSingleElement(e, details))
+                    return false;
+            return true;
+        case MatchType::kOr:
+            for (const auto& c : _children)
+                if (c->matchesSingleElement(e, details))
+                    return true;
+            return false;
+        default:
+            for (const auto& c : _children)
+                if (c->matchesSingleElement(e, nullptr))
+                    return false;
+            return true;
+    }
+}
+
+void ListOfMatchExpression::serialize(BSONObjBuilder* out) const {
+    StringData name = matchType() == MatchType::kAnd ? "$and"
+        : matchType() == MatchType::kOr             ? "$or"
+                                                    : "$nor";
+    BSONArrayBuilder arr(out->subarrayStart(name));
+    for (const auto& c : _children) {
+        BSONObjBuilder sub(arr.subobjStart());
+        c->serialize(&sub);
+    }
+}
+
+void NotMatchExpression::serialize(BSONObjBuilder* out) const {
+    BSONArrayBuilder arr(out->subarrayStart("$nor"));
+    BSONObjBuilder sub(arr.subobjStart());
+    _child->serialize(&sub);
+}
+
+bool PathMatchExpression::matches(const BSONObj& doc, MatchDetails* details) const {
+    if (_path.empty())
+        return false;
+    return walkPath(doc, _fieldPath, _leaf, [&](const PathValue& v) {
+        if (!matchesSingleElement(v.element, details))
+            return false;
+        if (details && v.outerArrayIndex >= 0)
+            details->setElemMatchKey(std::to_string(v.outerArrayIndex));
+        return true;
+    });
+}
+
+}  // namespace mongo

@@ -1,0 +1,378 @@
+#include "mongo/db/update/update_driver.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/update/document_diff.h"
+#include "mongo/db/update/modifier_op.h"
+#include "mongo/db/update/mutable_node.h"
+
+namespace mongo {
+
+UpdateDriver::UpdateDriver() = default;
+UpdateDriver::~UpdateDriver() = default;
+UpdateDriver::UpdateDriver(UpdateDriver&&) noexcept = default;
+UpdateDriver& UpdateDriver::operator=(UpdateDriver&&) noexcept = default;
+
+namespace {
+
+Status failedToParse(std::string msg) {
+    return Status(ErrorCodes::FailedToParse, std::move(msg));
+}
+
+bool isLowerAlnumIdentifier(StringData id) {
+    if (id.empty() || !(id[0] >= 'a' && id[0] <= 'z'))
+        return false;
+    for (char c : id)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            return false;
+    return true;
+}
+
+/** The first path component of every leaf of `e` (array filter identifiers). */
+void collectTopComponents(const MatchExpression* e, std::vector<std::string>* out) {
+    if (!e)
+        return;
+    const std::string& p = e->path();
+    if (!p.empty()) {
+        out->push_back(p.substr(0, p.find('.')));
+        return;
+    }
+    for (size_t i = 0; i < e->numChildren(); ++i)
+        collectTopComponents(e->getChild(i), out);
+}
+
+bool isPrefixOrEqual(const FieldPath& a, const FieldPath& b) {
+    if (a.numParts() > b.numParts())
+        return false;
+    for (size_t i = 0; i < a.numParts(); ++i)
+        if (a.part(i) != b.part(i))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+StatusWith<UpdateDriver> UpdateDriver::parseElement(const BSONElement& u,
+                                                    const std::vector<BSONObj>& arrayFilters) {
+    if (u.type() == BSONType::kArray)
+        return Status(ErrorCodes::NotImplemented, "pipeline-style updates are not supported yet");
+    if (u.type() != BSONType::kObject)
+        return Status(ErrorCodes::FailedToParse,
+                      "Update argument must be either an object or an array");
+    return parse(u.Obj(), arrayFilters);
+}
+
+StatusWith<UpdateDriver> UpdateDriver::parse(const BSONObj& update,
+                                             const std::vector<BSONObj>& arrayFilters) {
+    UpdateDriver d;
+    d._spec = update.getOwned();
+    StringData first = d._spec.isEmpty() ? StringData() : d._spec.firstElementFieldNameStringData();
+    d._replacement = first.empty() || first[0] != '$';
+    if (d._replacement) {
+        for (BSONElement e : d._spec) {
+            StringData n = e.fieldNameStringData();
+            if (!n.empty() && n[0] == '$')
+                return Status(ErrorCodes::DollarPrefixedFieldName,
+                              "The dollar ($) prefixed field '" + std::string(n) + "' in '" +
+                                  std::string(n) +
+                                  "' is not allowed in the context of an update's replacement "
+                                  "document. Consider using an aggregation pipeline with "
+                                  "$replaceWith.");
+        }
+        if (!arrayFilters.empty())
+            return failedToParse("arrayFilters may not be specified for a replacement update");
+        return d;
+    }
+    Status s = d.parseArrayFilters(arrayFilters);
+    if (!s.isOK())
+        return s;
+    s = d.parseModifiers();
+    if (!s.isOK())
+        return s;
+    s = d.checkConflictsAndIdentifiers();
+    if (!s.isOK())
+        return s;
+    return d;
+}
+
+Status UpdateDriver::parseArrayFilters(const std::vector<BSONObj>& filters) {
+    for (const BSONObj& f : filters) {
+        BSONObj owned = f.getOwned();
+        _arrayFilterSpecs.push_back(owned);
+        auto m = parseMatchExpression(owned);
+        if (!m.isOK())
+            return m.getStatus().withContext("Error parsing array filter");
+        std::vector<std::string> tops;
+        collectTopComponents(m.getValue().get(), &tops);
+        if (tops.empty())
+            return failedToParse("Cannot use an expression without a top-level field name in "
+                                 "arrayFilters");
+        for (const auto& t : tops)
+            if (t != tops[0])
+                return failedToParse("Error parsing array filter :: caused by :: Expected a single "
+                                     "top-level field name, found '" + tops[0] + "' and '" + t +
+                                     "'");
+        if (!isLowerAlnumIdentifier(tops[0]))
+            return Status(ErrorCodes::BadValue,
+                          "Error parsing array filter :: caused by :: The top-level field name "
+                          "must be an alphanumeric string beginning with a lowercase letter, "
+                          "found '" + tops[0] + "'");
+        if (_arrayFilters.count(tops[0]))
+            return failedToParse("Found multiple array filters with the same top-level field "
+                                 "name " + tops[0]);
+        _arrayFilters[tops[0]] = std::move(m.getValue());
+    }
+    return Status::OK();
+}
+
+Status UpdateDriver::parseModifiers() {
+    for (BSONElement opElem : _spec) {
+        StringData opName = opElem.fieldNameStringData();
+        ModifierOp::Kind kind;
+        if (opName.empty() || opName[0] != '$' || !ModifierOp::kindFromName(opName, &kind))
+            return failedToParse("Unknown modifier: " + std::string(opName) +
+                                 ". Expected a valid update modifier or pipeline-style update "
+                                 "specified as an array");
+        if (opElem.type() != BSONType::kObject)
+            return failedToParse("Modifiers operate on fields but we found type " +
+                                 std::string(typeName(opElem.type())) +
+                                 " instead. For example: {$mod: {<field>: ...}} not {" +
+                                 std::string(opName) + ": " + opElem.toString(false) + "}");
+        for (BSONElement field : opElem.Obj()) {
+            auto op = ModifierOp::parse(kind, opName, field);
+            if (!op.isOK())
+                return op.getStatus();
+            for (const auto& c : op.getValue()->path().parts())
+                if (c == "$")
+                    _positional = true;
+            _ops.push_back(std::move(op.getValue()));
+        }
+    }
+    auto target = [](const ModifierOp& op) -> const FieldPath& {
+        return op.kind() == ModifierOp::Kind::kRename ? op.renameTo() : op.path();
+    };
+    std::stable_sort(_ops.begin(), _ops.end(), [&](const auto& a, const auto& b) {
+        return target(*a).parts() < target(*b).parts();
+    });
+    return Status::OK();
+}
+
+Status UpdateDriver::checkConflictsAndIdentifiers() {
+    std::vector<const FieldPath*> paths;
+    for (const auto& op : _ops) {
+        paths.push_back(&op->path());
+        if (op->kind() == ModifierOp::Kind::kRename)
+            paths.push_back(&op->renameTo());
+    }
+    for (size_t i = 0; i < paths.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            const FieldPath* shorter = paths[i]->numParts() <= paths[j]->numParts() ? paths[i]
+                                                                                     : paths[j];
+            const FieldPath* longer = shorter == paths[i] ? paths[j] : paths[i];
+            if (isPrefixOrEqual(*shorter, *longer))
+                return Status(ErrorCodes::ConflictingUpdateOperators,
+                              "Updating the path '" + paths[i]->dotted() +
+                                  "' would create a conflict at '" + shorter->dotted() + "'");
+        }
+    }
+    std::set<std::string> used;
+    for (const FieldPath* p : paths) {
+        for (const auto& c : p->parts()) {
+            if (c.size() > 3 && c[0] == '$' && c[1] == '[') {
+                std::string id = c.substr(2, c.size() - 3);
+                if (!_arrayFilters.count(id))
+                    return Status(ErrorCodes::BadValue,
+                                  "No array filter found for identifier '" + id + "' in path '" +
+                                      p->dotted() + "'");
+                used.insert(id);
+            }
+        }
+    }
+    for (const auto& [id, f] : _arrayFilters)
+        if (!used.count(id))
+            return failedToParse("The array filter for identifier '" + id +
+                                 "' was not used in the update " + _spec.toString());
+    return Status::OK();
+}
+
+bool UpdateDriver::modifiesId() const {
+    if (_replacement)
+        return _spec.hasField("_id");
+    for (const auto& op : _ops) {
+        if (op->path().part(0) == "_id")
+            return true;
+        if (op->kind() == ModifierOp::Kind::kRename && op->renameTo().part(0) == "_id")
+            return true;
+    }
+    return false;
+}
+
+namespace {
+Status checkIdType(const BSONObj& doc) {
+    BSONElement id = doc["_id"];
+    if (id.type() == BSONType::kArray || id.type() == BSONType::kRegEx ||
+        id.type() == BSONType::kUndefined)
+        return Status(ErrorCodes::InvalidIdField,
+                      "The '_id' value cannot be of type " + std::string(typeName(id.type())));
+    return Status::OK();
+}
+}  // namespace
+
+StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
+                                             const UpdateApplyParams& params) const {
+    UpdateResult r;
+    BSONElement oldId = pre["_id"];
+    if (_replacement) {
+        BSONElement newId = _spec["_id"];
+        if (!params.isInsert && !oldId.eoo() && !newId.eoo() && !oldId.binaryEqualValues(newId))
+            return Status(ErrorCodes::ImmutableField,
+                          "After applying the update, the (immutable) field '_id' was found to "
+                          "have been altered to _id: " + newId.toString(false));
+        BSONObjBuilder b;
+        if (!oldId.eoo() && newId.eoo())
+            b.append(oldId);
+        b.appendElements(_spec);
+        r.newDoc = b.obj();
+    } else {
+        auto root = MutableNode::root(pre);
+        ModifierApplyContext ctx;
+        ctx.preDoc = &pre;
+        ctx.params = &params;
+        ctx.arrayFilters = &_arrayFilters;
+        ctx.now = Date_t::now();
+        for (const auto& op : _ops) {
+            Status s = op->apply(root.get(), ctx);
+            if (!s.isOK())
+                return s;
+        }
+        r.newDoc = root->toObject();
+        if (!params.isInsert && !oldId.eoo()) {
+            BSONElement newId = r.newDoc["_id"];
+            if (newId.eoo() || !oldId.binaryEqualValues(newId) || oldId.type() != newId.type())
+                return Status(ErrorCodes::ImmutableField,
+                              "Performing an update on the path '_id' would modify the immutable "
+                              "field '_id'");
+        }
+    }
+    Status s = checkIdType(r.newDoc);
+    if (!s.isOK())
+        return s;
+    if (r.newDoc.objsize() > BSONObjMaxUserSize)
+        return Status(ErrorCodes::BSONObjectTooLarge,
+                      "Resulting document after update is larger than 16777216");
+    r.changed = !r.newDoc.binaryEqual(pre);
+    if (params.computeDiff && r.changed)
+        r.diff = doc_diff::makeUpdateOplogObject(doc_diff::computeDiff(pre, r.newDoc));
+    return r;
+}
+
+namespace {
+/** Collects $eq predicates of `e` (through $and) into `out` as (path, value). */
+void collectEqualities(const MatchExpression* e, std::vector<std::pair<std::string, BSONElement>>* out,
+                       std::vector<BSONObj>* holders) {
+    using MT = MatchExpression::MatchType;
+    if (e->matchType() == MT::kAnd) {
+        for (size_t i = 0; i < e->numChildren(); ++i)
+            collectEqualities(e->getChild(i), out, holders);
+        return;
+    }
+    if (e->matchType() == MT::kEq) {
+        BSONObj o = e->serialize();
+        holders->push_back(o);
+        BSONElement v = o.firstElement().Obj().firstElement();
+        out->emplace_back(e->path(), v);
+    }
+}
+}  // namespace
+
+StatusWith<BSONObj> UpdateDriver::seedUpsertDocument(const BSONObj& query) const {
+    auto m = parseMatchExpression(query);
+    if (!m.isOK())
+        return m.getStatus();
+    std::vector<std::pair<std::string, BSONElement>> eqs;
+    std::vector<BSONObj> holders;
+    collectEqualities(m.getValue().get(), &eqs, &holders);
+    if (_replacement) {
+        BSONObjBuilder b;
+        BSONElement id = _spec["_id"];
+        if (id.eoo()) {
+            for (const auto& [p, v] : eqs) {
+                if (p == "_id") {
+                    b.appendAs(v, "_id");
+                    break;
+                }
+            }
+        }
+        b.appendElements(_spec);
+        return b.obj();
+    }
+    // Reject overlapping equality paths.
+    for (size_t i = 0; i < eqs.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            FieldPath a(eqs[i].first), b(eqs[j].first);
+            if (a.dotted() == b.dotted())
+                return Status(ErrorCodes::NotSingleValueField,
+                              "cannot infer query fields to set, path '" + a.dotted() +
+                                  "' is matched twice");
+            if (isPrefixOrEqual(a, b) || isPrefixOrEqual(b, a))
+                return Status(ErrorCodes::NotSingleValueField,
+                              "cannot infer query fields to set, both paths '" + b.dotted() +
+                                  "' and '" + a.dotted() + "' are matched");
+        }
+    }
+    std::stable_sort(eqs.begin(), eqs.end(), [](const auto& a, const auto& b) {
+        bool ai = FieldPath(a.first).part(0) == "_id", bi = FieldPath(b.first).part(0) == "_id";
+        return ai && !bi;
+    });
+    auto root = MutableNode::emptyObject();
+    for (const auto& [p, v] : eqs) {
+        FieldPath fp(p);
+        bool skip = false;
+        for (const auto& c : fp.parts())
+            if (c.empty() || c[0] == '$')
+                skip = true;
+        if (skip)
+            continue;
+        MutableNode* cur = root.get();
+        for (size_t i = 0; i + 1 < fp.numParts() && cur; ++i) {
+            MutableNode* next = cur->field(fp.part(i));
+            if (!next)
+                next = cur->addField(fp.part(i), MutableNode::emptyObject());
+            cur = next->isObject() ? next : nullptr;
+        }
+        if (cur)
+            cur->setField(fp.part(fp.numParts() - 1), MutableNode::copyOf(v));
+    }
+    return root->toObject();
+}
+
+StatusWith<BSONObj> UpdateDriver::produceUpsertDocument(const BSONObj& query,
+                                                        const UpdateApplyParams& params) const {
+    auto seed = seedUpsertDocument(query);
+    if (!seed.isOK())
+        return seed;
+    if (_replacement)
+        return seed;
+    UpdateApplyParams p = params;
+    p.isInsert = true;
+    p.computeDiff = false;
+    auto r = apply(seed.getValue(), p);
+    if (!r.isOK())
+        return r.getStatus();
+    BSONObj doc = r.getValue().newDoc;
+    BSONElement id = doc["_id"];
+    if (id.eoo() || doc.firstElementFieldNameStringData() == "_id")
+        return doc;
+    BSONObjBuilder b;
+    b.append(id);
+    for (BSONElement e : doc)
+        if (e.fieldNameStringData() != "_id")
+            b.append(e);
+    return b.obj();
+}
+
+}  // namespace mongo

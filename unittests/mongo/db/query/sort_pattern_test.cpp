@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/json.h"
+#include "mongo/db/query/sort_pattern.h"
+
+namespace mongo {
+namespace {
+
+SortPattern pattern(StringData spec) {
+    auto sw = SortPattern::parse(fromjson(spec));
+    EXPECT_TRUE(sw.isOK()) << sw.getStatus();
+    return sw.getValue();
+}
+
+int code(const BSONObj& spec) {
+    auto sw = SortPattern::parse(spec);
+    return sw.isOK() ? 0 : static_cast<int>(sw.getStatus().code());
+}
+
+std::vector<int> sortedIds(const SortPattern& p, std::vector<BSONObj> docs) {
+    std::stable_sort(docs.begin(), docs.end(), SortPatternLess{&p});
+    std::vector<int> ids;
+    for (const auto& d : docs)
+        ids.push_back(d["_id"].numberInt());
+    return ids;
+}
+
+TEST(SortPattern, ArraysMissingNullAndUndefinedOrderLikeUpstream) {
+    std::vector<BSONObj> docs = {
+        fromjson(R"({"_id": 1, "a": 1})"),
+        fromjson(R"({"_id": 2, "a": {"$undefined": true}})"),
+        fromjson(R"({"_id": 3, "a": null})"),
+        fromjson(R"({"_id": 4, "a": {}})"),
+        fromjson(R"({"_id": 5, "a": []})"),
+        fromjson(R"({"_id": 6, "a": [1]})"),
+        fromjson(R"({"_id": 7, "a": [[1]]})"),
+        fromjson(R"({"_id": 8})"),
+        fromjson(R"({"_id": 9, "a": [{"$undefined": true}]})"),
+    };
+    EXPECT_EQ(sortedIds(pattern(R"({"a": 1, "_id": 1})"), docs),
+              (std::vector<int>{2, 5, 9, 3, 8, 1, 6, 4, 7}));
+    EXPECT_EQ(sortedIds(pattern(R"({"a": -1, "_id": 1})"), docs),
+              (std::vector<int>{7, 4, 1, 6, 3, 8, 2, 5, 9}));
+}
+
+TEST(SortPattern, TwoKeysWithArrays) {
+    std::vector<BSONObj> docs = {
+        fromjson(R"({"_id": 1, "a": 1, "b": [2]})"),
+        fromjson(R"({"_id": 2, "a": 2, "b": []})"),
+        fromjson(R"({"_id": 3, "a": [], "b": 4})"),
+        fromjson(R"({"_id": 4, "a": [1], "b": 4})"),
+        fromjson(R"({"_id": 5, "a": [2, 3], "b": 2})"),
+        fromjson(R"({"_id": 6, "a": 2, "b": [3, 5]})"),
+        fromjson(R"({"_id": 7, "a": 1, "b": [1, 3]})"),
+        fromjson(R"({"_id": 8, "a": [1, 2], "b": 3})"),
+        fromjson(R"({"_id": 9, "a": 2, "b": 3})"),
+    };
+    EXPECT_EQ(sortedIds(pattern(R"({"a": 1, "b": 1, "_id": 1})"), docs),
+              (std::vector<int>{3, 7, 1, 8, 4, 2, 5, 6, 9}));
+    EXPECT_EQ(sortedIds(pattern(R"({"a": 1, "b": -1, "_id": 1})"), docs),
+              (std::vector<int>{3, 4, 7, 8, 1, 6, 9, 5, 2}));
+    EXPECT_EQ(sortedIds(pattern(R"({"a": -1, "b": 1, "_id": 1})"), docs),
+              (std::vector<int>{5, 2, 6, 8, 9, 7, 1, 4, 3}));
+}
+
+TEST(SortPattern, DottedPathsAndSortKeys) {
+    SortPattern p = pattern(R"({"a.b": -1})");
+    BSONObj doc = fromjson(R"({"a": [{"b": 1}, {"b": 7}, {"c": 1}]})");
+    EXPECT_EQ(p.getSortKey(doc)[""].numberInt(), 7);
+    SortPattern asc = pattern(R"({"a.b": 1})");
+    EXPECT_TRUE(asc.getSortKey(doc)[""].isNull());
+}
+
+TEST(SortPattern, NaturalIsIgnoredByTheComparator) {
+    SortPattern p = pattern(R"({"$natural": -1})");
+    EXPECT_EQ(p.naturalDirection(), -1);
+    EXPECT_TRUE(p.empty());
+    EXPECT_EQ(p.compare(BSON("a" << 1), BSON("a" << 2)), 0);
+}
+
+TEST(SortPattern, ParseErrorsCarryUpstreamCodes) {
+    EXPECT_EQ(code(BSON("a" << 2)), 15975);
+    EXPECT_EQ(code(BSON("a" << "x")), 15974);
+    EXPECT_EQ(code(BSON("a" << BSON("b" << 1))), 17312);
+    EXPECT_EQ(code(BSON("a" << BSON("$meta" << "nope"))), 31138);
+    EXPECT_EQ(code(BSON("" << 1)), 40352);
+    EXPECT_EQ(code(BSON("a..b" << 1)), 15998);
+    EXPECT_EQ(code(BSON("a" << 1.0 << "b" << -1LL)), 0);
+    EXPECT_EQ(code(BSON("s" << BSON("$meta" << "textScore"))), 0);
+}
+
+}  // namespace
+}  // namespace mongo

@@ -32,15 +32,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
-# npm clients (mongosh, the Node driver), pinned by package-lock.json. A stamp
-# holding the lock file's hash makes the check free when nothing changed.
+# npm clients (mongosh, the Node driver), pinned by package-lock.json.
 if [ -f package-lock.json ]; then
-  want=$(sha256sum package-lock.json | cut -d' ' -f1)
-  have=$(cat node_modules/.lock-stamp 2>/dev/null || true)
-  if [ "$want" != "$have" ] || [ ! -x node_modules/.bin/mongosh ]; then
-    echo "setup: installing npm packages from package-lock.json"
-    npm ci --no-audit --no-fund --loglevel=error
-    echo "$want" > node_modules/.lock-stamp
-  fi
+  buildscripts/ensure_node_modules.sh
 fi
 echo "setup: ok"

@@ -5,6 +5,8 @@
 // Thread safety: a BSONObj is immutable; copies may be used from any thread.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +88,12 @@ public:
 
     class iterator {
     public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = BSONElement;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = BSONElement;
+
         iterator() = default;
         iterator(const char* pos, const char* end) : _pos(pos), _end(end) {}
         BSONElement operator*() const {

@@ -38,7 +38,7 @@ public:
             while (exec->getNext(opCtx, &doc))
                 ++n;
         }
-        result.append("n", n);
+        result.appendNumber("n", n);
     }
 };
 MONGO_REGISTER_COMMAND(CountCmd)

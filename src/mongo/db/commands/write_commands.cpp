@@ -157,7 +157,7 @@ public:
             }
         }
     done:
-        result.append("n", n);
+        result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }
 };
@@ -200,7 +200,7 @@ public:
             if (!ok && cmd.getOrdered())
                 break;
         }
-        result.append("n", n);
+        result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }
 

@@ -24,12 +24,12 @@ namespace {
 void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
     b->append("stage", s->stageName());
     if (withStats) {
-        b->append("nReturned", s->stats().advanced);
-        b->append("works", s->stats().works);
+        b->appendNumber("nReturned", s->stats().advanced);
+        b->appendNumber("works", s->stats().works);
         if (s->stageName() == "IXSCAN")
-            b->append("keysExamined", s->stats().keysExamined);
+            b->appendNumber("keysExamined", s->stats().keysExamined);
         if (s->stageName() == "COLLSCAN" || s->stageName() == "FETCH")
-            b->append("docsExamined", s->stats().docsExamined);
+            b->appendNumber("docsExamined", s->stats().docsExamined);
     }
     s->appendExplainInfo(b);
     const auto& kids = s->children();

@@ -1,0 +1,134 @@
+// update and findAndModify.
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/update_util.h"
+#include "mongo/db/commands/write_commands.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/query/projection.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/update/update_driver.h"
+#include "mongo/idl/write_ops_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+class UpdateCmd : public Command {
+public:
+    UpdateCmd() : Command("update") {}
+    bool isWriteCommand() const override {
+        return true;
+    }
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = UpdateCommandRequest::parse(req.bodyWithSequences());
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
+                nss.isNormalCollection());
+        const auto& updates = cmd.getUpdates();
+        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+                    std::to_string(updates.size()) + " operations.",
+                !updates.empty() && updates.size() <= 100000);
+        std::vector<WriteError> errors;
+        long long n = 0, nModified = 0;
+        BSONArrayBuilder upserted;
+        bool anyUpsert = false;
+        for (size_t i = 0; i < updates.size(); ++i) {
+            const auto& stmt = updates[i];
+            opCtx->getServiceContext()->opCounters.update.fetch_add(1);
+            bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+                UpdateDriver driver =
+                    parseUpdateArg(stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
+                FindPlanParams params = makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()),
+                                                       BSONObj(), stmt.getHint());
+                UpdateOutcome o = performUpdate(opCtx, nss, params, driver, stmt.getMulti(),
+                                                stmt.getUpsert());
+                n += o.matched;
+                nModified += o.modified;
+                if (o.upsertedId) {
+                    ++n;
+                    anyUpsert = true;
+                    BSONObjBuilder u;
+                    u.append("index", static_cast<int>(i));
+                    u.appendAs(o.upsertedId->firstElement(), "_id");
+                    upserted.append(u.obj());
+                }
+            });
+            if (!ok && cmd.getOrdered())
+                break;
+        }
+        result.appendNumber("n", n);
+        result.appendNumber("nModified", nModified);
+        if (anyUpsert)
+            result.append("upserted", upserted.arr());
+        appendWriteErrors(errors, result);
+    }
+};
+MONGO_REGISTER_COMMAND(UpdateCmd)
+
+class FindAndModifyCmd : public Command {
+public:
+    FindAndModifyCmd() : Command("findAndModify", {"findandmodify"}) {}
+    bool isWriteCommand() const override {
+        return true;
+    }
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = FindAndModifyCommandRequest::parse(req.body);
+        NamespaceString nss(req.dbName, cmd.getCollectionName());
+        uassertStatusOK(nss.validateCollectionName());
+        bool remove = cmd.getRemove().value_or(false);
+        bool upsert = cmd.getUpsert().value_or(false);
+        bool returnNew = cmd.getNew().value_or(false);
+        uassert(ErrorCodes::FailedToParse, "Either an update or remove=true must be specified",
+                remove || cmd.getUpdate());
+        uassert(ErrorCodes::FailedToParse, "Cannot specify both an update and remove=true",
+                !(remove && cmd.getUpdate()));
+        uassert(ErrorCodes::FailedToParse, "Cannot specify both upsert=true and remove=true",
+                !(remove && upsert));
+        uassert(ErrorCodes::FailedToParse,
+                "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+                !(remove && returnNew));
+        FindPlanParams params = makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()),
+                                               BSONObj(), cmd.getHint());
+        std::optional<Projection> fields;
+        if (cmd.getFields() && !cmd.getFields()->isEmpty())
+            fields = uassertStatusOK(Projection::parse(*cmd.getFields()));
+        auto project = [&](const BSONObj& doc) {
+            return fields ? uassertStatusOK(fields->apply(doc)) : doc;
+        };
+
+        BSONObjBuilder lastError;
+        std::optional<BSONObj> value;
+        if (remove) {
+            opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
+            auto deleted = performDeleteOne(opCtx, nss, params);
+            lastError.append("n", deleted ? 1 : 0);
+            if (deleted)
+                value = project(*deleted);
+        } else {
+            opCtx->getServiceContext()->opCounters.update.fetch_add(1);
+            UpdateDriver driver = parseUpdateArg(
+                *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()));
+            UpdateOutcome o = performUpdate(opCtx, nss, params, driver, false, upsert);
+            lastError.append("n", o.upsertedId ? 1LL : o.matched);
+            lastError.append("updatedExisting", o.matched > 0);
+            if (o.upsertedId)
+                lastError.appendAs(o.upsertedId->firstElement(), "upserted");
+            if (returnNew && o.postImage)
+                value = project(*o.postImage);
+            else if (!returnNew && o.preImage)
+                value = project(*o.preImage);
+        }
+        result.append("lastErrorObject", lastError.obj());
+        if (value)
+            result.append("value", *value);
+        else
+            result.appendNull("value");
+    }
+};
+MONGO_REGISTER_COMMAND(FindAndModifyCmd)
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,135 @@
+#include "mongo/db/commands/update_util.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/commands/write_commands.h"
+#include "mongo/db/db_raii.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/update/update_driver.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+UpdateDriver parseUpdateArg(const UpdateArg& u, const std::vector<BSONObj>& arrayFilters) {
+    if (const BSONObj* obj = std::get_if<BSONObj>(&u))
+        return uassertStatusOK(UpdateDriver::parse(*obj, arrayFilters));
+    uasserted(ErrorCodes::NotImplemented,
+              "pipeline-style updates are not supported yet (issue #5)");
+}
+
+namespace {
+
+void checkIdUnchanged(const BSONObj& pre, const BSONObj& post) {
+    BSONElement a = pre["_id"], b = post["_id"];
+    if (a.eoo())
+        return;
+    uassert(ErrorCodes::ImmutableField,
+            "Performing an update on the path '_id' would modify the immutable field '_id'",
+            !b.eoo() && a.binaryEqualValues(b));
+}
+
+std::optional<std::string> matchedIndexFor(const FindPlanParams& params, const BSONObj& doc) {
+    if (!params.matcher)
+        return std::nullopt;
+    MatchDetails details;
+    details.requestElemMatchKey();
+    params.matcher->matchesBSON(doc, &details);
+    if (details.hasElemMatchKey())
+        return details.elemMatchKey();
+    return std::nullopt;
+}
+
+}  // namespace
+
+UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
+                            const FindPlanParams& params, const UpdateDriver& driver, bool multi,
+                            bool upsert) {
+    uassert(ErrorCodes::FailedToParse,
+            "multi update is not supported for replacement-style update",
+            !(multi && driver.isReplacement()));
+    UpdateOutcome out;
+    AutoGetCollection coll(opCtx, nss,
+                           upsert ? AutoGetCollection::Mode::kWriteCreate
+                                  : AutoGetCollection::Mode::kWrite);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    writeConflictRetry(ru, "update", [&] {
+        out = UpdateOutcome();
+        WriteUnitOfWork wuow(ru);
+        if (coll) {
+            FindPlanParams p = params;
+            if (!multi)
+                p.limit = 1;
+            auto exec = buildFindPlan(opCtx, coll.getCollection(), p);
+            std::vector<std::pair<RecordId, BSONObj>> targets;
+            BSONObj doc;
+            RecordId id;
+            while (exec->getNext(opCtx, &doc, &id))
+                targets.emplace_back(id, doc.getOwned());
+            exec.reset();
+            for (const auto& [tid, pre] : targets) {
+                UpdateApplyParams ap;
+                if (driver.needsMatchDetails())
+                    ap.matchedArrayIndex = matchedIndexFor(params, pre);
+                UpdateResult r = uassertStatusOK(driver.apply(pre, ap));
+                ++out.matched;
+                if (!out.preImage)
+                    out.preImage = pre;
+                if (r.changed) {
+                    checkIdUnchanged(pre, r.newDoc);
+                    uassert(ErrorCodes::BSONObjectTooLarge,
+                            "Resulting document after update is larger than 16777216",
+                            r.newDoc.objsize() <= BSONObjMaxUserSize);
+                    coll->updateDocument(opCtx, tid, pre, r.newDoc);
+                    ++out.modified;
+                }
+                if (!out.postImage)
+                    out.postImage = r.newDoc.getOwned();
+            }
+        }
+        if (out.matched == 0 && upsert) {
+            UpdateApplyParams ap;
+            ap.isInsert = true;
+            BSONObj doc = uassertStatusOK(driver.produceUpsertDocument(params.filter, ap));
+            doc = uassertStatusOK(fixDocumentForInsert(doc));
+            coll->insertDocument(opCtx, doc);
+            BSONObjBuilder idb;
+            idb.append(doc["_id"]);
+            out.upsertedId = idb.obj();
+            out.postImage = doc;
+        }
+        wuow.commit();
+    });
+    ru->abandonSnapshot();
+    return out;
+}
+
+std::optional<BSONObj> performDeleteOne(OperationContext* opCtx, const NamespaceString& nss,
+                                        const FindPlanParams& params) {
+    AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWrite);
+    if (!coll)
+        return std::nullopt;
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    std::optional<BSONObj> deleted;
+    writeConflictRetry(ru, "findAndModify", [&] {
+        deleted.reset();
+        WriteUnitOfWork wuow(ru);
+        FindPlanParams p = params;
+        p.limit = 1;
+        auto exec = buildFindPlan(opCtx, coll.getCollection(), p);
+        BSONObj doc;
+        RecordId id;
+        if (exec->getNext(opCtx, &doc, &id)) {
+            deleted = doc.getOwned();
+            exec.reset();
+            coll->deleteDocument(opCtx, id, *deleted);
+        }
+        wuow.commit();
+    });
+    ru->abandonSnapshot();
+    return deleted;
+}
+
+}  // namespace mongo

@@ -1,0 +1,48 @@
+// The update path shared by the update and findAndModify commands: applying an
+// UpdateDriver to the documents a query selects (one or all), and upserts.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/namespace_string.h"
+
+namespace mongo {
+
+class Collection;
+class OperationContext;
+class UpdateDriver;
+
+/** The `u` argument: a modifier/replacement document or an aggregation pipeline. */
+using UpdateArg = std::variant<BSONObj, std::vector<BSONObj>>;
+
+/** Parses `u` with its array filters (BadValue/FailedToParse/NotImplemented as upstream). */
+UpdateDriver parseUpdateArg(const UpdateArg& u, const std::vector<BSONObj>& arrayFilters);
+
+struct UpdateOutcome {
+    long long matched = 0;
+    long long modified = 0;
+    std::optional<BSONObj> upsertedId;  // {_id: ...} wrapped
+    std::optional<BSONObj> preImage;    // of the first document (findAndModify)
+    std::optional<BSONObj> postImage;
+};
+
+/**
+ * Applies `driver` to the documents matching `params` (all when `multi`, else the
+ * first in `params`' order), inserting a new document when none matched and
+ * `upsert`. Runs in one unit of work; write conflicts retry the whole statement.
+ * Errors are thrown (ImmutableField 66, DuplicateKey 11000, ...).
+ */
+UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
+                            const FindPlanParams& params, const UpdateDriver& driver, bool multi,
+                            bool upsert);
+
+/** Deletes the first document matching `params`; returns it (or nothing). */
+std::optional<BSONObj> performDeleteOne(OperationContext* opCtx, const NamespaceString& nss,
+                                        const FindPlanParams& params);
+
+}  // namespace mongo

@@ -89,6 +89,11 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         env['CXX'] = 'ccache ' + cxx
         env['CC'] = 'ccache ' + cc
 
+    if not os.environ.get('VERBOSE'):
+        env['CXXCOMSTR'] = 'Compiling $SOURCE'
+        env['LINKCOMSTR'] = 'Linking $TARGET'
+        env['ARCOMSTR'] = 'Archiving $TARGET'
+        env['RANLIBCOMSTR'] = ''
     gen_dir = os.path.join(build_abs, 'gen')
     env.Append(CXXFLAGS=['-std=c++20', '-include', 'utility'],
                CCFLAGS=['-Wall', '-Wextra', '-Wno-unused-parameter', '-pthread',
@@ -133,6 +138,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     def objects(e, sources):
         objs = []
         for s in sources:
+            if isinstance(s, str) and s.startswith('#'):
+                s = os.path.join(top, s[1:])
             path = s if isinstance(s, str) else s.srcnode().abspath
             if path.startswith(build_abs + os.sep):
                 rel = os.path.relpath(path, build_abs)

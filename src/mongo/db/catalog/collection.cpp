@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
@@ -114,6 +115,7 @@ RecordId Collection::insertDocument(OperationContext* opCtx, const BSONObj& doc)
     RecordId id = uassertStatusOK(_rs->insertRecord(ru, doc.objdata(), doc.objsize()));
     for (const auto& index : _indexes)
         _insertKeys(opCtx, index.get(), id, doc);
+    getOpObserver()->onInserts(opCtx, *this, {doc});
     if (isCapped())
         _enforceCappedLimits(opCtx);
     return id;
@@ -125,7 +127,7 @@ void Collection::indexDocument(OperationContext* opCtx, IndexEntry* index, Recor
 }
 
 void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
-                                const BSONObj& newDoc) {
+                                const BSONObj& newDoc, const BSONObj& diff) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     for (const auto& index : _indexes) {
         IndexKeys before, after;
@@ -155,12 +157,14 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
         }
     }
     uassertStatusOK(_rs->updateRecord(ru, id, newDoc.objdata(), newDoc.objsize()));
+    getOpObserver()->onUpdate(opCtx, *this, oldDoc, newDoc, diff);
 }
 
 void Collection::deleteDocument(OperationContext* opCtx, RecordId id, const BSONObj& doc) {
     for (const auto& index : _indexes)
         _removeKeys(opCtx, index.get(), id, doc);
     _rs->deleteRecord(opCtx->recoveryUnit(), id);
+    getOpObserver()->onDelete(opCtx, *this, doc);
 }
 
 void Collection::_enforceCappedLimits(OperationContext* opCtx) {

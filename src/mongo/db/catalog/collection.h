@@ -110,9 +110,13 @@ public:
      * (thrown with DuplicateKeyErrorInfo) on a unique violation. REQUIRES: in a unit of work.
      */
     RecordId insertDocument(OperationContext* opCtx, const BSONObj& doc);
-    /** Replaces the record at `id` and moves index keys from `oldDoc` to `newDoc`. */
+    /**
+     * Replaces the record at `id` and moves index keys from `oldDoc` to `newDoc`.
+     * `diff` ({$v: 2, diff}) describes a modifier update for the oplog; empty for
+     * replacements.
+     */
     void updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
-                        const BSONObj& newDoc);
+                        const BSONObj& newDoc, const BSONObj& diff = BSONObj());
     /** Deletes the record and its index keys. */
     void deleteDocument(OperationContext* opCtx, RecordId id, const BSONObj& doc);
     /** Adds `doc`'s keys to one index (index builds). */

@@ -1,6 +1,7 @@
 #include "mongo/db/catalog/collection_catalog.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/durable_catalog.h"
@@ -139,6 +140,7 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
                 uassertStatusOK(_durable->addIndex(ru, entry.catalogId, idSpec, true));
             }
             coll = _open(opCtx, nss, entry.catalogId);
+            getOpObserver()->onCreateCollection(opCtx, nss, options);
             wuow.commit();
         });
     } catch (const DBException& ex) {
@@ -180,6 +182,7 @@ Status CollectionCatalog::_dropCollectionLocked(OperationContext* opCtx,
         writeConflictRetry(ru, "dropCollection", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->dropCollection(ru, coll->catalogId()));
+            getOpObserver()->onDropCollection(opCtx, nss);
             wuow.commit();
         });
     } catch (const DBException& ex) {
@@ -199,6 +202,7 @@ Status CollectionCatalog::dropCollection(OperationContext* opCtx, const Namespac
 
 Status CollectionCatalog::dropDatabase(OperationContext* opCtx, StringData db) {
     std::lock_guard<std::mutex> ddl(_ddlMutex);
+    getOpObserver()->onDropDatabase(opCtx, db);
     for (const auto& coll : collectionsInDb(db)) {
         Status s = _dropCollectionLocked(opCtx, coll->ns());
         if (!s.isOK() && s.code() != ErrorCodes::NamespaceNotFound)
@@ -229,6 +233,7 @@ Status CollectionCatalog::renameCollection(OperationContext* opCtx, const Namesp
         writeConflictRetry(ru, "renameCollection", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->renameCollection(ru, coll->catalogId(), to.ns()));
+            getOpObserver()->onRenameCollection(opCtx, from, to, dropTarget);
             wuow.commit();
         });
     } catch (const DBException& ex) {
@@ -290,6 +295,7 @@ Status CollectionCatalog::_buildIndex(OperationContext* opCtx, Collection* coll,
         writeConflictRetry(ru, "createIndexReady", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->setIndexReady(ru, coll->catalogId(), ie->desc.name));
+            getOpObserver()->onCreateIndex(opCtx, coll->ns(), spec);
             wuow.commit();
         });
     } catch (const DBException& ex) {
@@ -390,6 +396,7 @@ Status CollectionCatalog::dropIndex(OperationContext* opCtx, const NamespaceStri
         writeConflictRetry(ru, "dropIndex", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->removeIndex(ru, coll->catalogId(), name));
+            getOpObserver()->onDropIndex(opCtx, nss, name);
             wuow.commit();
         });
     } catch (const DBException& ex) {

@@ -49,7 +49,10 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
                       BSONObjBuilder& result) {
     BSONObjBuilder cursorObj(result.subobjStart("cursor"));
     BSONArrayBuilder batch(cursorObj.subarrayStart(firstBatch ? "firstBatch" : "nextBatch"));
-    bool exhausted = fillBatch(opCtx, cursor.get(), batchSize, &batch);
+    // batchSize 0 on the first batch opens the cursor without reading anything.
+    bool exhausted = (firstBatch && batchSize == 0)
+        ? false
+        : fillBatch(opCtx, cursor.get(), batchSize, &batch);
     batch.done();
     long long id = 0;
     NamespaceString nss = cursor->nss;

@@ -54,8 +54,8 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
                BSONArrayBuilder* batch);
 
 /**
- * Fills one batch from `cursor` (at most `batchSize` documents when > 0, and about
- * 16 MB), then either registers the cursor (if more may come and !singleBatch) or
+ * Fills one batch from `cursor` (at most `batchSize` documents when > 0, none for a
+ * first batch of size 0, all when < 0; and about 16 MB), then either registers the cursor (if more may come and !singleBatch) or
  * destroys it, and appends {cursor: {<batchField>, id, ns}} to `result`.
  * `opCtx`'s RecoveryUnit moves into a registered cursor.
  */

@@ -53,7 +53,7 @@ public:
             for (const auto& idx : coll->indexes())
                 specs.push_back(idx->desc.spec);
         }
-        long long batchSize = 0;
+        long long batchSize = -1;  // no limit unless the cursor option gives one
         if (cmd.getCursor() && cmd.getCursor()->getBatchSize())
             batchSize = *cmd.getCursor()->getBatchSize();
         auto cursor = std::make_unique<ClientCursor>();

@@ -54,7 +54,7 @@ public:
                 continue;
             docs.push_back(cmd.getNameOnly() ? collectionInfo(*c, true) : full);
         }
-        long long batchSize = 0;
+        long long batchSize = -1;  // no limit unless the cursor option gives one
         if (cmd.getCursor() && cmd.getCursor()->getBatchSize())
             batchSize = *cmd.getCursor()->getBatchSize();
         auto cursor = std::make_unique<ClientCursor>();

@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/commands/write_commands.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/matcher/expression.h"
@@ -71,6 +72,7 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
             exec.reset();
             for (const auto& [tid, pre] : targets) {
                 UpdateApplyParams ap;
+                ap.computeDiff = getOpObserver()->wantsUpdateDiffs() && !driver.isReplacement();
                 if (driver.needsMatchDetails())
                     ap.matchedArrayIndex = matchedIndexFor(params, pre);
                 UpdateResult r = uassertStatusOK(driver.apply(pre, ap));
@@ -82,7 +84,7 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                     uassert(ErrorCodes::BSONObjectTooLarge,
                             "Resulting document after update is larger than 16777216",
                             r.newDoc.objsize() <= BSONObjMaxUserSize);
-                    coll->updateDocument(opCtx, tid, pre, r.newDoc);
+                    coll->updateDocument(opCtx, tid, pre, r.newDoc, r.diff);
                     ++out.modified;
                 }
                 if (!out.postImage)

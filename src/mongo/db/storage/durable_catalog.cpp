@@ -251,7 +251,8 @@ Status DurableCatalog::putMetaData(RecoveryUnit* ru, RecordId catalogId, const B
 IndexConfig DurableCatalog::indexConfigFromSpec(StringData ns, const BSONObj& spec) {
     IndexConfig c;
     c.keyPattern = spec["key"].Obj().getOwned();
-    c.unique = spec["unique"].trueValue();
+    // The _id index is unique without saying so in its spec.
+    c.unique = spec["unique"].trueValue() || spec["name"].valueStringData() == "_id_";
     c.indexName = spec["name"].str();
     c.ns = std::string(ns);
     return c;

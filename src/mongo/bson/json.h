@@ -15,5 +15,10 @@ StatusWith<BSONObj> fromjsonStatus(StringData json);
 /** Parses extended JSON; throws on bad input (for tests and constant data). */
 BSONObj fromjson(StringData json);
 std::string tojson(const BSONObj& obj);
+/**
+ * Compact relaxed extended JSON as upstream's log lines write it: no spaces,
+ * {"$date":"..."} dates, {"$oid":"..."} ids, plain numbers.
+ */
+std::string tojsonCompact(const BSONObj& obj);
 
 }  // namespace mongo

@@ -5,6 +5,7 @@
 #include <deque>
 #include <mutex>
 
+#include "mongo/bson/json.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo::logv2 {
@@ -130,7 +131,7 @@ void log(Severity s, Component c, int id, StringData msg, const BSONObj& attr) {
     appendJsonString(line, msg);
     if (!attr.isEmpty()) {
         line += ",\"attr\":";
-        line += attr.jsonString();
+        line += tojsonCompact(attr);
     }
     line += "}";
 

@@ -98,3 +98,17 @@ TEST(OID, ParsesAndPrintsHex) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(Json, CompactFormMatchesUpstreamLogShape) {
+    BSONObj o = BSON("a" << 1 << "s" << "x\"y" << "d" << Date_t::fromMillisSinceEpoch(0) << "l"
+                         << 5LL << "f" << 1.5 << "n" << BSONNULL << "arr" << BSON_ARRAY(1 << true));
+    EXPECT_EQ(tojsonCompact(o),
+              "{\"a\":1,\"s\":\"x\\\"y\",\"d\":{\"$date\":\"1970-01-01T00:00:00.000+00:00\"},"
+              "\"l\":5,\"f\":1.5,\"n\":null,\"arr\":[1,true]}");
+}
+
+}  // namespace
+}  // namespace mongo

@@ -17,7 +17,7 @@ TEST(Log, LinesAreStructuredJson) {
     EXPECT_NE(l.find("\"id\":12345"), std::string::npos) << l;
     EXPECT_NE(l.find("\"ctx\":\"test-thread\""), std::string::npos) << l;
     EXPECT_NE(l.find("\"msg\":\"Hello \\\"there\\\"\""), std::string::npos) << l;
-    EXPECT_NE(l.find("\"attr\":{ \"port\" : 27017 }"), std::string::npos) << l;
+    EXPECT_NE(l.find("\"attr\":{\"port\":27017}"), std::string::npos) << l;
 }
 
 }  // namespace

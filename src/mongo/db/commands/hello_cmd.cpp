@@ -4,7 +4,9 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
+#include "mongo/idl/hello_gen.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 
@@ -20,17 +22,19 @@ public:
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         bool legacyName = req.commandName() != "hello";
-        BSONElement clientElem = req.body["client"];
-        if (Client* client = opCtx->getClient(); client && !clientElem.eoo()) {
-            uassert(ErrorCodes::TypeMismatch, "The client metadata document must be an object",
-                    clientElem.type() == BSONType::kObject);
+        auto cmd = HelloCommand::parse(req.body, req.commandName());
+        if (Client* client = opCtx->getClient(); client && cmd.getClient()) {
             uassert(ErrorCodes::ClientMetadataCannotBeMutated,
                     "The client metadata document may only be sent in the first hello",
-                    client->setClientMetadata(clientElem.embeddedObject()));
+                    client->setClientMetadata(*cmd.getClient()));
         }
-        if (req.body["helloOk"].trueValue())
+        if (cmd.getHelloOk().value_or(false))
             result.append("helloOk", true);
-        result.append(legacyName ? "ismaster" : "isWritablePrimary", true);
+        auto* replCoord = repl::ReplicationCoordinator::get();
+        if (replCoord->isReplEnabled())
+            replCoord->appendHelloFields(&result, legacyName);  // setName, hosts, primary...
+        else
+            result.append(legacyName ? "ismaster" : "isWritablePrimary", true);
         result.append("maxBsonObjectSize", BSONObjMaxUserSize);
         result.append("maxMessageSizeBytes", 48000000);
         result.append("maxWriteBatchSize", 100000);

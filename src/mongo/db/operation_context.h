@@ -56,6 +56,14 @@ public:
         _killCode.store(code);
     }
 
+    /** bypassDocumentValidation: writes skip collection validators. */
+    bool bypassDocumentValidation() const {
+        return _bypassDocumentValidation;
+    }
+    void setBypassDocumentValidation(bool b) {
+        _bypassDocumentValidation = b;
+    }
+
 private:
     ServiceContext* _service;
     Client* _client;
@@ -63,6 +71,7 @@ private:
     std::unique_ptr<RecoveryUnit> _ru;
     long long _deadlineMicros = 0;
     std::atomic<int> _killCode{0};
+    bool _bypassDocumentValidation = false;
 };
 
 }  // namespace mongo

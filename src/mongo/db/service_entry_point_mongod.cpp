@@ -22,6 +22,7 @@ bool isCrudCommand(StringData name) {
 }
 
 void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
+    opCtx->setBypassDocumentValidation(req.body["bypassDocumentValidation"].trueValue());
     BSONElement maxTime = req.body["maxTimeMS"];
     if (!maxTime.eoo()) {
         uassert(ErrorCodes::BadValue, "maxTimeMS must be a number", maxTime.isNumber());

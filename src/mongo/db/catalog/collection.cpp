@@ -4,6 +4,8 @@
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/util/log.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/durable_catalog.h"
@@ -14,6 +16,10 @@ namespace mongo {
 
 bool IndexEntry::covers(const BSONObj& doc) const {
     return !partialFilter || partialFilter->matchesBSON(doc);
+}
+
+void DocumentValidationFailureInfo::serialize(BSONObjBuilder* bob) const {
+    bob->append("errInfo", _errInfo);
 }
 
 void DuplicateKeyErrorInfo::serialize(BSONObjBuilder* bob) const {
@@ -42,7 +48,39 @@ Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid
       _catalogId(catalogId),
       _uuid(std::move(uuid)),
       _options(options.getOwned()),
-      _rs(std::move(rs)) {}
+      _rs(std::move(rs)) {
+    BSONElement validator = _options["validator"];
+    bool off = _options["validationLevel"].type() == BSONType::kString &&
+        _options["validationLevel"].valueStringData() == "off";
+    if (validator.type() == BSONType::kObject && !validator.embeddedObject().isEmpty() && !off) {
+        auto sw = parseMatchExpression(validator.embeddedObject());
+        if (sw.isOK())
+            _validator = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+    }
+}
+
+void Collection::checkValidation(OperationContext* opCtx, const BSONObj& doc,
+                                 const BSONObj* oldDoc) const {
+    if (!_validator || opCtx->bypassDocumentValidation() || _validator->matchesBSON(doc))
+        return;
+    BSONElement level = _options["validationLevel"];
+    if (oldDoc && level.type() == BSONType::kString && level.valueStringData() == "moderate" &&
+        !_validator->matchesBSON(*oldDoc))
+        return;
+    BSONObjBuilder info;
+    info.appendAs(doc["_id"], "failingDocumentId");
+    info.append("details", BSON("operatorName" << _validator->serialize().firstElementFieldNameStringData()
+                                               << "specifiedAs" << _options["validator"].embeddedObject()));
+    BSONObj errInfo = info.obj();
+    BSONElement action = _options["validationAction"];
+    if (action.type() == BSONType::kString && action.valueStringData() == "warn") {
+        LOGV2_WARNING(20294, "Document would fail validation",
+                      BSON("namespace" << _nss.ns() << "document" << doc));
+        return;
+    }
+    uassertedWithInfo(Status(ErrorCodes::DocumentValidationFailure, "Document failed validation"),
+                      std::make_shared<DocumentValidationFailureInfo>(errInfo));
+}
 
 IndexEntry* Collection::findIndexByName(StringData name) const {
     for (const auto& i : _indexes) {
@@ -111,6 +149,7 @@ void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordI
 }
 
 RecordId Collection::insertDocument(OperationContext* opCtx, const BSONObj& doc) {
+    checkValidation(opCtx, doc);
     RecoveryUnit* ru = opCtx->recoveryUnit();
     RecordId id = uassertStatusOK(_rs->insertRecord(ru, doc.objdata(), doc.objsize()));
     for (const auto& index : _indexes)
@@ -128,6 +167,7 @@ void Collection::indexDocument(OperationContext* opCtx, IndexEntry* index, Recor
 
 void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
                                 const BSONObj& newDoc, const BSONObj& diff) {
+    checkValidation(opCtx, newDoc, &oldDoc);
     RecoveryUnit* ru = opCtx->recoveryUnit();
     for (const auto& index : _indexes) {
         IndexKeys before, after;

@@ -37,6 +37,16 @@ struct IndexEntry {
 };
 
 /** Extra info of a DuplicateKey error: {keyPattern, keyValue}. */
+/** Extra info of a DocumentValidationFailure: {errInfo: {failingDocumentId, details}}. */
+class DocumentValidationFailureInfo : public ErrorExtraInfo {
+public:
+    explicit DocumentValidationFailureInfo(BSONObj errInfo) : _errInfo(errInfo.getOwned()) {}
+    void serialize(BSONObjBuilder* bob) const override;
+
+private:
+    BSONObj _errInfo;
+};
+
 class DuplicateKeyErrorInfo : public ErrorExtraInfo {
 public:
     DuplicateKeyErrorInfo(BSONObj keyPattern, BSONObj keyValue)
@@ -94,6 +104,14 @@ public:
     bool isClustered() const {
         return _options["clusteredIndex"].ok();
     }
+    /**
+     * Applies the collection's validator (options.validator, validationLevel,
+     * validationAction) to `doc` about to be written. `oldDoc` is the document being
+     * replaced (moderate level lets updates of already-invalid documents through).
+     * Throws DocumentValidationFailure 121 with errInfo.
+     */
+    void checkValidation(OperationContext* opCtx, const BSONObj& doc,
+                         const BSONObj* oldDoc = nullptr) const;
 
     const std::vector<std::shared_ptr<IndexEntry>>& indexes() const {
         return _indexes;
@@ -137,6 +155,7 @@ private:
     std::string _uuid;
     BSONObj _options;
     std::unique_ptr<RecordStore> _rs;
+    std::shared_ptr<MatchExpression> _validator;  // null: none or validationLevel off
     std::vector<std::shared_ptr<IndexEntry>> _indexes;
     mutable std::shared_mutex _lock;
     bool _dropped = false;

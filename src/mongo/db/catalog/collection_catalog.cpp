@@ -126,7 +126,10 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
                               "] trying to create [" + nss.db() + "]");
     }
     RecoveryUnit* ru = opCtx->recoveryUnit();
-    bool wantIdIndex = !options["clusteredIndex"].ok() &&
+    // A clustered collection (time-series buckets) keeps its _id order in a unique
+    // _id index marked `clustered` (our records are keyed by RecordId, not _id).
+    BSONElement clustered = options["clusteredIndex"];
+    bool wantIdIndex = clustered.ok() ||
         !(options["autoIndexId"].isBoolean() && !options["autoIndexId"].boolean());
     std::shared_ptr<Collection> coll;
     try {
@@ -135,7 +138,14 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
             auto entry = uassertStatusOK(_durable->addCollection(ru, nss.ns(), options));
             if (wantIdIndex) {
                 BSONObj idSpec = idIndexSpec();
-                if (options["idIndex"].type() == BSONType::kObject)
+                if (clustered.ok()) {
+                    std::string name = clustered.type() == BSONType::kObject &&
+                            clustered.embeddedObject()["name"].type() == BSONType::kString
+                        ? clustered.embeddedObject()["name"].str()
+                        : std::string(IndexDescriptor::kIdIndexName);
+                    idSpec = BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << name
+                                      << "unique" << true << "clustered" << true);
+                } else if (options["idIndex"].type() == BSONType::kObject)
                     idSpec = uassertStatusOK(validateIndexSpec(options["idIndex"].embeddedObject()));
                 uassertStatusOK(_durable->addIndex(ru, entry.catalogId, idSpec, true));
             }

@@ -28,7 +28,7 @@ struct IndexDescriptor {
     bool multikey = false;
 
     bool isIdIndex() const {
-        return name == kIdIndexName;
+        return name == kIdIndexName || spec["clustered"].trueValue();
     }
     /** Builds from a validated spec. */
     static IndexDescriptor fromSpec(const BSONObj& spec);

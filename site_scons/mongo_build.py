@@ -21,12 +21,16 @@ LIBRARIES = [
     ('idl', ['mongo/idl'], 'rest', ['bson']),  # every other idl/*.idl
     ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson']),
     ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson']),
+    # Operation/service state and namespaces, used by every layer above storage.
+    ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
+                 'mongo/db/service_context.cpp'], [], ['storage', 'bson']),
     ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/update'], [],
      ['bson', 'bson_column']),
-    ('catalog', ['mongo/db/catalog'], [], ['storage', 'query', 'idl']),
+    ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl']),
     ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
     ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
-    ('repl', ['mongo/db/repl'], [], ['catalog', 'query']),
+    # 'db' for NamespaceString and OperationContext, which live in the db library.
+    ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db']),
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
      ['catalog', 'pipeline', 'bson_column']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
@@ -68,7 +72,7 @@ def _variant_name(GetOption):
     return name
 
 
-def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, Dir, Glob,
+def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, Dir, File, Glob,
                         Alias, Default, SConsignFile, Exit, Help):
     _add_options(AddOption)
     top = Dir('#').abspath
@@ -149,9 +153,16 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
             objs.append(e.Object(target, s))
         return objs
 
+    # Single files named in the table belong to that library, not to their folder's.
+    claimed_files = {f for (_, folders, _, _) in LIBRARIES for f in folders if f.endswith('.cpp')}
+
     def folder_sources(folder, kinds=('',)):
+        if folder.endswith('.cpp'):
+            return [File('#src/' + folder)]
         result = []
         for f in sorted(Glob('#src/%s/*.cpp' % folder, strings=False)):
+            if os.path.relpath(f.srcnode().abspath, os.path.join(top, 'src')) in claimed_files:
+                continue
             name = os.path.basename(f.abspath)
             if name.endswith(('_test.cpp', '_bm.cpp', '_fuzzer.cpp')):
                 continue
@@ -221,7 +232,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     for name, folders, _, _ in LIBRARIES:
         tsrcs = []
         for folder in folders:
-            tsrcs += sorted(Glob('#unittests/%s/*_test.cpp' % folder))
+            if not folder.endswith('.cpp'):
+                tsrcs += sorted(Glob('#unittests/%s/*_test.cpp' % folder))
         if not tsrcs:
             continue
         tobjs = objects(test_env, tsrcs)

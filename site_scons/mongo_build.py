@@ -30,7 +30,7 @@ LIBRARIES = [
     ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
     ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
     # 'db' for NamespaceString and OperationContext, which live in the db library.
-    ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db']),
+    ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
      ['catalog', 'pipeline', 'bson_column']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],

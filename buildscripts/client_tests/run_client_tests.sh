@@ -2,7 +2,8 @@
 # Runs the real-client tests against build/opt/mongod:
 #   node_crud_test.js (Node driver), pymongo_crud_test.py (pymongo 3.11) on one
 #   fresh mongod (free port, temporary dbpath), then kill9_durability_test.py
-#   (which manages its own mongod).
+#   (which manages its own mongod), then oplog_replay_test.py (its own two
+#   mongods: --replSet oplog replayed with applyOps, dbHash compared).
 # Usage: buildscripts/client_tests/run_client_tests.sh [--mongod PATH] [--skip-kill9]
 # Last line: "N passed, M failed" (each scenario step counts as one test).
 set -u
@@ -110,6 +111,7 @@ trap - EXIT
 if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one kill9 timeout 600 $PY "$HERE/kill9_durability_test.py" --mongod "$MONGOD"
 fi
+run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
 
 if [ "$TOTAL_FAILED" -eq 0 ]; then
     rm -rf "$WORK"

@@ -20,11 +20,15 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/op_observer_impl.h"
+#include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/service_entry_point_mongod.h"
 #include "mongo/db/startup_collections.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/idl/server_parameter.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/transport/transport_layer.h"
@@ -53,6 +57,7 @@ struct ParsedOptions {
     std::vector<std::pair<std::string, std::string>> setParameters;
     int syncdelay = 60;
     int verbosity = 0;
+    long long oplogSizeMB = 0;  // 0: repl::defaultOplogSizeBytes()
     BSONObj parsed;
 };
 
@@ -147,6 +152,8 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
     if (auto repl = root["replication"]) {
         if (repl["replSetName"])
             opts->server.replSet = repl["replSetName"].as<std::string>();
+        if (repl["oplogSizeMB"])
+            opts->oplogSizeMB = repl["oplogSizeMB"].as<long long>();
     }
     if (auto sp = root["setParameter"]) {
         for (const auto& kv : sp)
@@ -241,6 +248,8 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         opts->verbosity = 1;
     if (vm.count("replSet"))
         opts->server.replSet = vm["replSet"].as<std::string>();
+    if (vm.count("oplogSize"))
+        opts->oplogSizeMB = vm["oplogSize"].as<int>();
     if (vm.count("syncdelay"))
         opts->syncdelay = vm["syncdelay"].as<int>();
     if (vm.count("wiredTigerCacheSizeGB"))
@@ -395,6 +404,15 @@ int runMongod(int argc, char** argv) {
         Status s = catalog.init(&opCtx);
         if (s.isOK())
             s = createStartupCollections(&opCtx);
+        if (s.isOK() && !opts.server.replSet.empty()) {
+            // Replica-set mode: every write also logs an oplog entry (repl/README.md).
+            repl::LocalOplog::get()->setMaxSizeBytes(
+                opts.oplogSizeMB > 0 ? opts.oplogSizeMB * 1024 * 1024
+                                     : repl::defaultOplogSizeBytes(opts.server.dbpath));
+            setOpObserver(std::make_unique<repl::OpObserverImpl>());
+        }
+        if (s.isOK())
+            s = repl::ReplicationCoordinator::get()->startup(&opCtx, sc.options);
         if (!s.isOK()) {
             LOGV2_ERROR(28597, "Failed to load the catalog", BSON("error" << s.toString()));
             return 1;
@@ -445,6 +463,9 @@ int runMongod(int argc, char** argv) {
         }
     });
 
+    TTLMonitor ttlMonitor(&sc);
+    ttlMonitor.start();
+
     {
         std::unique_lock<std::mutex> lk(gShutdownMutex);
         gShutdownCv.wait(lk, [] { return gShutdownRequested; });
@@ -452,6 +473,7 @@ int runMongod(int argc, char** argv) {
     LOGV2_OPTIONS(4784900, logv2::Component::kControl, "Shutting down");
     sc.shuttingDown = true;
     cursorMonitor.join();
+    ttlMonitor.shutdown();
     tl.shutdown();
     sc.transportLayer = nullptr;
     cursors.killAll();

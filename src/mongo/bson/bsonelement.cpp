@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/json.h"
 
 namespace mongo {
 
@@ -205,52 +206,12 @@ bool BSONElement::binaryEqualValues(const BSONElement& o) const {
 }
 
 namespace {
-void appendEscaped(std::string& out, StringData s) {
-    out += '"';
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-}
-
 std::string formatDouble(double d) {
     if (std::isnan(d))
         return "nan.0";
     if (std::isinf(d))
         return d > 0 ? "inf.0" : "-inf.0";
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.17g", d);
-    // Shortest representation that round-trips.
-    for (int prec = 1; prec <= 17; ++prec) {
-        std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
-        if (std::strtod(buf, nullptr) == d)
-            break;
-    }
-    std::string s = buf;
+    std::string s = shortestDoubleString(d);
     if (s.find_first_of(".eEn") == std::string::npos)
         s += ".0";
     return s;
@@ -271,11 +232,11 @@ void BSONElement::toString(std::string& out, bool includeFieldName) const {
             break;
         case BSONType::kString:
         case BSONType::kSymbol:
-            appendEscaped(out, valueStringData());
+            appendJsonString(out, valueStringData());
             break;
         case BSONType::kCode:
             out += "function: ";
-            appendEscaped(out, valueStringData());
+            appendJsonString(out, valueStringData());
             break;
         case BSONType::kObject:
         case BSONType::kArray: {
@@ -338,7 +299,7 @@ void BSONElement::toString(std::string& out, bool includeFieldName) const {
             break;
         case BSONType::kDBRef:
             out += "DBRef(";
-            appendEscaped(out, valueStringData());
+            appendJsonString(out, valueStringData());
             out += ")";
             break;
         case BSONType::kCodeWScope:

@@ -29,9 +29,7 @@ std::string tojson(const BSONObj& obj) {
     return obj.jsonString();
 }
 
-namespace {
-
-void appendString(std::string& out, StringData s) {
+void appendJsonString(std::string& out, StringData s) {
     out += '"';
     for (char c : s) {
         switch (c) {
@@ -62,6 +60,18 @@ void appendString(std::string& out, StringData s) {
     }
     out += '"';
 }
+
+std::string shortestDoubleString(double d) {
+    char buf[32];
+    for (int prec = 1; prec <= 17; ++prec) {
+        std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
+        if (std::strtod(buf, nullptr) == d)
+            break;
+    }
+    return buf;
+}
+
+namespace {
 
 std::string base64(const char* data, int len) {
     static const char* kTable = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -97,7 +107,7 @@ void appendObject(std::string& out, const BSONObj& o, bool array) {
             out += ',';
         first = false;
         if (!array) {
-            appendString(out, e.fieldNameStringData());
+            appendJsonString(out, e.fieldNameStringData());
             out += ':';
         }
         appendValue(out, e);
@@ -115,23 +125,17 @@ void appendValue(std::string& out, const BSONElement& e) {
                                      : (d > 0 ? "{\"$numberDouble\":\"Infinity\"}"
                                               : "{\"$numberDouble\":\"-Infinity\"}");
             } else {
-                std::snprintf(buf, sizeof(buf), "%.17g", d);
-                for (int prec = 1; prec <= 17; ++prec) {
-                    std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
-                    if (std::strtod(buf, nullptr) == d)
-                        break;
-                }
-                out += buf;
+                out += shortestDoubleString(d);
             }
             break;
         }
         case BSONType::kString:
         case BSONType::kSymbol:
-            appendString(out, e.valueStringData());
+            appendJsonString(out, e.valueStringData());
             break;
         case BSONType::kCode:
             out += "{\"$code\":";
-            appendString(out, e.valueStringData());
+            appendJsonString(out, e.valueStringData());
             out += '}';
             break;
         case BSONType::kObject:
@@ -170,9 +174,9 @@ void appendValue(std::string& out, const BSONElement& e) {
             break;
         case BSONType::kRegEx:
             out += "{\"$regularExpression\":{\"pattern\":";
-            appendString(out, e.regex());
+            appendJsonString(out, e.regex());
             out += ",\"options\":";
-            appendString(out, e.regexFlags());
+            appendJsonString(out, e.regexFlags());
             out += "}}";
             break;
         case BSONType::kNumberInt:
@@ -195,7 +199,7 @@ void appendValue(std::string& out, const BSONElement& e) {
             out += "{\"$maxKey\":1}";
             break;
         default:
-            appendString(out, e.toString(false));
+            appendJsonString(out, e.toString(false));
     }
 }
 

@@ -21,4 +21,10 @@ std::string tojson(const BSONObj& obj);
  */
 std::string tojsonCompact(const BSONObj& obj);
 
+/** Appends `s` as a quoted JSON string (escaping quotes, backslashes, control bytes). */
+void appendJsonString(std::string& out, StringData s);
+
+/** The shortest decimal text that reads back as exactly `d` (finite values only). */
+std::string shortestDoubleString(double d);
+
 }  // namespace mongo

@@ -16,6 +16,33 @@ inline int64_t sub(int64_t a, int64_t b) {
 inline int64_t add(int64_t a, int64_t b) {
     return int64_t(uint64_t(a) + uint64_t(b));
 }
+// Equality of two value byte ranges. Up to 16 bytes: two overlapping loads per side instead of
+// a memcmp call (values are mostly 1 to 16 bytes long).
+inline bool sameBytes(const char* a, const char* b, size_t len) {
+    if (len >= 8 && len <= 16) {
+        return readLE<uint64_t>(a) == readLE<uint64_t>(b) &&
+            readLE<uint64_t>(a + len - 8) == readLE<uint64_t>(b + len - 8);
+    }
+    if (len >= 4 && len < 8) {
+        return readLE<uint32_t>(a) == readLE<uint32_t>(b) &&
+            readLE<uint32_t>(a + len - 4) == readLE<uint32_t>(b + len - 4);
+    }
+    return std::memcmp(a, b, len) == 0;
+}
+// memcpy with the same small-size fast path.
+inline void copyBytes(char* dst, const char* src, size_t len) {
+    if (len >= 8 && len <= 16) {
+        const uint64_t a = readLE<uint64_t>(src), b = readLE<uint64_t>(src + len - 8);
+        std::memcpy(dst, &a, 8);
+        std::memcpy(dst + len - 8, &b, 8);
+    } else if (len >= 4 && len < 8) {
+        const uint32_t a = readLE<uint32_t>(src), b = readLE<uint32_t>(src + len - 4);
+        std::memcpy(dst, &a, 4);
+        std::memcpy(dst + len - 4, &b, 4);
+    } else if (len) {
+        std::memcpy(dst, src, len);
+    }
+}
 void countWord(void* ctx, uint64_t) {
     ++*static_cast<int64_t*>(ctx);
 }
@@ -136,8 +163,8 @@ void EncodingStream::_resetEncoder() {
     const char* v = _prev.data() + 1;
     _is128 = uses128bit(t);
     _isDouble = t == BSONType::kNumberDouble;
-    _p64 = Simple8bBuilder<uint64_t>(&EncodingStream::_onWord, this);
-    _p128 = Simple8bBuilder<uint128_t>(&EncodingStream::_onWord, this);
+    _p64.reset();
+    _p128.reset();
     _prevDelta = 0;
     _base = 0;
     _scale = kScaleRaw;
@@ -194,28 +221,35 @@ void EncodingStream::flush() {
 }
 
 void EncodingStream::initFromLeaf(const Val& v) {
-    _prev.assign(1, char(v.type));
-    _prev.append(v.data, v.len);
+    _setPrev(v);
     _resetEncoder();
+}
+
+void EncodingStream::_setPrev(const Val& v) {
+    if (_prev.size() != v.len + 1)
+        _prev.resize(v.len + 1);
+    _prev[0] = char(v.type);
+    copyBytes(&_prev[1], v.data, v.len);
 }
 
 void EncodingStream::append(const Val& v) {
     if (v.type != _prevType()) {
-        _prev.assign(1, char(v.type));
-        _prev.append(v.data, v.len);
+        _setPrev(v);
         _flushPacker();
         _writeLiteral();
         return;
     }
-    bool ok;
     if (!usesDeltaOfDelta(v.type) && _prev.size() == v.len + 1 &&
-        std::memcmp(_prev.data() + 1, v.data, v.len) == 0) {
-        ok = _is128 ? _p128.append(0) : _p64.append(0);
-    } else {
-        ok = _appendDelta(v);
+        sameBytes(_prev.data() + 1, v.data, v.len)) {
+        // Same bytes: `_prev` already holds the value.
+        if (_is128 ? _p128.append(0) : _p64.append(0))
+            return;
+        _flushPacker();
+        _writeLiteral();
+        return;
     }
-    _prev.assign(1, char(v.type));
-    _prev.append(v.data, v.len);
+    const bool ok = _appendDelta(v);
+    _setPrev(v);
     if (!ok) {
         _flushPacker();
         _writeLiteral();
@@ -362,6 +396,12 @@ bool EncodingStream::_appendDouble(double v, double previous) {
     // A word was written: try to go back down in scale for the words that follow.
     const int oldScale = _scale;
     std::tie(_base, _scale) = bestScaleEncode(_lastBlockValue, 0);
+    if (_scale == oldScale) {
+        // Re-appending the outstanding values at the same scale would rebuild the same
+        // packer state; skip the copy.
+        _base = x;
+        return true;
+    }
     Simple8bBuilder<uint64_t> old = _p64;
     _p64 = Simple8bBuilder<uint64_t>(&EncodingStream::_onWord, this);
     if (old.rleOpen())

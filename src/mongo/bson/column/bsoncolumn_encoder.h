@@ -72,6 +72,7 @@ private:
     bool _appendDouble(double v, double previous);
     bool _tryRescalePending(int64_t x, int s);
     void _rebind();
+    void _setPrev(const Val& v);
     BSONType _prevType() const {
         return BSONType(int8_t(_prev[0]));
     }

@@ -80,7 +80,13 @@ inline std::optional<int64_t> encodeDouble(double v, int i) {
     constexpr double kLimit = 9007199254740992.0;  // 2^53
     if (!(p >= -kLimit && p <= kLimit))
         return std::nullopt;
-    const int64_t r = std::llround(p);
+    // llround without the libm call: |p| <= 2^53, so the truncation and p - t are exact.
+    int64_t r = int64_t(p);
+    const double frac = p - double(r);
+    if (frac >= 0.5)
+        ++r;
+    else if (frac <= -0.5)
+        --r;
     if (doubleBits(double(r) / kScaleMultiplier[i]) != doubleBits(v))
         return std::nullopt;
     return r;
@@ -147,10 +153,27 @@ inline void writeLE128(char* p, uint128_t v) {
 inline std::optional<uint128_t> stringToInt(const char* s, size_t len) {
     if (len > 16 || (len > 0 && s[0] == 0))
         return std::nullopt;
-    uint128_t v = 0;
+    // Two overlapping big-endian loads (first and last bytes) avoid a per-byte loop.
+    if (len >= 8) {
+        uint64_t a, b;
+        std::memcpy(&a, s, 8);
+        std::memcpy(&b, s + len - 8, 8);
+        const int lowBits = int(8 * (len - 8));
+        const uint128_t low = uint128_t(__builtin_bswap64(b)) & ((uint128_t(1) << lowBits) - 1);
+        return (uint128_t(__builtin_bswap64(a)) << lowBits) | low;
+    }
+    if (len >= 4) {
+        uint32_t a, b;
+        std::memcpy(&a, s, 4);
+        std::memcpy(&b, s + len - 4, 4);
+        const int lowBits = int(8 * (len - 4));
+        const uint64_t low = uint64_t(__builtin_bswap32(b)) & ((uint64_t(1) << lowBits) - 1);
+        return uint128_t((uint64_t(__builtin_bswap32(a)) << lowBits) | low);
+    }
+    uint64_t v = 0;
     for (size_t i = 0; i < len; ++i)
         v = (v << 8) | uint8_t(s[i]);
-    return v;
+    return uint128_t(v);
 }
 /** Inverse of stringToInt: writes up to 16 bytes, returns the length. */
 inline int intToString(uint128_t v, char* out) {

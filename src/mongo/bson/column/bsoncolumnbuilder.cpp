@@ -3,7 +3,6 @@
 #include "mongo/bson/column/bsoncolumnbuilder.h"
 
 #include <algorithm>
-#include <functional>
 #include <queue>
 
 #include "mongo/bson/column/bsoncolumn.h"
@@ -50,22 +49,18 @@ bool anyEmpty(const BSONObj& o) {
     return false;
 }
 
-using Emit = std::function<void(const BSONElement&)>;
-
-void emitMissing(const BSONObj& r, int* count, const Emit* emit) {
+void countLeaves(const BSONObj& r, int* count) {
     for (BSONElement e : r) {
-        if (isSubdoc(e)) {
-            emitMissing(subdoc(e), count, emit);
-        } else {
+        if (isSubdoc(e))
+            countLeaves(subdoc(e), count);
+        else
             ++*count;
-            if (emit)
-                (*emit)(BSONElement());
-        }
     }
 }
 
-// §A.8.6. Reports (leaf value or EOO) per reference leaf through `emit` when given.
-bool walk(const BSONObj& r, const BSONObj& o, int* count, const Emit* emit) {
+// §A.8.6, counting the reference leaves visited. InterleavedSchema::match is the same walk
+// for a fixed reference, producing the leaf values.
+bool walk(const BSONObj& r, const BSONObj& o, int* count) {
     auto oit = o.begin();
     for (BSONElement re : r) {
         const BSONElement oe = oit.more() ? *oit : BSONElement();
@@ -74,25 +69,21 @@ bool walk(const BSONObj& r, const BSONObj& o, int* count, const Emit* emit) {
             if (same) {
                 if (oe.type() != re.type() || subdocEmpty(oe) != subdocEmpty(re))
                     return false;
-                if (!walk(subdoc(re), subdoc(oe), count, emit))
+                if (!walk(subdoc(re), subdoc(oe), count))
                     return false;
                 ++oit;
             } else {
                 if (containsEmpty(re))
                     return false;
-                emitMissing(subdoc(re), count, emit);
+                countLeaves(subdoc(re), count);
             }
         } else if (same) {
             if (isSubdoc(oe))
                 return false;
             ++*count;
-            if (emit)
-                (*emit)(oe);
             ++oit;
         } else {
             ++*count;
-            if (emit)
-                (*emit)(BSONElement());
         }
     }
     return !oit.more();
@@ -182,7 +173,7 @@ bool hasScalars(const BSONObj& obj) {
 
 bool compatible(const BSONObj& r, const BSONObj& o, int* count) {
     *count = 0;
-    return walk(r, o, count, nullptr);
+    return walk(r, o, count);
 }
 
 bool mergeReference(const BSONObj& r, const BSONObj& o, BSONObj* merged) {
@@ -236,7 +227,7 @@ BSONColumnBuilder& BSONColumnBuilder::skip() {
     ++_count;
     if (_mode == Mode::kRegular) {
         _regular.skip();
-    } else if (bsoncolumn::anyEmpty(_ref)) {
+    } else if (_mode == Mode::kAppending ? _schema.anyEmpty() : bsoncolumn::anyEmpty(_ref)) {
         _endSection();
         _regular.skip();
     } else if (_mode == Mode::kDetermining) {
@@ -253,17 +244,17 @@ void BSONColumnBuilder::_appendValue(const Val& v) {
 }
 
 void BSONColumnBuilder::_appendObject(const BSONObj& obj, BSONType type) {
-    const bool scalars = bsoncolumn::hasScalars(obj);
     if (_mode != Mode::kRegular && type != _rootType)
         _endSection();
-    if (_mode == Mode::kDetermining) {
-        _offerToDetermining(obj, type, scalars);
-        return;
-    }
     if (_mode == Mode::kAppending) {
         if (_appendToStreams(obj))
             return;
         _endSection();
+    }
+    const bool scalars = bsoncolumn::hasScalars(obj);
+    if (_mode == Mode::kDetermining) {
+        _offerToDetermining(obj, type, scalars);
+        return;
     }
     if (scalars)
         _startSection(obj, type);
@@ -306,18 +297,14 @@ void BSONColumnBuilder::_offerToDetermining(const BSONObj& obj, BSONType type, b
 }
 
 bool BSONColumnBuilder::_appendToStreams(const BSONObj& obj) {
-    int count = 0;
-    if (!bsoncolumn::compatible(_ref, obj, &count))
+    if (!_schema.match(obj, &_leafVals))
         return false;
-    size_t idx = 0;
-    const bsoncolumn::Emit emit = [&](const BSONElement& e) {
-        auto& s = _streams[idx++];
-        if (e.eoo())
-            s.skip();
+    for (size_t i = 0; i < _leafVals.size(); ++i) {
+        if (_leafVals[i].type == BSONType::kEOO)
+            _streams[i].skip();
         else
-            s.append(bsoncolumn::valOf(e));
-    };
-    bsoncolumn::walk(_ref, obj, &count, &emit);
+            _streams[i].append(_leafVals[i]);
+    }
     return true;
 }
 
@@ -328,6 +315,7 @@ void BSONColumnBuilder::_freeze() {
     out.append(_ref.objdata(), size_t(_ref.objsize()));
     std::vector<BSONElement> leaves;
     bsoncolumn::collectLeaves(_ref, &leaves);
+    _schema.build(_ref);
     _streams.assign(leaves.size(), bsoncolumn::EncodingStream());
     for (size_t i = 0; i < leaves.size(); ++i) {
         _streams[i].setRecordUnits(true);
@@ -365,6 +353,7 @@ void BSONColumnBuilder::_endSection() {
     out.push_back('\0');
     _streams.clear();
     _buffered.clear();
+    _schema.clear();
     _ref = BSONObj();
     _mode = Mode::kRegular;
     _regular.resetState();

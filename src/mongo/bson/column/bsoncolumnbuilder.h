@@ -21,6 +21,7 @@
 #include "mongo/bson/bsonelement.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/column/bsoncolumn_encoder.h"
+#include "mongo/bson/column/interleaved_schema.h"
 
 namespace mongo {
 
@@ -82,6 +83,8 @@ private:
     BSONObj _ref;
     std::vector<BSONObj> _buffered;
     std::vector<bsoncolumn::EncodingStream> _streams;
+    bsoncolumn::InterleavedSchema _schema;  // _ref flattened, while kAppending
+    std::vector<bsoncolumn::Val> _leafVals;  // scratch: one value per stream
     size_t _count = 0;
     size_t _stableStart = 0;
     bool _diffAgainstStored = false;

@@ -193,7 +193,7 @@ constexpr Family kFamilies[4] = {{kBaseRows, 14}, {kSevenRows, 9}, {kEightSmallR
 }  // namespace
 
 template <typename T>
-bool Simple8bBuilder<T>::metrics(T v, Metrics* m) {
+[[gnu::always_inline]] inline bool Simple8bBuilder<T>::metrics(T v, Metrics* m) {
     if (v == ~T(0))
         return false;
     const int t = trailingZeros(v);
@@ -220,7 +220,7 @@ bool Simple8bBuilder<T>::metrics(T v, Metrics* m) {
 }
 
 template <typename T>
-bool Simple8bBuilder<T>::_fits(const Metrics& m) {
+[[gnu::always_inline]] inline bool Simple8bBuilder<T>::_fits(const Metrics& m) {
     for (int f = 0; f < 4; ++f) {
         if (!_allowed[f])
             continue;
@@ -236,7 +236,7 @@ bool Simple8bBuilder<T>::_fits(const Metrics& m) {
 }
 
 template <typename T>
-void Simple8bBuilder<T>::_push(T v, const Metrics& m, bool missing) {
+[[gnu::always_inline]] inline void Simple8bBuilder<T>::_push(T v, const Metrics& m, bool missing) {
     Entry& e = _pending[_n++];
     e.v = v;
     e.m = m;
@@ -307,7 +307,7 @@ uint64_t Simple8bBuilder<T>::_emitWord(int family) {
 }
 
 template <typename T>
-bool Simple8bBuilder<T>::_appendValue(T v, const Metrics& m, bool mayStartRle) {
+[[gnu::always_inline]] inline bool Simple8bBuilder<T>::_appendValue(T v, const Metrics& m, bool mayStartRle) {
     if (_fits(m)) {
         _push(v, m, false);
         return true;

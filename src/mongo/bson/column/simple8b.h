@@ -102,6 +102,16 @@ public:
         _ctx = ctx;
     }
 
+    /** Back to the freshly constructed state (same writer), without touching the slots. */
+    void reset() {
+        _n = 0;
+        _resetFamilies();
+        _lastFit = 0;
+        _rleValue = 0;
+        _rleMissing = false;
+        _rleCount = 0;
+    }
+
     /** Appends a value. Returns false (and changes nothing) if the value is not storable. */
     bool append(T v);
     /** Appends a missing value. */

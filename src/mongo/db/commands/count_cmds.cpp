@@ -4,10 +4,12 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/count_command_gen.h"
 #include "mongo/util/assert_util.h"
@@ -27,6 +29,16 @@ public:
         long long limit = cmd.getLimit().value_or(0);
         params.skip = cmd.getSkip().value_or(0);
         params.limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
+        if (isView(opCtx, nss)) {
+            auto stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), params.skip,
+                                         params.limit);
+            PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, {});
+            long long n = 0;
+            while (prepared.pipeline->getNext())
+                ++n;
+            result.appendNumber("n", n);
+            return;
+        }
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
         long long n = 0;
         if (coll && cmd.getQuery().isEmpty() && params.skip == 0 && params.limit == 0 &&
@@ -55,15 +67,32 @@ public:
         uassert(ErrorCodes::BadValue, "key cannot be empty", !key.empty());
         FindPlanParams params =
             makeFindParams(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint());
-        AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
-        auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+        std::function<bool(BSONObj*)> nextDoc;
+        std::unique_ptr<PlanExecutor> exec;
+        PreparedPipeline prepared;
+        std::optional<AutoGetCollection> coll;
+        if (isView(opCtx, nss)) {
+            prepared = preparePipeline(
+                opCtx, nss,
+                findToPipeline(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), 0, 0), {});
+            nextDoc = [&](BSONObj* out) {
+                auto d = prepared.pipeline->getNext();
+                if (d)
+                    *out = *d;
+                return d.has_value();
+            };
+        } else {
+            coll.emplace(opCtx, nss, AutoGetCollection::Mode::kRead);
+            exec = buildFindPlan(opCtx, coll->getCollection(), params);
+            nextDoc = [&](BSONObj* out) { return exec->getNext(opCtx, out); };
+        }
         auto less = [](const BSONObj& a, const BSONObj& b) {
             return compareObjects(a, b, ComparisonRules::kIgnoreFieldName) < 0;
         };
         std::set<BSONObj, decltype(less)> values(less);
         long long bytes = 0;
         BSONObj doc;
-        while (exec->getNext(opCtx, &doc)) {
+        while (nextDoc(&doc)) {
             std::vector<BSONElement> vals;
             bool arrayOnPath = false;
             getValuesAtPath(doc, key, &vals, &arrayOnPath);

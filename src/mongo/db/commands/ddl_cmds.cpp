@@ -4,8 +4,11 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/util/assert_util.h"
@@ -37,6 +40,72 @@ BSONObj withoutUuid(const BSONObj& options) {
     return options.removeField("uuid");
 }
 
+/** Parses a view pipeline (throwing its parse errors); $out/$merge are refused (167). */
+void validateViewPipeline(OperationContext* opCtx, const NamespaceString& viewNss,
+                          const std::vector<BSONObj>& pipeline) {
+    auto expCtx = std::make_shared<ExpressionContext>(opCtx, viewNss);
+    auto parsed = Pipeline::parse(pipeline, expCtx);
+    for (const auto& st : parsed->stages())
+        uassert(ErrorCodes::OptionNotSupportedOnView,
+                std::string(st->getSourceName()) + " cannot be used in a view definition",
+                !st->constraints().isWriteStage);
+}
+
+/** create {viewOn, pipeline}. */
+void createViewFromCommand(OperationContext* opCtx, const NamespaceString& nss,
+                           const CreateCommand& cmd) {
+    uassert(ErrorCodes::InvalidOptions, "'pipeline' requires 'viewOn' to also be specified",
+            cmd.getViewOn().has_value());
+    uassert(ErrorCodes::BadValue, "'viewOn' cannot be empty", !cmd.getViewOn()->empty());
+    uassert(ErrorCodes::InvalidOptions, "Cannot create a view with capped, size or max options",
+            !cmd.getCapped() && !cmd.getSize() && !cmd.getMax());
+    uassert(ErrorCodes::InvalidOptions, "Cannot specify both 'viewOn' and 'timeseries'",
+            !cmd.getTimeseries());
+    ViewDefinition def;
+    def.name = nss;
+    def.viewOn = NamespaceString(nss.db(), *cmd.getViewOn());
+    uassertStatusOK(def.viewOn.validateCollectionName());
+    if (cmd.getPipeline())
+        def.pipeline.assign(cmd.getPipeline()->begin(), cmd.getPipeline()->end());
+    for (auto& st : def.pipeline)
+        st = st.getOwned();
+    validateViewPipeline(opCtx, nss, def.pipeline);
+    if (auto existing = lookupView(opCtx, nss)) {
+        // Re-creating an identical view is a no-op, as for collections.
+        bool same = existing->viewOn == def.viewOn &&
+            existing->pipeline.size() == def.pipeline.size();
+        for (size_t i = 0; same && i < def.pipeline.size(); ++i)
+            same = existing->pipeline[i].binaryEqual(def.pipeline[i]);
+        uassert(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists", same);
+        return;
+    }
+    uassertStatusOK(createView(opCtx, def));
+}
+
+/** clusteredIndex: `true` (time-series buckets only) or {key: {_id: 1}, unique: true[, name, v]}. */
+void validateClusteredIndexOption(const NamespaceString& nss,
+                                  const std::variant<bool, BSONObj>& clustered) {
+    if (const bool* b = std::get_if<bool>(&clustered)) {
+        uassert(ErrorCodes::InvalidOptions,
+                "The 'clusteredIndex' option must be an object ('true' is only allowed for time-series buckets collections)",
+                *b && nss.isTimeseriesBucketsCollection());
+        return;
+    }
+    const BSONObj& spec = std::get<BSONObj>(clustered);
+    for (auto e : spec) {
+        StringData f = e.fieldNameStringData();
+        uassert(ErrorCodes::IDLUnknownField,
+                "BSON field 'create.clusteredIndex." + std::string(f) + "' is an unknown field.",
+                f == "key" || f == "unique" || f == "name" || f == "v");
+    }
+    uassert(ErrorCodes::InvalidOptions,
+            "The clusteredIndex option is only supported for key: {_id: 1}",
+            spec["key"].type() == BSONType::kObject &&
+                spec["key"].embeddedObject().binaryEqual(BSON("_id" << 1)));
+    uassert(ErrorCodes::InvalidOptions, "The clusteredIndex option requires unique: true",
+            spec["unique"].trueValue());
+}
+
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
@@ -45,14 +114,18 @@ public:
         auto cmd = CreateCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
-        uassert(ErrorCodes::CommandNotSupported, "views are not supported yet (issue #5)",
-                !cmd.getViewOn() && !cmd.getPipeline());
+        if (cmd.getViewOn() || cmd.getPipeline()) {
+            createViewFromCommand(opCtx, nss, cmd);
+            return;
+        }
+        uassert(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists",
+                !isView(opCtx, nss));
         uassert(ErrorCodes::CommandNotSupported,
                 "time-series collections are not supported yet (issue #6)", !cmd.getTimeseries());
-        uassert(ErrorCodes::CommandNotSupported, "clustered collections are not supported yet (issue #6)",
-                !cmd.getClusteredIndex());
-        uassert(ErrorCodes::CommandNotSupported, "document validation is not supported yet (issue #4)",
-                !cmd.getValidator());
+        if (cmd.getClusteredIndex())
+            validateClusteredIndexOption(nss, *cmd.getClusteredIndex());
+        if (cmd.getValidator())
+            uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()).getStatus());
         uassert(ErrorCodes::CommandNotSupported, "collations are not supported yet",
                 !cmd.getCollation());
         if (cmd.getCapped()) {
@@ -94,8 +167,11 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
-        if (!coll)
+        if (!coll) {
+            if (dropView(opCtx, nss))
+                result.append("ns", nss.ns());
             return;  // dropping a missing collection succeeds (7.0+)
+        }
         int nIndexes = static_cast<int>(coll->indexes().size());
         Status s = catalog->dropCollection(opCtx, nss);
         if (s.code() == ErrorCodes::NamespaceNotFound)
@@ -116,6 +192,7 @@ public:
         uassert(ErrorCodes::IllegalOperation, "Cannot drop '" + req.dbName + "' database",
                 req.dbName != "admin" && req.dbName != "local" && req.dbName != "config");
         uassertStatusOK(opCtx->getServiceContext()->catalog->dropDatabase(opCtx, req.dbName));
+        invalidateViewCache(req.dbName);
         result.append("dropped", req.dbName);
     }
 };
@@ -149,6 +226,28 @@ public:
 };
 MONGO_REGISTER_COMMAND(RenameCollectionCmd)
 
+/** collMod of a view: replaces viewOn and/or pipeline; other options are refused. */
+void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinition view) {
+    uassert(ErrorCodes::InvalidOptions, "option not supported on a view",
+            !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&
+                !cmd.getExpireAfterSeconds() && !cmd.getTimeseries() && !cmd.getIndex() &&
+                !cmd.getChangeStreamPreAndPostImages() && !cmd.getClusteredIndex() &&
+                !cmd.getCappedSize() && !cmd.getCappedMax());
+    uassert(ErrorCodes::InvalidOptions, "must specify both 'viewOn' and 'pipeline' when modifying a view",
+            cmd.getViewOn().has_value() == cmd.getPipeline().has_value());
+    if (cmd.getViewOn()) {
+        uassert(ErrorCodes::BadValue, "'viewOn' cannot be empty", !cmd.getViewOn()->empty());
+        view.viewOn = NamespaceString(view.name.db(), *cmd.getViewOn());
+    }
+    if (cmd.getPipeline()) {
+        view.pipeline.clear();
+        for (const auto& st : *cmd.getPipeline())
+            view.pipeline.push_back(st.getOwned());
+    }
+    validateViewPipeline(opCtx, view.name, view.pipeline);
+    uassertStatusOK(modifyView(opCtx, view));
+}
+
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
@@ -158,7 +257,15 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
+        if (!coll) {
+            if (auto view = lookupView(opCtx, nss)) {
+                collModView(opCtx, cmd, *view);
+                return;
+            }
+        }
         uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
+        uassert(ErrorCodes::InvalidOptions, "collMod: 'viewOn' and 'pipeline' apply only to views",
+                !cmd.getViewOn() && !cmd.getPipeline());
         uassert(ErrorCodes::CommandNotSupported,
                 "collMod supports only the 'index' option on this server so far",
                 !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&

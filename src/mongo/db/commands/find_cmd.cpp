@@ -1,11 +1,14 @@
 // find, getMore and killCursors.
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/commands/tailable_cursor_source.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/idl/find_command_gen.h"
@@ -16,6 +19,25 @@ namespace mongo {
 namespace {
 
 constexpr long long kDefaultFindBatchSize = 101;
+
+/** find on a view: an aggregate of the view's pipeline plus the find's stages. */
+void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
+                   const FindCommandRequest& cmd, const NamespaceString& nss,
+                   long long batchSize, bool singleBatch, BSONObjBuilder& result) {
+    uassert(ErrorCodes::CommandNotSupportedOnView,
+            "Cannot run tailable or awaitData find on a view", !cmd.getTailable());
+    auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
+                                 cmd.getSkip().value_or(0), cmd.getLimit().value_or(0));
+    AggregationRequestOptions opts;
+    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+    PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
+    auto cursor = std::make_unique<ClientCursor>();
+    cursor->nss = nss;
+    cursor->source = std::make_unique<PipelineCursorSource>(std::move(prepared.pipeline));
+    cursor->noCursorTimeout = cmd.getNoCursorTimeout();
+    cursor->originatingCommand = req.body.getOwned();
+    runBatchAndReply(opCtx, std::move(cursor), batchSize, singleBatch, true, result);
+}
 
 class FindCmd : public Command {
 public:
@@ -37,6 +59,10 @@ public:
         if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))
             singleBatch = true;
 
+        if (isView(opCtx, nss)) {
+            runFindOnView(opCtx, req, cmd, nss, batchSize, singleBatch, result);
+            return;
+        }
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
         if (cmd.getTailable()) {
             uassert(ErrorCodes::BadValue,
@@ -44,10 +70,16 @@ public:
                         " :: caused by :: tailable cursor requested on non capped collection",
                     coll && coll->isCapped());
         }
-        auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
         auto cursor = std::make_unique<ClientCursor>();
         cursor->nss = nss;
-        cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
+        if (cmd.getTailable()) {
+            // Tailable: natural order, resumes after the last record on each getMore.
+            cursor->source = std::make_unique<TailableCappedSource>(
+                coll.getCollection(), params.matcher, params.projection);
+        } else {
+            auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+            cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
+        }
         cursor->noCursorTimeout = cmd.getNoCursorTimeout();
         cursor->tailable = cmd.getTailable();
         cursor->awaitData = cmd.getAwaitData();
@@ -74,7 +106,9 @@ public:
             long long batchSize = cmd.getBatchSize().value_or(0);
             BSONObjBuilder cursorObj(result.subobjStart("cursor"));
             BSONArrayBuilder batch(cursorObj.subarrayStart("nextBatch"));
-            bool exhausted = fillBatch(opCtx, cursor.get(), batchSize, &batch);
+            bool exhausted = cursor->tailable
+                ? fillTailableBatch(opCtx, cursor.get(), batchSize, &batch)
+                : fillBatch(opCtx, cursor.get(), batchSize, &batch);
             batch.done();
             cursorObj.append("id", exhausted ? 0LL : id);
             cursorObj.append("ns", nss.ns());

@@ -3,6 +3,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/matcher/expression.h"
@@ -47,12 +48,28 @@ public:
         std::sort(colls.begin(), colls.end(), [](const auto& a, const auto& b) {
             return a->ns().coll() < b->ns().coll();
         });
+        // Collections and views, ordered by name.
+        std::vector<std::pair<std::string, std::pair<BSONObj, BSONObj>>> entries;
+        for (const auto& c : colls)
+            entries.push_back({c->ns().coll(), {collectionInfo(*c, false), collectionInfo(*c, true)}});
+        for (const auto& v : viewsInDb(opCtx, req.dbName)) {
+            BSONObjBuilder options;
+            options.append("viewOn", v.viewOn.coll());
+            BSONArrayBuilder p(options.subarrayStart("pipeline"));
+            for (const auto& st : v.pipeline)
+                p.append(st);
+            p.done();
+            BSONObj full = BSON("name" << v.name.coll() << "type" << "view" << "options"
+                                       << options.obj() << "info" << BSON("readOnly" << true));
+            entries.push_back({v.name.coll(), {full, BSON("name" << v.name.coll() << "type" << "view")}});
+        }
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
         std::vector<BSONObj> docs;
-        for (const auto& c : colls) {
-            BSONObj full = collectionInfo(*c, false);
-            if (filter && !filter->matchesBSON(full))
+        for (const auto& [name, infos] : entries) {
+            if (filter && !filter->matchesBSON(infos.first))
                 continue;
-            docs.push_back(cmd.getNameOnly() ? collectionInfo(*c, true) : full);
+            docs.push_back(cmd.getNameOnly() ? infos.second : infos.first);
         }
         long long batchSize = -1;  // no limit unless the cursor option gives one
         if (cmd.getCursor() && cmd.getCursor()->getBatchSize())

@@ -12,6 +12,7 @@
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/idl/list_commands_gen.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/assert_util.h"
@@ -172,8 +173,14 @@ public:
             BSONObjBuilder m(result.subobjStart("metrics"));
             BSONObjBuilder cur(m.subobjStart("cursor"));
             cur.append("timedOut", sc->cursorManager ? sc->cursorManager->totalTimedOut() : 0LL);
-            BSONObjBuilder open(cur.subobjStart("open"));
-            open.append("total", static_cast<long long>(sc->cursorManager ? sc->cursorManager->numOpen() : 0));
+            {
+                BSONObjBuilder open(cur.subobjStart("open"));
+                open.append("total", static_cast<long long>(sc->cursorManager ? sc->cursorManager->numOpen() : 0));
+            }
+            cur.done();
+            const auto& ttl = ttlMetrics();
+            m.append("ttl", BSON("deletedDocuments" << ttl.deletedDocuments.load() << "passes"
+                                                    << ttl.passes.load()));
         }
         {
             BSONObjBuilder se(result.subobjStart("storageEngine"));

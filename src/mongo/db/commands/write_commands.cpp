@@ -3,6 +3,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
@@ -102,6 +103,8 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         checkWritableNamespace(nss);
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         const auto& docs = cmd.getDocuments();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(docs.size()) + " operations.",
@@ -175,6 +178,8 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         checkWritableNamespace(nss);
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         const auto& deletes = cmd.getDeletes();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(deletes.size()) + " operations.",

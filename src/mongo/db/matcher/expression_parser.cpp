@@ -457,6 +457,11 @@ void setExprMatchParser(ExprMatchParser parser) {
     gExprParser = std::move(parser);
 }
 
+ExprMatchParser getExprMatchParser() {
+    std::lock_guard<std::mutex> lk(gExprMutex);
+    return gExprParser;
+}
+
 bool typeFromAlias(StringData alias, BSONType* out) {
     for (const auto& a : kTypeAliases) {
         if (a.name == alias) {

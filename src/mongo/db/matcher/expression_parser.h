@@ -31,6 +31,8 @@ StatusWith<std::unique_ptr<MatchExpression>> parseValueMatchExpression(const BSO
 using ExprMatchParser =
     std::function<StatusWith<std::unique_ptr<MatchExpression>>(const BSONElement& exprElem)>;
 void setExprMatchParser(ExprMatchParser parser);
+/** The installed hook (empty if none). */
+ExprMatchParser getExprMatchParser();
 
 /** Maps a $type alias ("string", "objectId", ...) to its type; false if unknown. */
 bool typeFromAlias(StringData alias, BSONType* out);

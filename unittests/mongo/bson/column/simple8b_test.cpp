@@ -208,3 +208,38 @@ TEST(Simple8b, RandomSequencesRoundTrip) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(Simple8b, ResetBehavesLikeAFreshPacker) {
+    std::mt19937_64 rng(9);
+    for (int round = 0; round < 200; ++round) {
+        Input<uint64_t> first, second;
+        for (int i = 0; i < int(rng() % 300); ++i)
+            first.push_back(rng() % 5 ? std::optional<uint64_t>(rng() % 8) : std::nullopt);
+        for (int i = 0; i < int(rng() % 300); ++i)
+            second.push_back(rng() % 5 ? std::optional<uint64_t>(rng() % 1000) : std::nullopt);
+        std::vector<uint64_t> words;
+        Simple8bBuilder<uint64_t> b(&collect, &words);
+        for (const auto& v : first) {
+            if (v)
+                b.append(*v);
+            else
+                b.skip();
+        }
+        b.reset();  // drops whatever was pending, RLE state included
+        words.clear();
+        for (const auto& v : second) {
+            if (v)
+                b.append(*v);
+            else
+                b.skip();
+        }
+        b.flush();
+        ASSERT_EQ(hexWords(words), hexWords(pack(second)));
+    }
+}
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,75 @@
+// aggregate: parses the pipeline, resolves views, pushes the leading stages into
+// the find layer, and returns the results as a cursor (or the explain output).
+#include <memory>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/cursor_response.h"
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/db_raii.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/service_context.h"
+#include "mongo/idl/aggregate_command_gen.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+constexpr long long kDefaultBatchSize = 101;
+
+class AggregateCmd : public Command {
+public:
+    AggregateCmd() : Command("aggregate") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto cmd = AggregateCommandRequest::parse(req.body);
+        bool explain = cmd.getExplain().value_or(false);
+        uassert(ErrorCodes::FailedToParse,
+                "The 'cursor' option is required, except for aggregate with the explain argument",
+                explain || cmd.getCursor());
+        uassert(ErrorCodes::FailedToParse, "Cannot specify batchSize with explain",
+                !(explain && cmd.getCursor() && cmd.getCursor()->getBatchSize()));
+
+        NamespaceString nss;
+        bool collectionless = false;
+        if (const auto* name = std::get_if<std::string>(&cmd.getCommandParameter())) {
+            nss = NamespaceString(req.dbName, *name);
+            uassertStatusOK(nss.validateCollectionName());
+        } else {
+            uassert(ErrorCodes::FailedToParse,
+                    "Invalid command format: the 'aggregate' field must specify a collection "
+                    "name or 1",
+                    std::get<std::int64_t>(cmd.getCommandParameter()) == 1);
+            nss = NamespaceString(req.dbName, "$cmd.aggregate");
+            collectionless = true;
+        }
+
+        AggregationRequestOptions opts;
+        opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+        opts.letVars = cmd.getLet().value_or(BSONObj());
+        opts.explain = explain;
+        opts.collectionless = collectionless;
+        std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
+
+        PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
+        if (explain) {
+            appendPipelineExplain(opCtx, prepared, result);
+            return;
+        }
+        long long batchSize = cmd.getCursor()->getBatchSize().value_or(kDefaultBatchSize);
+        auto cursor = std::make_unique<ClientCursor>();
+        cursor->nss = nss;
+        cursor->source = std::make_unique<PipelineCursorSource>(std::move(prepared.pipeline));
+        cursor->originatingCommand = req.body.getOwned();
+        runBatchAndReply(opCtx, std::move(cursor), batchSize, false, true, result);
+    }
+};
+MONGO_REGISTER_COMMAND(AggregateCmd)
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,48 @@
+// TailableCappedSource: the cursor source of a tailable find on a capped
+// collection (the oplog above all). It remembers the last RecordId returned and,
+// when it reaches the end, releases its storage cursor, so a later getMore (on a
+// fresh snapshot) continues with the records inserted since. awaitData waits
+// use repl::LocalOplog's insert notifications (see awaitTailableData()).
+#pragma once
+
+#include <memory>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/storage/record_id.h"
+#include "mongo/db/storage/record_store.h"
+
+namespace mongo {
+
+class Collection;
+class MatchExpression;
+
+class TailableCappedSource : public CursorSource {
+public:
+    TailableCappedSource(std::shared_ptr<Collection> coll, std::shared_ptr<MatchExpression> filter,
+                         std::function<BSONObj(const BSONObj&)> projection)
+        : _coll(std::move(coll)), _filter(std::move(filter)), _projection(std::move(projection)) {}
+
+    bool next(OperationContext* opCtx, BSONObj* out) override;
+    /** Releases the storage cursor (before the snapshot is abandoned). */
+    void detach() {
+        _cursor.reset();
+    }
+
+private:
+    std::shared_ptr<Collection> _coll;
+    std::shared_ptr<MatchExpression> _filter;
+    std::function<BSONObj(const BSONObj&)> _projection;
+    std::unique_ptr<RecordCursor> _cursor;
+    RecordId _last;
+};
+
+/**
+ * For a getMore on a tailable cursor: starts a fresh snapshot, fills the batch,
+ * and for awaitData cursors with nothing new waits (until the operation's
+ * maxTimeMS, default 1 second) for inserts and tries again. Returns like fillBatch.
+ */
+bool fillTailableBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSize,
+                       BSONArrayBuilder* batch);
+
+}  // namespace mongo

@@ -1,0 +1,382 @@
+#include "mongo/db/pipeline/accumulator.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+
+std::map<std::string, AccumulatorParser, std::less<>>& registry() {
+    static std::map<std::string, AccumulatorParser, std::less<>> r;
+    return r;
+}
+
+}  // namespace
+
+void registerAccumulator(StringData name, AccumulatorParser parser) {
+    registry()[std::string(name)] = std::move(parser);
+}
+
+bool isAccumulatorRegistered(StringData name) {
+    return registry().find(name) != registry().end();
+}
+
+AccumulationStatement parseAccumulationStatement(ExpressionContext* expCtx, const BSONElement& e,
+                                                 const VariablesParseState& vps) {
+    StringData field = e.fieldNameStringData();
+    uassert(40235, "The field name '" + std::string(field) + "' cannot contain '.'",
+            field.find('.') == StringData::npos);
+    uassert(40236, "The field name '" + std::string(field) + "' cannot be an operator name",
+            !field.starts_with("$"));
+    uassert(40234, "The field '" + std::string(field) + "' must be an accumulator object",
+            e.type() == BSONType::kObject);
+    BSONObj spec = e.Obj();
+    uassert(40238, "The field '" + std::string(field) + "' must specify one accumulator",
+            spec.nFields() == 1);
+    BSONElement op = spec.firstElement();
+    auto it = registry().find(op.fieldNameStringData());
+    uassert(15952, "unknown group operator '" + std::string(op.fieldNameStringData()) + "'",
+            it != registry().end());
+    AccumulationStatement st;
+    st.fieldName = std::string(field);
+    st.opName = std::string(op.fieldNameStringData());
+    auto [expr, factory] = it->second(expCtx, op, vps);
+    st.expr = std::move(expr);
+    st.factory = std::move(factory);
+    st.spec = spec.getOwned();
+    return st;
+}
+
+// ---------------------------------------------------------------------------------------
+
+void SumState::add(const Value& v) {
+    switch (v.getType()) {
+        case BSONType::kNumberInt:
+        case BSONType::kNumberLong:
+            if (_kind < 2) {
+                long long r;
+                if (!__builtin_add_overflow(_long, v.getLong(), &r)) {
+                    _long = r;
+                    if (v.getType() == BSONType::kNumberLong)
+                        _kind = 1;
+                    return;
+                }
+                _kind = 2;  // overflow: continue in double
+                _double = static_cast<double>(_long);
+                _long = 0;
+            }
+            break;
+        case BSONType::kNumberDecimal:
+            _decimal = true;
+            [[fallthrough]];
+        case BSONType::kNumberDouble:
+            if (_kind < 2) {
+                _kind = 2;
+                _double += static_cast<double>(_long);
+                _long = 0;
+            }
+            break;
+        default:
+            return;
+    }
+    // Kahan summation.
+    double y = v.getDouble() - _compensation;
+    double t = _double + y;
+    _compensation = (t - _double) - y;
+    _double = t;
+}
+
+double SumState::asDouble() const {
+    return _kind < 2 ? static_cast<double>(_long) : _double;
+}
+
+Value SumState::sum() const {
+    if (_decimal)
+        return Value(Decimal128::fromDouble(asDouble()));
+    if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
+        _long <= std::numeric_limits<int>::max())
+        return Value(static_cast<int>(_long));
+    if (_kind <= 1)
+        return Value(_long);
+    return Value(_double);
+}
+
+namespace {
+
+class AccumulatorSum final : public Accumulator {
+public:
+    void process(const Value& v) override {
+        _s.add(v);
+    }
+    Value getValue() const override {
+        return _s.sum();
+    }
+    void reset() override {
+        _s.reset();
+    }
+
+private:
+    SumState _s;
+};
+
+class AccumulatorAvg final : public Accumulator {
+public:
+    void process(const Value& v) override {
+        if (!v.numeric())
+            return;
+        _s.add(v);
+        ++_count;
+    }
+    Value getValue() const override {
+        if (_count == 0)
+            return Value::null();
+        double avg = _s.asDouble() / static_cast<double>(_count);
+        if (_s.isDecimal())
+            return Value(Decimal128::fromDouble(avg));
+        return Value(avg);
+    }
+    void reset() override {
+        _s.reset();
+        _count = 0;
+    }
+
+private:
+    SumState _s;
+    long long _count = 0;
+};
+
+class AccumulatorMinMax final : public Accumulator {
+public:
+    explicit AccumulatorMinMax(bool isMax) : _max(isMax) {}
+    void process(const Value& v) override {
+        if (v.nullish())
+            return;
+        if (_val.missing()) {
+            _val = v.getOwned();
+            return;
+        }
+        int c = Value::compare(v, _val);
+        if (_max ? c > 0 : c < 0)
+            _val = v.getOwned();
+    }
+    Value getValue() const override {
+        return _val.missing() ? Value::null() : _val;
+    }
+    size_t memUsage() const override {
+        return 64 + static_cast<size_t>(_val.elem().size());
+    }
+    void reset() override {
+        _val = Value();
+    }
+
+private:
+    bool _max;
+    Value _val;
+};
+
+class AccumulatorFirstLast final : public Accumulator {
+public:
+    explicit AccumulatorFirstLast(bool isLast) : _last(isLast) {}
+    void process(const Value& v) override {
+        if (_seen && !_last)
+            return;
+        _seen = true;
+        _val = v.getOwned();
+    }
+    Value getValue() const override {
+        return _val.missing() ? Value::null() : _val;
+    }
+    size_t memUsage() const override {
+        return 64 + static_cast<size_t>(_val.elem().size());
+    }
+    void reset() override {
+        _val = Value();
+        _seen = false;
+    }
+
+private:
+    bool _last;
+    bool _seen = false;
+    Value _val;
+};
+
+class AccumulatorPush final : public Accumulator {
+public:
+    void process(const Value& v) override {
+        if (v.missing())
+            return;
+        _vals.push_back(v.getOwned());
+        _bytes += v.elem().size() + sizeof(Value);
+    }
+    Value getValue() const override {
+        return Value(_vals);
+    }
+    size_t memUsage() const override {
+        return 64 + _bytes;
+    }
+    void reset() override {
+        _vals.clear();
+        _bytes = 0;
+    }
+
+private:
+    std::vector<Value> _vals;
+    size_t _bytes = 0;
+};
+
+class AccumulatorAddToSet final : public Accumulator {
+public:
+    void process(const Value& v) override {
+        if (v.missing())
+            return;
+        if (_set.insert(v.getOwned()).second)
+            _bytes += v.elem().size() + sizeof(Value) + 32;
+    }
+    Value getValue() const override {
+        return Value(std::vector<Value>(_set.begin(), _set.end()));
+    }
+    size_t memUsage() const override {
+        return 64 + _bytes;
+    }
+    void reset() override {
+        _set.clear();
+        _bytes = 0;
+    }
+
+private:
+    std::set<Value, ValueLess> _set;
+    size_t _bytes = 0;
+};
+
+class AccumulatorMergeObjects final : public Accumulator {
+public:
+    void process(const Value& v) override {
+        if (v.nullish())
+            return;
+        uassert(40400,
+                "$mergeObjects requires object inputs, but input " + v.toString() +
+                    " is of type " + typeNameOf(v),
+                v.isObject());
+        BSONObj add = v.getDocument();
+        // Keep the original order: fields already present are replaced in place.
+        BSONObjBuilder out;
+        for (auto e : _doc) {
+            BSONElement repl = add.getField(e.fieldNameStringData());
+            out.append(repl.eoo() ? e : repl);
+        }
+        for (auto e : add)
+            if (!_doc.hasField(e.fieldNameStringData()))
+                out.append(e);
+        _doc = out.obj();
+    }
+    Value getValue() const override {
+        return Value(_doc);
+    }
+    size_t memUsage() const override {
+        return 64 + _doc.objsize();
+    }
+    void reset() override {
+        _doc = BSONObj();
+    }
+
+private:
+    BSONObj _doc;
+};
+
+class AccumulatorStdDev final : public Accumulator {
+public:
+    explicit AccumulatorStdDev(bool sample) : _sample(sample) {}
+    void process(const Value& v) override {
+        if (!v.numeric())
+            return;
+        double x = v.getDouble();
+        ++_n;
+        double delta = x - _mean;
+        _mean += delta / static_cast<double>(_n);
+        _m2 += delta * (x - _mean);
+    }
+    Value getValue() const override {
+        long long denom = _sample ? _n - 1 : _n;
+        if (denom <= 0)
+            return Value::null();
+        return Value(std::sqrt(_m2 / static_cast<double>(denom)));
+    }
+    void reset() override {
+        _n = 0;
+        _mean = _m2 = 0;
+    }
+
+private:
+    bool _sample;
+    long long _n = 0;
+    double _mean = 0, _m2 = 0;
+};
+
+template <typename Make>
+AccumulatorParser simpleParser(Make make) {
+    return [make](ExpressionContext* expCtx, const BSONElement& arg,
+                  const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
+        return {Expression::parseOperand(expCtx, arg, vps), AccumulatorFactory(make)};
+    };
+}
+
+/** Accumulators that take exactly one operand: reject an array argument (40237). */
+template <typename Make>
+AccumulatorParser unaryParser(StringData name, Make make) {
+    std::string n(name);
+    return [n, make](ExpressionContext* expCtx, const BSONElement& arg,
+                     const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
+        uassert(40237, "The " + n + " accumulator is a unary operator",
+                arg.type() != BSONType::kArray);
+        return {Expression::parseOperand(expCtx, arg, vps), AccumulatorFactory(make)};
+    };
+}
+
+const bool kRegistered = [] {
+    registerAccumulator("$sum", unaryParser("$sum", [] { return std::make_unique<AccumulatorSum>(); }));
+    registerAccumulator("$avg", unaryParser("$avg", [] { return std::make_unique<AccumulatorAvg>(); }));
+    registerAccumulator("$min", unaryParser("$min", [] {
+                            return std::make_unique<AccumulatorMinMax>(false);
+                        }));
+    registerAccumulator("$max", unaryParser("$max", [] {
+                            return std::make_unique<AccumulatorMinMax>(true);
+                        }));
+    registerAccumulator("$first", unaryParser("$first", [] {
+                            return std::make_unique<AccumulatorFirstLast>(false);
+                        }));
+    registerAccumulator("$last", unaryParser("$last", [] {
+                            return std::make_unique<AccumulatorFirstLast>(true);
+                        }));
+    registerAccumulator("$push", unaryParser("$push", [] { return std::make_unique<AccumulatorPush>(); }));
+    registerAccumulator("$addToSet", unaryParser("$addToSet", [] {
+                            return std::make_unique<AccumulatorAddToSet>();
+                        }));
+    registerAccumulator("$mergeObjects", unaryParser("$mergeObjects", [] {
+                            return std::make_unique<AccumulatorMergeObjects>();
+                        }));
+    registerAccumulator("$stdDevPop", simpleParser([] {
+                            return std::make_unique<AccumulatorStdDev>(false);
+                        }));
+    registerAccumulator("$stdDevSamp", simpleParser([] {
+                            return std::make_unique<AccumulatorStdDev>(true);
+                        }));
+    registerAccumulator(
+        "$count",
+        [](ExpressionContext*, const BSONElement& arg,
+           const VariablesParseState&) -> std::pair<ExprPtr, AccumulatorFactory> {
+            uassert(ErrorCodes::TypeMismatch, "$count takes no arguments, i.e. $count:{}",
+                    arg.type() == BSONType::kObject && arg.Obj().isEmpty());
+            return {std::make_unique<ExpressionConstant>(Value(1)),
+                    [] { return std::make_unique<AccumulatorSum>(); }};
+        });
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,75 @@
+// Accumulators: the per-group state of $group (and $bucket, $setWindowFields)
+// operators such as $sum, $avg, $min, $push. One Accumulator object per group and
+// output field; process() takes each input value, getValue() gives the result.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/value.h"
+
+namespace mongo {
+
+class Accumulator {
+public:
+    virtual ~Accumulator() = default;
+    /** Folds one input value in. Values that must outlive the call are copied. */
+    virtual void process(const Value& input) = 0;
+    /** The result so far. */
+    virtual Value getValue() const = 0;
+    /** Approximate bytes held (for the memory limit). */
+    virtual size_t memUsage() const {
+        return 64;
+    }
+    /** Back to the initial state. */
+    virtual void reset() = 0;
+};
+
+using AccumulatorFactory = std::function<std::unique_ptr<Accumulator>()>;
+
+/** One `field: {$op: <expr>}` of a $group. */
+struct AccumulationStatement {
+    std::string fieldName;
+    std::string opName;
+    ExprPtr expr;
+    AccumulatorFactory factory;
+    BSONObj spec;  // {$op: <arg>} as given (explain)
+};
+
+/**
+ * Parses `e` (`field: {$op: <arg>}`). Errors: 40234 not an object, 40238 not one
+ * field, 15952 unknown operator, 40235 dotted name, 40236 '$'-prefixed name.
+ */
+AccumulationStatement parseAccumulationStatement(ExpressionContext* expCtx, const BSONElement& e,
+                                                 const VariablesParseState& vps);
+
+/** The factory for accumulator `name` with `arg` (the operator's argument), or null. */
+using AccumulatorParser = std::function<std::pair<ExprPtr, AccumulatorFactory>(
+    ExpressionContext*, const BSONElement& arg, const VariablesParseState&)>;
+void registerAccumulator(StringData name, AccumulatorParser parser);
+bool isAccumulatorRegistered(StringData name);
+
+/** Running sum with int -> long -> double promotion (shared by $sum, $avg). */
+class SumState {
+public:
+    void add(const Value& v);
+    Value sum() const;
+    double asDouble() const;
+    bool isDecimal() const {
+        return _decimal;
+    }
+    void reset() {
+        *this = SumState();
+    }
+
+private:
+    int _kind = 0;  // 0 int, 1 long, 2 double
+    bool _decimal = false;
+    long long _long = 0;
+    double _double = 0;      // doubles (Kahan-compensated)
+    double _compensation = 0;
+};
+
+}  // namespace mongo

@@ -1,0 +1,292 @@
+// Accumulators returning several values or order statistics: $firstN $lastN $minN
+// $maxN $topN $bottomN $top $bottom $median $percentile.
+#include <algorithm>
+#include <cmath>
+
+#include "mongo/db/pipeline/accumulator.h"
+#include "mongo/db/query/sort_pattern.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+/** Evaluates the constant 'n' of an N-accumulator (5787902/5787908). */
+long long parseN(ExpressionContext* expCtx, const BSONElement& nElem) {
+    auto expr = Expression::parseOperand(expCtx, nElem, expCtx->makeParseState());
+    Value v = expr->evaluate(BSONObj(), &expCtx->variables);
+    uassert(5787902, "Value for 'n' must be of integral type, but found " + v.toString(),
+            v.integral64Bit());
+    uassert(5787908, "'n' must be greater than 0, found " + v.toString(), v.getLong() > 0);
+    return v.getLong();
+}
+
+class AccumulatorN final : public Accumulator {
+public:
+    enum class Kind { kFirst, kLast, kMin, kMax };
+    AccumulatorN(Kind k, long long n) : _kind(k), _n(n) {}
+    void process(const Value& v) override {
+        if (_kind == Kind::kMin || _kind == Kind::kMax) {
+            if (v.nullish())
+                return;
+        }
+        Value x = v.missing() ? Value::null() : v.getOwned();
+        _bytes += x.elem().size() + sizeof(Value);
+        _vals.push_back(std::move(x));
+        if (_kind == Kind::kFirst && static_cast<long long>(_vals.size()) > _n)
+            _vals.pop_back();
+        if (_kind == Kind::kLast && static_cast<long long>(_vals.size()) > _n)
+            _vals.erase(_vals.begin());
+        if ((_kind == Kind::kMin || _kind == Kind::kMax) &&
+            static_cast<long long>(_vals.size()) > 2 * _n + 16)
+            trim();
+    }
+    Value getValue() const override {
+        if (_kind == Kind::kMin || _kind == Kind::kMax) {
+            auto copy = *this;
+            copy.trim();
+            return Value(copy._vals);
+        }
+        return Value(_vals);
+    }
+    size_t memUsage() const override {
+        return 64 + _bytes;
+    }
+    void reset() override {
+        _vals.clear();
+        _bytes = 0;
+    }
+
+private:
+    void trim() {
+        bool isMax = _kind == Kind::kMax;
+        std::stable_sort(_vals.begin(), _vals.end(), [&](const Value& a, const Value& b) {
+            int c = Value::compare(a, b);
+            return isMax ? c > 0 : c < 0;
+        });
+        if (static_cast<long long>(_vals.size()) > _n)
+            _vals.resize(_n);
+    }
+    Kind _kind;
+    long long _n;
+    std::vector<Value> _vals;
+    size_t _bytes = 0;
+};
+
+/** $top/$bottom/$topN/$bottomN: input is {sortKeyDoc, output} pairs built by the parser. */
+class AccumulatorTopBottom final : public Accumulator {
+public:
+    AccumulatorTopBottom(std::shared_ptr<SortPattern> pattern, bool bottom, long long n,
+                         bool single)
+        : _pattern(std::move(pattern)), _bottom(bottom), _n(n), _single(single) {}
+    void process(const Value& v) override {
+        // v = {k: <document used for sorting>, o: <output>}
+        BSONObj pair = v.getDocument().getOwned();
+        _items.push_back(pair);
+        if (static_cast<long long>(_items.size()) > 2 * _n + 16)
+            trim();
+    }
+    Value getValue() const override {
+        auto copy = *this;
+        copy.trim();
+        std::vector<Value> out;
+        for (const auto& p : copy._items) {
+            BSONElement o = p["o"];
+            out.push_back(o.eoo() ? Value::null() : Value::copyOf(o));
+        }
+        if (_single)
+            return out.empty() ? Value::null() : out[0];
+        return Value(out);
+    }
+    void reset() override {
+        _items.clear();
+    }
+
+private:
+    void trim() {
+        const SortPattern* pat = _pattern.get();
+        bool bottom = _bottom;
+        std::stable_sort(_items.begin(), _items.end(), [&](const BSONObj& a, const BSONObj& b) {
+            int c = pat->compareSortKeys(a["k"].Obj(), b["k"].Obj());
+            return bottom ? c > 0 : c < 0;
+        });
+        if (static_cast<long long>(_items.size()) > _n)
+            _items.resize(_n);
+        if (bottom)
+            std::reverse(_items.begin(), _items.end());  // back to sort order
+    }
+    std::shared_ptr<SortPattern> _pattern;
+    bool _bottom;
+    long long _n;
+    bool _single;
+    std::vector<BSONObj> _items;
+};
+
+/** $median / $percentile (method 'approximate'): exact nearest-rank percentiles. */
+class AccumulatorPercentile final : public Accumulator {
+public:
+    AccumulatorPercentile(std::vector<double> ps, bool single) : _ps(std::move(ps)), _single(single) {}
+    void process(const Value& v) override {
+        if (v.numeric())
+            _vals.push_back(v.getDouble());
+    }
+    Value getValue() const override {
+        if (_vals.empty()) {
+            if (_single)
+                return Value::null();
+            std::vector<Value> nulls(_ps.size(), Value::null());
+            return Value(nulls);
+        }
+        std::vector<double> sorted = _vals;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<Value> out;
+        for (double p : _ps) {
+            double rank = std::ceil(p * static_cast<double>(sorted.size()));
+            size_t idx = rank <= 1 ? 0 : static_cast<size_t>(rank) - 1;
+            out.push_back(Value(sorted[std::min(idx, sorted.size() - 1)]));
+        }
+        return _single ? out[0] : Value(out);
+    }
+    size_t memUsage() const override {
+        return 64 + _vals.size() * sizeof(double);
+    }
+    void reset() override {
+        _vals.clear();
+    }
+
+private:
+    std::vector<double> _ps;
+    bool _single;
+    std::vector<double> _vals;
+};
+
+AccumulatorParser nParser(StringData name, AccumulatorN::Kind kind) {
+    std::string op(name);
+    return [op, kind](ExpressionContext* expCtx, const BSONElement& arg,
+                      const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
+        uassert(5787801, op + " specification must be an object; found " + typeNameOf(Value(arg)),
+                arg.type() == BSONType::kObject);
+        BSONElement nE, inputE;
+        for (auto f : arg.Obj()) {
+            if (f.fieldNameStringData() == "n")
+                nE = f;
+            else if (f.fieldNameStringData() == "input")
+                inputE = f;
+            else
+                uasserted(5787901, "Unknown argument for 'n' operator: " +
+                                       std::string(f.fieldNameStringData()));
+        }
+        uassert(5787906, "Missing value for 'n'", !nE.eoo());
+        uassert(5787907, "Missing value for 'input'", !inputE.eoo());
+        long long n = parseN(expCtx, nE);
+        return {Expression::parseOperand(expCtx, inputE, vps),
+                [kind, n] { return std::make_unique<AccumulatorN>(kind, n); }};
+    };
+}
+
+AccumulatorParser topBottomParser(StringData name, bool bottom, bool single) {
+    std::string op(name);
+    return [=](ExpressionContext* expCtx, const BSONElement& arg,
+               const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
+        uassert(5788001, op + " specification must be an object", arg.type() == BSONType::kObject);
+        BSONElement nE, outputE, sortByE;
+        for (auto f : arg.Obj()) {
+            StringData fn = f.fieldNameStringData();
+            if (fn == "n" && !single)
+                nE = f;
+            else if (fn == "output")
+                outputE = f;
+            else if (fn == "sortBy")
+                sortByE = f;
+            else
+                uasserted(5788002, "Unknown argument to " + op + " '" + std::string(fn) + "'");
+        }
+        if (!single)
+            uassert(5788003, "Missing value for 'n'", !nE.eoo());
+        uassert(5788004, "Missing value for 'output'", !outputE.eoo());
+        uassert(5788005, "Missing value for 'sortBy'", !sortByE.eoo());
+        uassert(5788006, "'sortBy' must be an object", sortByE.type() == BSONType::kObject);
+        long long n = single ? 1 : parseN(expCtx, nE);
+        auto pattern =
+            std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(sortByE.Obj())));
+        // The input expression builds {k: <sort key fields>, o: <output>}.
+        std::shared_ptr<Expression> output(Expression::parseOperand(expCtx, outputE, vps));
+        BSONObjBuilder spec;
+        spec.appendAs(arg, op);
+        ExprPtr input = std::make_unique<ExpressionCustom>(
+            op, spec.obj(), ExprVector{}, [output, pattern](const BSONObj& root, Variables* vars) {
+                BSONObjBuilder b;
+                b.append("k", pattern->getSortKey(root));
+                Value o = output->evaluate(root, vars);
+                if (o.missing())
+                    b.appendNull("o");
+                else
+                    o.addToBsonObj(&b, "o");
+                return Value(b.obj());
+            });
+        return {std::move(input), [pattern, bottom, n, single] {
+                    return std::make_unique<AccumulatorTopBottom>(pattern, bottom, n, single);
+                }};
+    };
+}
+
+AccumulatorParser percentileParser(bool median) {
+    return [median](ExpressionContext* expCtx, const BSONElement& arg,
+                    const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
+        StringData op = median ? "$median" : "$percentile";
+        uassert(7436100, std::string(op) + " specification must be an object",
+                arg.type() == BSONType::kObject);
+        BSONElement inputE, pE, methodE;
+        for (auto f : arg.Obj()) {
+            StringData fn = f.fieldNameStringData();
+            if (fn == "input")
+                inputE = f;
+            else if (fn == "p" && !median)
+                pE = f;
+            else if (fn == "method")
+                methodE = f;
+            else
+                uasserted(40415, "BSON field '" + std::string(op) + "." + std::string(fn) +
+                                     "' is an unknown field.");
+        }
+        uassert(40414, "BSON field '" + std::string(op) + ".input' is missing but a required "
+                                                          "field",
+                !inputE.eoo());
+        uassert(40414, "BSON field '" + std::string(op) + ".method' is missing but a required "
+                                                          "field",
+                !methodE.eoo());
+        uassert(ErrorCodes::BadValue, "Currently only 'approximate' can be used as method.",
+                methodE.type() == BSONType::kString && methodE.valueStringData() == "approximate");
+        std::vector<double> ps;
+        if (median) {
+            ps.push_back(0.5);
+        } else {
+            uassert(40414, "BSON field '$percentile.p' is missing but a required field", !pE.eoo());
+            uassert(7750300, "The 'p' field must be an array of numbers",
+                    pE.type() == BSONType::kArray && !pE.Obj().isEmpty());
+            for (auto x : pE.Obj()) {
+                uassert(7750301, "The 'p' field must be an array of numbers from [0.0, 1.0]",
+                        x.isNumber() && x.numberDouble() >= 0 && x.numberDouble() <= 1);
+                ps.push_back(x.numberDouble());
+            }
+        }
+        return {Expression::parseOperand(expCtx, inputE, vps),
+                [ps, median] { return std::make_unique<AccumulatorPercentile>(ps, median); }};
+    };
+}
+
+const bool kRegistered = [] {
+    registerAccumulator("$firstN", nParser("$firstN", AccumulatorN::Kind::kFirst));
+    registerAccumulator("$lastN", nParser("$lastN", AccumulatorN::Kind::kLast));
+    registerAccumulator("$minN", nParser("$minN", AccumulatorN::Kind::kMin));
+    registerAccumulator("$maxN", nParser("$maxN", AccumulatorN::Kind::kMax));
+    registerAccumulator("$top", topBottomParser("$top", false, true));
+    registerAccumulator("$bottom", topBottomParser("$bottom", true, true));
+    registerAccumulator("$topN", topBottomParser("$topN", false, false));
+    registerAccumulator("$bottomN", topBottomParser("$bottomN", true, false));
+    registerAccumulator("$median", percentileParser(true));
+    registerAccumulator("$percentile", percentileParser(false));
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,119 @@
+// DocumentSource: one stage of an aggregation pipeline. Stages form a pull-based
+// chain: getNext() asks the previous stage (setSource) for documents and returns
+// the next output document, or nullopt at the end.
+//
+// Stages register a parser by name (registerDocumentSource); the parser may expand
+// one user stage into several ($count -> $group + $project, $sortByCount...).
+// Parse errors throw with upstream's codes.
+#pragma once
+
+#include <functional>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/pipeline/expression_context.h"
+
+namespace mongo {
+
+class DocumentSource;
+using StagePtr = std::unique_ptr<DocumentSource>;
+using StageList = std::list<StagePtr>;
+
+/** Where a stage may appear and what it needs. */
+struct StageConstraints {
+    bool requiresFirst = false;     // $documents, $collStats, $indexStats, $geoNear
+    bool requiresLast = false;      // $out, $merge
+    bool allowedInFacet = true;
+    bool isWriteStage = false;
+    bool needsInput = true;         // false for $documents (collectionless)
+};
+
+class DocumentSource {
+public:
+    explicit DocumentSource(std::shared_ptr<ExpressionContext> expCtx)
+        : _expCtx(std::move(expCtx)) {}
+    virtual ~DocumentSource() = default;
+
+    /** The next output document, or nullopt when exhausted. */
+    virtual std::optional<BSONObj> getNext() = 0;
+    /** Upstream stage name ("$match"). */
+    virtual const char* getSourceName() const = 0;
+    /** Appends {<name>: <spec>} stages to `out` (one or more). */
+    virtual void serialize(BSONArrayBuilder* out) const = 0;
+    virtual StageConstraints constraints() const {
+        return {};
+    }
+    /**
+     * Pipeline optimisation hook: may modify or remove the following stages. `it`
+     * points at this stage inside `container`; return the position from which
+     * optimisation should continue (usually std::next(it)).
+     */
+    virtual StageList::iterator optimizeAt(StageList::iterator it, StageList* container) {
+        return std::next(it);
+    }
+    /** Releases resources at the end (used before disposing of the pipeline). */
+    virtual void dispose() {}
+    /** Adds explain-only stats (nReturned...) for executionStats. */
+    virtual void appendExplainStats(BSONObjBuilder* b) const {}
+
+    void setSource(DocumentSource* source) {
+        _source = source;
+    }
+    DocumentSource* getSource() const {
+        return _source;
+    }
+    const std::shared_ptr<ExpressionContext>& getExpCtx() const {
+        return _expCtx;
+    }
+
+protected:
+    std::shared_ptr<ExpressionContext> _expCtx;
+    DocumentSource* _source = nullptr;
+};
+
+using StageParser =
+    std::function<std::vector<StagePtr>(const BSONElement&, const std::shared_ptr<ExpressionContext>&)>;
+
+void registerDocumentSource(StringData name, StageParser parser);
+
+/**
+ * Parses one stage object. Errors: 40323 (not exactly one field), 40324 (unknown
+ * stage name), and each stage's own codes.
+ */
+std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
+                                          const std::shared_ptr<ExpressionContext>& expCtx);
+
+/** A stage over a fixed list of documents ($documents, $facet inputs, tests). */
+class DocumentSourceQueue final : public DocumentSource {
+public:
+    DocumentSourceQueue(std::shared_ptr<ExpressionContext> expCtx, std::vector<BSONObj> docs,
+                        std::string name = "$queue")
+        : DocumentSource(std::move(expCtx)), _docs(std::move(docs)), _name(std::move(name)) {}
+    std::optional<BSONObj> getNext() override {
+        if (_pos >= _docs.size())
+            return std::nullopt;
+        return _docs[_pos++];
+    }
+    const char* getSourceName() const override {
+        return _name.c_str();
+    }
+    void serialize(BSONArrayBuilder* out) const override;
+    StageConstraints constraints() const override {
+        StageConstraints c;
+        c.requiresFirst = true;
+        c.needsInput = false;
+        return c;
+    }
+
+private:
+    std::vector<BSONObj> _docs;
+    size_t _pos = 0;
+    std::string _name;
+};
+
+}  // namespace mongo

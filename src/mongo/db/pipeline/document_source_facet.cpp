@@ -1,0 +1,354 @@
+// $facet (several sub-pipelines over the same input), $lookup (joins with another
+// collection, by localField/foreignField and/or a pipeline with `let` variables) and
+// $unionWith (appends another collection's documents).
+#include "mongo/db/pipeline/document_path.h"
+#include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+std::vector<BSONObj> stagesFromArray(const BSONElement& e, int notArrayCode, StringData what) {
+    uassert(notArrayCode, std::string(what) + " must be an array of stages, but found " +
+                              typeNameOf(Value(e)),
+            e.type() == BSONType::kArray);
+    std::vector<BSONObj> out;
+    for (auto s : e.Obj()) {
+        uassert(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object",
+                s.type() == BSONType::kObject);
+        out.push_back(s.Obj().getOwned());
+    }
+    return out;
+}
+
+/** Parses a sub-pipeline only to validate it (errors surface at parse time). */
+void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
+                         const std::vector<BSONObj>& stages, StringData owner,
+                         const std::vector<std::string>& letNames = {}) {
+    auto sub = std::make_shared<ExpressionContext>(expCtx->opCtx, expCtx->ns);
+    for (const auto& n : letNames)
+        sub->topScope().defineVariable(n);
+    auto p = Pipeline::parse(stages, sub);
+    for (const auto& st : p->stages()) {
+        uassert(51047, std::string(st->getSourceName()) + " is not allowed within a " +
+                           std::string(owner) + "'s sub-pipeline",
+                !st->constraints().isWriteStage);
+    }
+}
+
+class DocumentSourceFacet final : public DocumentSource {
+public:
+    DocumentSourceFacet(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
+        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        uassert(40169, "the $facet specification must be a non-empty object", !_spec.isEmpty());
+        for (auto f : _spec) {
+            std::string name(f.fieldNameStringData());
+            uassert(40352, "FieldPath cannot be constructed with empty string", !name.empty());
+            uassert(40353, "FieldPath must not end with a '.'.", name.back() != '.');
+            uassert(16410, "FieldPath field names may not start with '$'.", name[0] != '$');
+            auto stages = stagesFromArray(f, 40170, "arguments to $facet");
+            uassert(40171, "sub-pipeline in $facet stage cannot be empty", !stages.empty());
+            auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _expCtx->ns);
+            auto p = Pipeline::parse(stages, sub);
+            for (const auto& st : p->stages())
+                uassert(40600, std::string(st->getSourceName()) +
+                                   " is not allowed to be used within a $facet stage",
+                        st->constraints().allowedInFacet && !st->constraints().requiresFirst);
+            _facets.emplace_back(name, std::move(stages));
+        }
+    }
+
+    std::optional<BSONObj> getNext() override {
+        if (_done)
+            return std::nullopt;
+        _done = true;
+        std::vector<BSONObj> input;
+        while (auto d = _source->getNext())
+            input.push_back(d->getOwned());
+        BSONObjBuilder out;
+        for (const auto& [name, stages] : _facets) {
+            auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _expCtx->ns);
+            sub->allowDiskUse = _expCtx->allowDiskUse;
+            sub->variables = _expCtx->variables;
+            auto p = Pipeline::parse(stages, sub);
+            p->optimize();
+            p->attachSource(std::make_unique<DocumentSourceQueue>(sub, input));
+            BSONArrayBuilder arr(out.subarrayStart(name));
+            while (auto d = p->getNext())
+                arr.append(*d);
+            arr.done();
+            uassert(ErrorCodes::BSONObjectTooLarge,
+                    "document constructed by $facet is too large",
+                    out.len() < BSONObjMaxUserSize);
+        }
+        return out.obj();
+    }
+    const char* getSourceName() const override {
+        return "$facet";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        BSONObjBuilder b(out->subobjStart());
+        b.append("$facet", _spec);
+    }
+    StageConstraints constraints() const override {
+        StageConstraints c;
+        c.allowedInFacet = false;
+        return c;
+    }
+
+private:
+    BSONObj _spec;
+    std::vector<std::pair<std::string, std::vector<BSONObj>>> _facets;
+    bool _done = false;
+};
+
+NamespaceString parseFromNs(const BSONElement& e, const NamespaceString& base, StringData stage) {
+    if (e.type() == BSONType::kString)
+        return NamespaceString(base.db(), e.str());
+    uassert(ErrorCodes::FailedToParse,
+            std::string(stage) + " 'from' must be a string or an object {db, coll}, but got " +
+                typeNameOf(Value(e)),
+            e.type() == BSONType::kObject);
+    BSONObj o = e.Obj();
+    uassert(ErrorCodes::FailedToParse, std::string(stage) + " 'from' requires 'db' and 'coll'",
+            o["db"].type() == BSONType::kString && o["coll"].type() == BSONType::kString);
+    return NamespaceString(o["db"].str(), o["coll"].str());
+}
+
+class DocumentSourceLookUp final : public DocumentSource {
+public:
+    DocumentSourceLookUp(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
+        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        bool haveFrom = false, havePipeline = false;
+        for (auto f : _spec) {
+            StringData n = f.fieldNameStringData();
+            if (n == "from") {
+                _from = parseFromNs(f, _expCtx->ns, "$lookup");
+                haveFrom = true;
+            } else if (n == "as") {
+                uassert(ErrorCodes::FailedToParse, "$lookup argument 'as' must be a string",
+                        f.type() == BSONType::kString);
+                _as = splitFieldPath(f.valueStringData());
+            } else if (n == "localField") {
+                uassert(ErrorCodes::FailedToParse, "$lookup argument 'localField' must be a string",
+                        f.type() == BSONType::kString);
+                _localField = f.str();
+                _local = ExpressionFieldPath::parse(_localField, _expCtx->makeParseState());
+            } else if (n == "foreignField") {
+                uassert(ErrorCodes::FailedToParse,
+                        "$lookup argument 'foreignField' must be a string",
+                        f.type() == BSONType::kString);
+                _foreignField = f.str();
+                splitFieldPath(_foreignField);
+            } else if (n == "let") {
+                uassert(ErrorCodes::FailedToParse, "$lookup argument 'let' must be an object",
+                        f.type() == BSONType::kObject);
+                for (auto v : f.Obj()) {
+                    validateVariableName(v.fieldNameStringData());
+                    _let.emplace_back(std::string(v.fieldNameStringData()),
+                                      Expression::parseOperand(_expCtx.get(), v,
+                                                               _expCtx->makeParseState()));
+                }
+            } else if (n == "pipeline") {
+                _pipeline = stagesFromArray(f, ErrorCodes::FailedToParse, "$lookup 'pipeline'");
+                havePipeline = true;
+            } else {
+                uasserted(ErrorCodes::FailedToParse,
+                          "unknown argument to $lookup: " + std::string(n));
+            }
+        }
+        uassert(ErrorCodes::FailedToParse, "must specify 'as' field for a $lookup", !_as.empty());
+        uassert(ErrorCodes::FailedToParse, "must specify 'from' field for a $lookup", haveFrom);
+        uassert(ErrorCodes::FailedToParse,
+                "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to "
+                "be specified",
+                havePipeline || (!_localField.empty() && !_foreignField.empty()));
+        uassert(ErrorCodes::FailedToParse,
+                "$lookup requires both or neither of 'localField' and 'foreignField' to be "
+                "specified",
+                _localField.empty() == _foreignField.empty());
+        if (havePipeline) {
+            std::vector<std::string> letNames;
+            for (const auto& l : _let)
+                letNames.push_back(l.first);
+            validateSubPipeline(_expCtx, _pipeline, "$lookup", letNames);
+        }
+    }
+
+    std::optional<BSONObj> getNext() override {
+        auto doc = _source->getNext();
+        if (!doc)
+            return std::nullopt;
+        BSONObj owned = doc->getOwned();
+        Variables* vars = &_expCtx->variables;
+        std::vector<BSONObj> stages;
+        if (_local) {
+            Value lv = _local->evaluate(owned, vars);
+            BSONObjBuilder match;
+            {
+                BSONObjBuilder field(match.subobjStart(_foreignField));
+                BSONArrayBuilder in(field.subarrayStart("$in"));
+                if (lv.isArray()) {
+                    bool any = false;
+                    for (const auto& x : lv.getArray()) {
+                        x.addToBsonArray(&in);
+                        any = true;
+                    }
+                    if (!any)
+                        in.append(BSONNULL);
+                } else if (lv.missing()) {
+                    in.append(BSONNULL);
+                } else {
+                    lv.addToBsonArray(&in);
+                }
+            }
+            stages.push_back(BSON("$match" << match.obj()));
+        }
+        stages.insert(stages.end(), _pipeline.begin(), _pipeline.end());
+        AggregationRequestOptions opts;
+        opts.allowDiskUse = _expCtx->allowDiskUse;
+        opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
+        BSONObjBuilder letVars;
+        for (const auto& [name, expr] : _let) {
+            BSONObjBuilder lit(letVars.subobjStart(name));
+            Value v = expr->evaluate(owned, vars);
+            if (v.missing())
+                lit.appendNull("$literal");
+            else
+                v.addToBsonObj(&lit, "$literal");
+        }
+        opts.letVars = letVars.obj();
+        PreparedPipeline p = preparePipeline(_expCtx->opCtx, _from, stages, opts);
+        std::vector<Value> results;
+        size_t bytes = 0;
+        while (auto r = p.pipeline->getNext()) {
+            bytes += r->objsize();
+            uassert(4568, "Total size of documents in " + _from.coll() +
+                              " matching pipeline's $lookup stage exceeds 16793600 bytes",
+                    bytes <= static_cast<size_t>(BSONObjMaxUserSize));
+            results.push_back(Value(*r));
+        }
+        return setNestedField(owned, _as, Value(results));
+    }
+    const char* getSourceName() const override {
+        return "$lookup";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        BSONObjBuilder b(out->subobjStart());
+        b.append("$lookup", _spec);
+    }
+
+private:
+    BSONObj _spec;
+    NamespaceString _from;
+    std::vector<std::string> _as;
+    std::string _localField, _foreignField;
+    std::unique_ptr<ExpressionFieldPath> _local;
+    std::vector<std::pair<std::string, ExprPtr>> _let;
+    std::vector<BSONObj> _pipeline;
+};
+
+class DocumentSourceUnionWith final : public DocumentSource {
+public:
+    DocumentSourceUnionWith(std::shared_ptr<ExpressionContext> expCtx, const BSONElement& e)
+        : DocumentSource(std::move(expCtx)) {
+        BSONObjBuilder b;
+        b.appendAs(e, "$unionWith");
+        _spec = b.obj();
+        if (e.type() == BSONType::kString) {
+            _coll = NamespaceString(_expCtx->ns.db(), e.str());
+        } else {
+            uassert(ErrorCodes::FailedToParse,
+                    "the $unionWith stage specification must be an object or string, but found " +
+                        typeNameOf(Value(e)),
+                    e.type() == BSONType::kObject);
+            bool haveColl = false;
+            for (auto f : e.Obj()) {
+                StringData n = f.fieldNameStringData();
+                if (n == "coll") {
+                    uassert(ErrorCodes::TypeMismatch, "$unionWith 'coll' must be a string",
+                            f.type() == BSONType::kString);
+                    _coll = NamespaceString(_expCtx->ns.db(), f.str());
+                    haveColl = true;
+                } else if (n == "pipeline") {
+                    _pipeline = stagesFromArray(f, ErrorCodes::TypeMismatch, "$unionWith pipeline");
+                } else {
+                    uasserted(40415, "BSON field '$unionWith." + std::string(n) +
+                                         "' is an unknown field.");
+                }
+            }
+            uassert(40414, "BSON field '$unionWith.coll' is missing but a required field",
+                    haveColl || (!_pipeline.empty() &&
+                                 !_pipeline[0].firstElementFieldNameStringData().empty() &&
+                                 _pipeline[0].firstElementFieldNameStringData() == "$documents"));
+        }
+        if (!_pipeline.empty())
+            validateSubPipeline(_expCtx, _pipeline, "$unionWith");
+    }
+
+    std::optional<BSONObj> getNext() override {
+        if (!_sourceDone) {
+            if (auto d = _source->getNext())
+                return d;
+            _sourceDone = true;
+            AggregationRequestOptions opts;
+            opts.allowDiskUse = _expCtx->allowDiskUse;
+            opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
+            opts.collectionless = _coll.coll().empty();
+            _union = preparePipeline(_expCtx->opCtx, _coll.coll().empty()
+                                         ? NamespaceString(_expCtx->ns.db(), "$cmd.aggregate")
+                                         : _coll,
+                                     _pipeline, opts)
+                         .pipeline;
+        }
+        if (!_union)
+            return std::nullopt;
+        _union->getExpCtx()->opCtx = _expCtx->opCtx;
+        return _union->getNext();
+    }
+    const char* getSourceName() const override {
+        return "$unionWith";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        out->append(_spec);
+    }
+
+private:
+    BSONObj _spec;
+    NamespaceString _coll;
+    std::vector<BSONObj> _pipeline;
+    bool _sourceDone = false;
+    std::unique_ptr<Pipeline> _union;
+};
+
+const bool kRegistered = [] {
+    registerDocumentSource("$facet", [](const BSONElement& e,
+                                        const std::shared_ptr<ExpressionContext>& expCtx) {
+        uassert(40169, "the $facet specification must be a non-empty object",
+                e.type() == BSONType::kObject);
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceFacet>(expCtx, e.Obj()));
+        return out;
+    });
+    registerDocumentSource("$lookup", [](const BSONElement& e,
+                                         const std::shared_ptr<ExpressionContext>& expCtx) {
+        uassert(ErrorCodes::FailedToParse, "the $lookup specification must be an Object",
+                e.type() == BSONType::kObject);
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceLookUp>(expCtx, e.Obj()));
+        return out;
+    });
+    registerDocumentSource("$unionWith", [](const BSONElement& e,
+                                            const std::shared_ptr<ExpressionContext>& expCtx) {
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceUnionWith>(expCtx, e));
+        return out;
+    });
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,47 @@
+// $group: groups documents by the value of the _id expression and computes the
+// accumulators of each group. Groups live in a hash map keyed by the canonical
+// value hash of the key (1, 1.0 and NumberLong(1) share a group). Groups are
+// returned in first-seen order. Memory beyond ExpressionContext::maxMemoryBytes
+// fails with 292 unless allowDiskUse.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "mongo/db/pipeline/accumulator.h"
+#include "mongo/db/pipeline/document_source.h"
+
+namespace mongo {
+
+class DocumentSourceGroup final : public DocumentSource {
+public:
+    /** Throws 15947 (not an object), 15955 (no _id), and accumulator parse errors. */
+    DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec);
+    /** For stages that expand into a $group ($count, $sortByCount, $bucket). */
+    DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx, ExprPtr idExpr,
+                        std::vector<AccumulationStatement> accs, BSONObj spec);
+
+    std::optional<BSONObj> getNext() override;
+    const char* getSourceName() const override {
+        return "$group";
+    }
+    void serialize(BSONArrayBuilder* out) const override;
+
+private:
+    struct Group {
+        Value key;
+        std::vector<std::unique_ptr<Accumulator>> accs;
+    };
+    void populate();
+
+    BSONObj _spec;
+    ExprPtr _idExpr;
+    std::vector<AccumulationStatement> _accs;
+    bool _populated = false;
+    absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
+    std::vector<Group> _groups;
+    size_t _pos = 0;
+};
+
+}  // namespace mongo

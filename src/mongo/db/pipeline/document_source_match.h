@@ -1,0 +1,38 @@
+// $match: filters documents with a match expression (the find filter language,
+// including $expr).
+#pragma once
+
+#include <memory>
+
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/pipeline/document_source.h"
+
+namespace mongo {
+
+class DocumentSourceMatch final : public DocumentSource {
+public:
+    /** Throws the filter's parse error (BadValue 2 ...). 15959 when `filter` is not an object. */
+    DocumentSourceMatch(std::shared_ptr<ExpressionContext> expCtx, BSONObj filter);
+
+    std::optional<BSONObj> getNext() override;
+    const char* getSourceName() const override {
+        return "$match";
+    }
+    void serialize(BSONArrayBuilder* out) const override;
+    StageList::iterator optimizeAt(StageList::iterator it, StageList* container) override;
+
+    const BSONObj& getQuery() const {
+        return _filter;
+    }
+    const std::shared_ptr<MatchExpression>& getMatcher() const {
+        return _matcher;
+    }
+    /** True when the filter reads only top-level fields none of which is in `modified`. */
+    bool dependsOnlyOutside(const std::vector<std::string>& modified, bool* all) const;
+
+private:
+    BSONObj _filter;
+    std::shared_ptr<MatchExpression> _matcher;
+};
+
+}  // namespace mongo

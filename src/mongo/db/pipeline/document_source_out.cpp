@@ -1,0 +1,369 @@
+// $out (replace a collection with the pipeline's output, atomically through a
+// temporary collection and a rename) and $merge (insert/update into a collection
+// matched on the 'on' fields, with the whenMatched/whenNotMatched modes).
+#include <atomic>
+#include <shared_mutex>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+constexpr size_t kBatch = 1000;
+
+NamespaceString parseTarget(const BSONElement& e, const NamespaceString& base, StringData stage) {
+    NamespaceString nss;
+    if (e.type() == BSONType::kString) {
+        nss = NamespaceString(base.db(), e.str());
+    } else {
+        uassert(ErrorCodes::TypeMismatch,
+                std::string(stage) + " target must be a string or an object, got " +
+                    typeNameOf(Value(e)),
+                e.type() == BSONType::kObject);
+        BSONObj o = e.Obj();
+        uassert(ErrorCodes::FailedToParse,
+                std::string(stage) + " requires a 'coll' (and optionally 'db') field",
+                o["coll"].type() == BSONType::kString);
+        std::string db = o["db"].type() == BSONType::kString ? o["db"].str() : base.db();
+        nss = NamespaceString(db, o["coll"].str());
+    }
+    uassert(ErrorCodes::InvalidNamespace,
+            "Invalid " + std::string(stage) + " target namespace, " + nss.ns(),
+            nss.validateCollectionName().isOK() && nss.isNormalCollection());
+    return nss;
+}
+
+BSONObj withId(const BSONObj& doc) {
+    if (doc.hasField("_id"))
+        return doc;
+    BSONObjBuilder b;
+    b.append("_id", OID::gen());
+    b.appendElements(doc);
+    return b.obj();
+}
+
+class DocumentSourceOut final : public DocumentSource {
+public:
+    DocumentSourceOut(std::shared_ptr<ExpressionContext> expCtx, NamespaceString target,
+                      BSONObj spec)
+        : DocumentSource(std::move(expCtx)), _target(std::move(target)), _spec(spec.getOwned()) {}
+
+    std::optional<BSONObj> getNext() override {
+        if (_done)
+            return std::nullopt;
+        _done = true;
+        OperationContext* opCtx = _expCtx->opCtx;
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
+        static std::atomic<long long> counter{0};
+        NamespaceString tmp(_target.db(), "tmp.agg_out." + std::to_string(Date_t::now().toMillisSinceEpoch()) +
+                                              "_" + std::to_string(counter.fetch_add(1)));
+        std::vector<BSONObj> indexSpecs;
+        BSONObj options;
+        if (auto existing = catalog->lookup(_target)) {
+            for (const auto& idx : existing->indexes())
+                if (!idx->desc.isIdIndex())
+                    indexSpecs.push_back(idx->desc.spec.getOwned());
+        }
+        auto tmpColl = uassertStatusOK(catalog->createCollection(opCtx, tmp, BSONObj()));
+        try {
+            if (!indexSpecs.empty())
+                uassertStatusOK(catalog->createIndexes(opCtx, tmp, indexSpecs).getStatus());
+            std::vector<BSONObj> batch;
+            auto flush = [&] {
+                std::shared_lock<std::shared_mutex> lk(tmpColl->lock());
+                WriteUnitOfWork wuow(opCtx->recoveryUnit());
+                for (const auto& d : batch)
+                    tmpColl->insertDocument(opCtx, d);
+                wuow.commit();
+                batch.clear();
+            };
+            while (auto d = _source->getNext()) {
+                batch.push_back(withId(d->getOwned()));
+                if (batch.size() >= kBatch)
+                    flush();
+            }
+            if (!batch.empty())
+                flush();
+            tmpColl.reset();
+            uassertStatusOK(catalog->renameCollection(opCtx, tmp, _target, true));
+        } catch (...) {
+            tmpColl.reset();
+            (void)catalog->dropCollection(opCtx, tmp);
+            throw;
+        }
+        return std::nullopt;
+    }
+    const char* getSourceName() const override {
+        return "$out";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        BSONObjBuilder b(out->subobjStart());
+        b.append("$out", BSON("db" << _target.db() << "coll" << _target.coll()));
+    }
+    StageConstraints constraints() const override {
+        StageConstraints c;
+        c.requiresLast = true;
+        c.allowedInFacet = false;
+        c.isWriteStage = true;
+        return c;
+    }
+
+private:
+    NamespaceString _target;
+    BSONObj _spec;
+    bool _done = false;
+};
+
+enum class WhenMatched { kReplace, kKeepExisting, kMerge, kFail, kPipeline };
+enum class WhenNotMatched { kInsert, kDiscard, kFail };
+
+class DocumentSourceMerge final : public DocumentSource {
+public:
+    DocumentSourceMerge(std::shared_ptr<ExpressionContext> expCtx, const BSONElement& e)
+        : DocumentSource(std::move(expCtx)) {
+        BSONObjBuilder sb;
+        sb.appendAs(e, "$merge");
+        _spec = sb.obj();
+        if (e.type() == BSONType::kString) {
+            _target = parseTarget(e, _expCtx->ns, "$merge");
+        } else {
+            uassert(51182, "$merge only supports an object or string as its argument",
+                    e.type() == BSONType::kObject);
+            bool haveInto = false;
+            for (auto f : e.Obj()) {
+                StringData n = f.fieldNameStringData();
+                if (n == "into") {
+                    _target = parseTarget(f, _expCtx->ns, "$merge");
+                    haveInto = true;
+                } else if (n == "on") {
+                    _on.clear();
+                    if (f.type() == BSONType::kString) {
+                        _on.push_back(f.str());
+                    } else {
+                        uassert(51186, "$merge 'on' must be a string or an array of strings",
+                                f.type() == BSONType::kArray);
+                        for (auto x : f.Obj()) {
+                            uassert(51134, "$merge 'on' array elements must be strings",
+                                    x.type() == BSONType::kString);
+                            _on.push_back(x.str());
+                        }
+                        uassert(51187, "If explicitly specifying $merge 'on', must include at "
+                                       "least one field",
+                                !_on.empty());
+                    }
+                } else if (n == "whenMatched") {
+                    if (f.type() == BSONType::kArray) {
+                        _whenMatched = WhenMatched::kPipeline;
+                        for (auto s : f.Obj())
+                            _updatePipeline.push_back(s.Obj().getOwned());
+                    } else {
+                        std::string m = f.str();
+                        if (m == "replace")
+                            _whenMatched = WhenMatched::kReplace;
+                        else if (m == "keepExisting")
+                            _whenMatched = WhenMatched::kKeepExisting;
+                        else if (m == "merge")
+                            _whenMatched = WhenMatched::kMerge;
+                        else if (m == "fail")
+                            _whenMatched = WhenMatched::kFail;
+                        else
+                            uasserted(ErrorCodes::BadValue,
+                                      "Enumeration value '" + m + "' for field 'whenMatched' is "
+                                                                   "not a valid value.");
+                    }
+                } else if (n == "whenNotMatched") {
+                    std::string m = f.str();
+                    if (m == "insert")
+                        _whenNotMatched = WhenNotMatched::kInsert;
+                    else if (m == "discard")
+                        _whenNotMatched = WhenNotMatched::kDiscard;
+                    else if (m == "fail")
+                        _whenNotMatched = WhenNotMatched::kFail;
+                    else
+                        uasserted(ErrorCodes::BadValue,
+                                  "Enumeration value '" + m + "' for field 'whenNotMatched' is "
+                                                               "not a valid value.");
+                } else if (n == "let") {
+                    _let = f.Obj().getOwned();
+                } else {
+                    uasserted(40415, "BSON field '$merge." + std::string(n) +
+                                         "' is an unknown field.");
+                }
+            }
+            uassert(40414, "BSON field '$merge.into' is missing but a required field", haveInto);
+        }
+        if (_whenMatched == WhenMatched::kPipeline) {
+            auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _target);
+            sub->topScope().defineVariable("new");
+            for (auto l : _let)
+                sub->topScope().defineVariable(l.fieldNameStringData());
+            Pipeline::parse(_updatePipeline, sub);  // validates
+        }
+    }
+
+    std::optional<BSONObj> getNext() override {
+        if (_done)
+            return std::nullopt;
+        _done = true;
+        OperationContext* opCtx = _expCtx->opCtx;
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
+        auto coll = opCtx->getServiceContext()->catalog->getOrCreateCollection(opCtx, _target);
+        while (auto d = _source->getNext())
+            mergeOne(opCtx, coll, withIdIfNeeded(d->getOwned()));
+        return std::nullopt;
+    }
+    const char* getSourceName() const override {
+        return "$merge";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        out->append(_spec);
+    }
+    StageConstraints constraints() const override {
+        StageConstraints c;
+        c.requiresLast = true;
+        c.allowedInFacet = false;
+        c.isWriteStage = true;
+        return c;
+    }
+
+private:
+    BSONObj withIdIfNeeded(const BSONObj& doc) {
+        return withId(doc);
+    }
+
+    BSONObj applyUpdatePipeline(const BSONObj& existing, const BSONObj& incoming) {
+        auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _target);
+        BSONObjBuilder let;
+        let.append("new", BSON("$literal" << incoming));
+        for (auto e : _let)
+            let.append(e);
+        for (auto e : let.obj()) {
+            auto expr = Expression::parseOperand(sub.get(), e, sub->makeParseState());
+            Value v = expr->evaluate(incoming, &sub->variables).getOwned();
+            sub->variables.setValue(sub->topScope().defineVariable(e.fieldNameStringData()), v);
+        }
+        auto p = Pipeline::parse(_updatePipeline, sub);
+        p->attachSource(std::make_unique<DocumentSourceQueue>(sub, std::vector<BSONObj>{existing}));
+        auto out = p->getNext();
+        uassert(ErrorCodes::BadValue, "$merge whenMatched pipeline produced no document", out);
+        return out->getOwned();
+    }
+
+    void mergeOne(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                  const BSONObj& doc) {
+        BSONObjBuilder filter;
+        for (const auto& f : _on) {
+            BSONElement v = doc.getFieldDotted(f);
+            uassert(51132, "$merge write error: 'on' field '" + f +
+                               "' cannot be missing, null or an array",
+                    !v.eoo() && !v.isNull() && v.type() != BSONType::kArray);
+            filter.appendAs(v, f);
+        }
+        FindPlanParams params;
+        params.filter = filter.obj();
+        params.matcher = std::shared_ptr<MatchExpression>(
+            uassertStatusOK(parseMatchExpression(params.filter)));
+        params.limit = 1;
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        WriteUnitOfWork wuow(opCtx->recoveryUnit());
+        auto exec = buildFindPlan(opCtx, coll, params);
+        BSONObj existing;
+        RecordId rid;
+        if (exec->getNext(opCtx, &existing, &rid)) {
+            existing = existing.getOwned();
+            BSONObj updated;
+            switch (_whenMatched) {
+                case WhenMatched::kKeepExisting:
+                    break;
+                case WhenMatched::kFail:
+                    uasserted(ErrorCodes::DuplicateKey,
+                              "$merge with whenMatched: fail found an existing document with the "
+                              "same values for the 'on' fields");
+                case WhenMatched::kReplace: {
+                    BSONObjBuilder b;
+                    b.append(existing["_id"]);
+                    for (auto e : doc)
+                        if (e.fieldNameStringData() != "_id")
+                            b.append(e);
+                    updated = b.obj();
+                    break;
+                }
+                case WhenMatched::kMerge: {
+                    BSONObjBuilder b;
+                    for (auto e : existing) {
+                        BSONElement n = doc.getField(e.fieldNameStringData());
+                        b.append(n.eoo() || e.fieldNameStringData() == "_id" ? e : n);
+                    }
+                    for (auto e : doc)
+                        if (!existing.hasField(e.fieldNameStringData()))
+                            b.append(e);
+                    updated = b.obj();
+                    break;
+                }
+                case WhenMatched::kPipeline:
+                    updated = applyUpdatePipeline(existing, doc);
+                    break;
+            }
+            // Commit even when nothing changed: aborting would also end the read
+            // transaction the pipeline's input is using.
+            if (_whenMatched != WhenMatched::kKeepExisting)
+                coll->updateDocument(opCtx, rid, existing, updated);
+        } else {
+            switch (_whenNotMatched) {
+                case WhenNotMatched::kDiscard:
+                    break;
+                case WhenNotMatched::kFail:
+                    uasserted(13113,
+                              "$merge could not find a matching document in the target "
+                              "collection for at least one document in the source collection");
+                case WhenNotMatched::kInsert:
+                    coll->insertDocument(opCtx, doc);
+                    break;
+            }
+        }
+        wuow.commit();
+    }
+
+    BSONObj _spec;
+    NamespaceString _target;
+    std::vector<std::string> _on{"_id"};
+    WhenMatched _whenMatched = WhenMatched::kMerge;
+    WhenNotMatched _whenNotMatched = WhenNotMatched::kInsert;
+    std::vector<BSONObj> _updatePipeline;
+    BSONObj _let;
+    bool _done = false;
+};
+
+const bool kRegistered = [] {
+    registerDocumentSource("$out", [](const BSONElement& e,
+                                      const std::shared_ptr<ExpressionContext>& expCtx) {
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceOut>(
+            expCtx, parseTarget(e, expCtx->ns, "$out"), BSONObj()));
+        return out;
+    });
+    registerDocumentSource("$merge", [](const BSONElement& e,
+                                        const std::shared_ptr<ExpressionContext>& expCtx) {
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceMerge>(expCtx, e));
+        return out;
+    });
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

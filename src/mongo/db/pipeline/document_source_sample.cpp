@@ -1,0 +1,92 @@
+// $sample (uniform random sample without replacement) and $documents (literal input).
+#include <algorithm>
+#include <random>
+
+#include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+class DocumentSourceSample final : public DocumentSource {
+public:
+    DocumentSourceSample(std::shared_ptr<ExpressionContext> expCtx, long long size)
+        : DocumentSource(std::move(expCtx)), _size(size) {}
+
+    std::optional<BSONObj> getNext() override {
+        if (!_done) {
+            _done = true;
+            std::mt19937_64 gen{std::random_device{}()};
+            long long seen = 0;
+            while (auto doc = _source->getNext()) {
+                ++seen;
+                if (static_cast<long long>(_sample.size()) < _size) {
+                    _sample.push_back(doc->getOwned());
+                } else if (_size > 0) {
+                    std::uniform_int_distribution<long long> dist(0, seen - 1);
+                    long long j = dist(gen);
+                    if (j < _size)
+                        _sample[j] = doc->getOwned();
+                }
+            }
+            std::shuffle(_sample.begin(), _sample.end(), gen);
+        }
+        if (_pos >= _sample.size())
+            return std::nullopt;
+        return _sample[_pos++];
+    }
+    const char* getSourceName() const override {
+        return "$sample";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        BSONObjBuilder b(out->subobjStart());
+        b.append("$sample", BSON("size" << _size));
+    }
+
+private:
+    long long _size;
+    bool _done = false;
+    std::vector<BSONObj> _sample;
+    size_t _pos = 0;
+};
+
+const bool kRegistered = [] {
+    registerDocumentSource("$sample", [](const BSONElement& e,
+                                         const std::shared_ptr<ExpressionContext>& expCtx) {
+        uassert(28745, "the $sample stage specification must be an object",
+                e.type() == BSONType::kObject);
+        BSONElement size;
+        for (auto f : e.Obj()) {
+            uassert(28748, "unrecognized option to $sample: " + std::string(f.fieldNameStringData()),
+                    f.fieldNameStringData() == "size");
+            size = f;
+        }
+        uassert(28749, "$sample stage must specify a size", !size.eoo());
+        uassert(28746, "size argument to $sample must be a number", size.isNumber());
+        uassert(28747, "size argument to $sample must not be negative", size.numberLong() >= 0);
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceSample>(expCtx, size.numberLong()));
+        return out;
+    });
+    registerDocumentSource("$documents", [](const BSONElement& e,
+                                            const std::shared_ptr<ExpressionContext>& expCtx) {
+        auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+        Value v = expr->evaluate(BSONObj(), &expCtx->variables);
+        uassert(5858203, "an array is expected", v.isArray());
+        std::vector<BSONObj> docs;
+        for (const auto& d : v.getArray()) {
+            uassert(ErrorCodes::TypeMismatch, "Each element of the $documents array must be an "
+                                              "object",
+                    d.isObject());
+            docs.push_back(d.getDocument().getOwned());
+        }
+        std::vector<StagePtr> out;
+        out.push_back(std::make_unique<DocumentSourceQueue>(expCtx, std::move(docs), "$documents"));
+        return out;
+    });
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

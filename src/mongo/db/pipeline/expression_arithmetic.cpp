@@ -1,0 +1,403 @@
+// Arithmetic ($add $subtract $multiply $divide $mod $abs $ceil $floor $trunc $round
+// $sqrt $exp $ln $log $log10 $pow), comparison ($eq $ne $gt $gte $lt $lte $cmp) and
+// boolean ($and $or $not) operators.
+#include <cmath>
+#include <limits>
+
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+enum class NumKind { kInt = 0, kLong = 1, kDouble = 2, kDecimal = 3 };
+
+NumKind kindOf(const Value& v) {
+    switch (v.getType()) {
+        case BSONType::kNumberInt:
+            return NumKind::kInt;
+        case BSONType::kNumberLong:
+            return NumKind::kLong;
+        case BSONType::kNumberDecimal:
+            return NumKind::kDecimal;
+        default:
+            return NumKind::kDouble;
+    }
+}
+
+/** Builds the result of an integer-or-double computation in the widest kind. */
+Value makeNumber(NumKind kind, long long l, double d) {
+    switch (kind) {
+        case NumKind::kInt:
+            if (l >= std::numeric_limits<int>::min() && l <= std::numeric_limits<int>::max())
+                return Value(static_cast<int>(l));
+            return Value(l);
+        case NumKind::kLong:
+            return Value(l);
+        case NumKind::kDouble:
+            return Value(d);
+        case NumKind::kDecimal:
+            return Value(Decimal128::fromDouble(d));
+    }
+    return Value();
+}
+
+/** Running sum/product with int -> long -> double promotion on overflow. */
+class NumberFolder {
+public:
+    explicit NumberFolder(bool multiply) : _mul(multiply), _l(multiply ? 1 : 0), _d(_l) {}
+    void add(const Value& v) {
+        NumKind k = kindOf(v);
+        if (k > _kind)
+            _kind = k;
+        if (_kind <= NumKind::kLong) {
+            long long x = v.getLong(), r;
+            bool overflow = _mul ? __builtin_mul_overflow(_l, x, &r)
+                                 : __builtin_add_overflow(_l, x, &r);
+            if (!overflow) {
+                _l = r;
+                _d = _mul ? _d * v.getDouble() : _d + v.getDouble();
+                return;
+            }
+            _kind = NumKind::kDouble;
+        }
+        _d = _mul ? _d * v.getDouble() : _d + v.getDouble();
+    }
+    Value result() const {
+        return makeNumber(_kind, _l, _d);
+    }
+    NumKind kind() const {
+        return _kind;
+    }
+    double asDouble() const {
+        return _kind <= NumKind::kLong ? static_cast<double>(_l) : _d;
+    }
+    long long asLong() const {
+        return _l;
+    }
+
+private:
+    bool _mul;
+    NumKind _kind = NumKind::kInt;
+    long long _l;
+    double _d;
+};
+
+long long roundToLong(double d) {
+    return static_cast<long long>(std::llround(d));
+}
+
+Value addFn(const ValueArgs& args) {
+    NumberFolder f(false);
+    const Value* date = nullptr;
+    for (const auto& v : args) {
+        if (v.nullish())
+            return Value::null();
+        if (v.getType() == BSONType::kDate) {
+            uassert(16612, "only one date allowed in an $add expression", !date);
+            date = &v;
+            continue;
+        }
+        uassert(16554, "$add only supports numeric or date types, not " + typeNameOf(v),
+                v.numeric());
+        f.add(v);
+    }
+    if (date) {
+        long long ms = date->getDate().toMillisSinceEpoch();
+        long long delta = f.kind() <= NumKind::kLong ? f.asLong() : roundToLong(f.asDouble());
+        return Value(Date_t::fromMillisSinceEpoch(ms + delta));
+    }
+    return f.result();
+}
+
+Value subtractFn(const ValueArgs& args) {
+    const Value& l = args[0];
+    const Value& r = args[1];
+    if (l.nullish() || r.nullish())
+        return Value::null();
+    if (l.getType() == BSONType::kDate) {
+        long long lm = l.getDate().toMillisSinceEpoch();
+        if (r.getType() == BSONType::kDate)
+            return Value(lm - r.getDate().toMillisSinceEpoch());
+        uassert(16613, "cant $subtract a " + typeNameOf(r) + " from a Date", r.numeric());
+        long long delta = r.getType() == BSONType::kNumberDouble ||
+                r.getType() == BSONType::kNumberDecimal
+            ? roundToLong(r.getDouble())
+            : r.getLong();
+        return Value(Date_t::fromMillisSinceEpoch(lm - delta));
+    }
+    uassert(16556, "cant $subtract a " + typeNameOf(r) + " from a " + typeNameOf(l),
+            l.numeric() && r.numeric());
+    NumKind k = std::max(kindOf(l), kindOf(r));
+    if (k <= NumKind::kLong) {
+        long long res;
+        if (!__builtin_sub_overflow(l.getLong(), r.getLong(), &res))
+            return makeNumber(k, res, 0);
+        k = NumKind::kDouble;
+    }
+    return makeNumber(k, 0, l.getDouble() - r.getDouble());
+}
+
+Value multiplyFn(const ValueArgs& args) {
+    NumberFolder f(true);
+    for (const auto& v : args) {
+        if (v.nullish())
+            return Value::null();
+        uassert(16555, "$multiply only supports numeric types, not " + typeNameOf(v),
+                v.numeric());
+        f.add(v);
+    }
+    return f.result();
+}
+
+Value divideFn(const ValueArgs& args) {
+    const Value& l = args[0];
+    const Value& r = args[1];
+    if (l.nullish() || r.nullish())
+        return Value::null();
+    uassert(16609,
+            "$divide only supports numeric types, not " + typeNameOf(l) + " and " + typeNameOf(r),
+            l.numeric() && r.numeric());
+    uassert(16608, "can't $divide by zero", r.getDouble() != 0);
+    double d = l.getDouble() / r.getDouble();
+    if (kindOf(l) == NumKind::kDecimal || kindOf(r) == NumKind::kDecimal)
+        return Value(Decimal128::fromDouble(d));
+    return Value(d);
+}
+
+Value modFn(const ValueArgs& args) {
+    const Value& l = args[0];
+    const Value& r = args[1];
+    if (l.nullish() || r.nullish())
+        return Value::null();
+    uassert(16611,
+            "$mod only supports numeric types, not " + typeNameOf(l) + " and " + typeNameOf(r),
+            l.numeric() && r.numeric());
+    NumKind k = std::max(kindOf(l), kindOf(r));
+    if (k <= NumKind::kLong) {
+        uassert(16610, "can't $mod by zero", r.getLong() != 0);
+        if (r.getLong() == -1)
+            return makeNumber(k, 0, 0);
+        return makeNumber(k, l.getLong() % r.getLong(), 0);
+    }
+    uassert(16610, "can't $mod by zero", r.getDouble() != 0);
+    return makeNumber(k, 0, std::fmod(l.getDouble(), r.getDouble()));
+}
+
+/** Registers a one-argument numeric function (null in, null out). */
+void registerUnaryMath(StringData name, int typeCode, double (*fn)(double),
+                       bool keepIntegers) {
+    std::string n(name);
+    registerNaryExpression(name, 1, 1, [n, typeCode, fn, keepIntegers](const ValueArgs& a) {
+        const Value& v = a[0];
+        if (v.nullish())
+            return Value::null();
+        uassert(typeCode, n + " only supports numeric types, not " + typeNameOf(v), v.numeric());
+        NumKind k = kindOf(v);
+        if (keepIntegers && k <= NumKind::kLong)
+            return v;
+        double r = fn(v.getDouble());
+        return k == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
+    });
+}
+
+Value absFn(const ValueArgs& a) {
+    const Value& v = a[0];
+    if (v.nullish())
+        return Value::null();
+    uassert(28765, "$abs only supports numeric types, not " + typeNameOf(v), v.numeric());
+    switch (kindOf(v)) {
+        case NumKind::kInt:
+            return makeNumber(NumKind::kInt, std::llabs(static_cast<long long>(v.getInt())), 0);
+        case NumKind::kLong:
+            uassert(28680, "can't take $abs of long long min",
+                    v.getLong() != std::numeric_limits<long long>::min());
+            return Value(std::llabs(v.getLong()));
+        case NumKind::kDouble:
+            return Value(std::fabs(v.getDouble()));
+        case NumKind::kDecimal:
+            return Value(Decimal128::fromDouble(std::fabs(v.getDouble())));
+    }
+    return Value();
+}
+
+/** $round / $trunc with an optional place argument (-20 .. 100). */
+Value roundLike(const ValueArgs& a, bool isRound) {
+    const Value& v = a[0];
+    StringData name = isRound ? "$round" : "$trunc";
+    if (v.nullish())
+        return Value::null();
+    long long place = 0;
+    if (a.size() > 1) {
+        if (a[1].nullish())
+            return Value::null();
+        uassert(5155300, std::string(name) + " requires \"place\" argument to be an integer",
+                a[1].integral());
+        place = a[1].getLong();
+        uassert(5155301,
+                std::string(name) + " requires \"place\" argument to be between -20 and 100",
+                place >= -20 && place < 101);
+    }
+    uassert(51081, std::string(name) + " only supports numeric types, not " + typeNameOf(v),
+            v.numeric());
+    NumKind k = kindOf(v);
+    auto op = [&](double x) {
+        if (!isRound)
+            return std::trunc(x);
+        // Round half to even.
+        double r = std::nearbyint(x);
+        return r;
+    };
+    if (k <= NumKind::kLong) {
+        if (place >= 0)
+            return v;
+        long long p10 = 1;
+        for (long long i = 0; i < -place && i < 19; ++i)
+            p10 *= 10;
+        long long x = v.getLong();
+        long long q = x / p10, rem = x % p10;
+        if (isRound) {
+            long long twice = std::llabs(rem) * 2;
+            if (twice > p10 || (twice == p10 && (q % 2 != 0)))
+                q += x < 0 ? -1 : 1;
+        }
+        return makeNumber(k, q * p10, 0);
+    }
+    double x = v.getDouble();
+    double scale = std::pow(10.0, static_cast<double>(place));
+    double r = place == 0 ? op(x) : op(x * scale) / scale;
+    return k == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
+}
+
+Value powFn(const ValueArgs& a) {
+    const Value& b = a[0];
+    const Value& e = a[1];
+    if (b.nullish() || e.nullish())
+        return Value::null();
+    uassert(28762, "$pow's base must be numeric, not " + typeNameOf(b), b.numeric());
+    uassert(28763, "$pow's exponent must be numeric, not " + typeNameOf(e), e.numeric());
+    NumKind k = std::max(kindOf(b), kindOf(e));
+    uassert(28764, "$pow cannot take a base of 0 and a negative exponent",
+            !(b.getDouble() == 0 && e.getDouble() < 0));
+    if (k <= NumKind::kLong && e.getLong() >= 0) {
+        long long base = b.getLong(), result = 1;
+        bool overflow = false;
+        for (long long i = 0; i < e.getLong() && !overflow; ++i)
+            overflow = __builtin_mul_overflow(result, base, &result);
+        if (!overflow && (base == 0 || base == 1 || base == -1 || e.getLong() < 64))
+            return makeNumber(k, result, 0);
+        if (overflow && kindOf(b) == NumKind::kInt && kindOf(e) == NumKind::kInt)
+            return Value(std::pow(b.getDouble(), e.getDouble()));
+        return Value(std::pow(b.getDouble(), e.getDouble()));
+    }
+    double r = std::pow(b.getDouble(), e.getDouble());
+    return k == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
+}
+
+Value logFn(const ValueArgs& a) {
+    if (a[0].nullish() || a[1].nullish())
+        return Value::null();
+    uassert(28756, "$log's argument must be numeric, not " + typeNameOf(a[0]), a[0].numeric());
+    uassert(28757, "$log's base must be numeric, not " + typeNameOf(a[1]), a[1].numeric());
+    double x = a[0].getDouble(), b = a[1].getDouble();
+    uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(), x > 0);
+    uassert(28759, "$log's base must be a positive number not equal to 1, but is " +
+                       a[1].toString(),
+            b > 0 && b != 1);
+    return Value(std::log(x) / std::log(b));
+}
+
+void registerCheckedLog(StringData name, int typeCode, int domainCode, double (*fn)(double),
+                        bool allowZero) {
+    std::string n(name);
+    registerNaryExpression(name, 1, 1, [=](const ValueArgs& a) {
+        const Value& v = a[0];
+        if (v.nullish())
+            return Value::null();
+        uassert(typeCode, n + " only supports numeric types, not " + typeNameOf(v), v.numeric());
+        double x = v.getDouble();
+        if (!std::isnan(x)) {
+            if (allowZero)
+                uassert(domainCode, n + "'s argument must be greater than or equal to 0",
+                        x >= 0);
+            else
+                uassert(domainCode, n + "'s argument must be a positive number, but is " +
+                                        v.toString(),
+                        x > 0);
+        }
+        double r = fn(x);
+        return kindOf(v) == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
+    });
+}
+
+ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e,
+                   const VariablesParseState& vps, bool isAnd) {
+    ExprVector args = Expression::parseArguments(expCtx, e, vps);
+    std::vector<const Expression*> raw;
+    for (auto& a : args)
+        raw.push_back(a.get());
+    BSONObjBuilder b;
+    b.appendAs(e, isAnd ? "$and" : "$or");
+    return std::make_unique<ExpressionCustom>(
+        isAnd ? "$and" : "$or", b.obj(), std::move(args),
+        [raw, isAnd](const BSONObj& root, Variables* vars) {
+            for (const auto* x : raw) {
+                bool t = x->evaluate(root, vars).coerceToBool();
+                if (isAnd && !t)
+                    return Value(false);
+                if (!isAnd && t)
+                    return Value(true);
+            }
+            return Value(isAnd);
+        });
+}
+
+void registerComparison(StringData name, bool (*pred)(int)) {
+    registerNaryExpression(name, 2, 2, [pred](const ValueArgs& a) {
+        return Value(pred(Value::compare(a[0], a[1])));
+    });
+}
+
+const bool kRegistered = [] {
+    registerNaryExpression("$add", 0, -1, addFn);
+    registerNaryExpression("$subtract", 2, 2, subtractFn);
+    registerNaryExpression("$multiply", 0, -1, multiplyFn);
+    registerNaryExpression("$divide", 2, 2, divideFn);
+    registerNaryExpression("$mod", 2, 2, modFn);
+    registerNaryExpression("$abs", 1, 1, absFn);
+    registerUnaryMath("$ceil", 28765, [](double d) { return std::ceil(d); }, true);
+    registerUnaryMath("$floor", 28765, [](double d) { return std::floor(d); }, true);
+    registerUnaryMath("$exp", 28765, [](double d) { return std::exp(d); }, false);
+    registerCheckedLog("$sqrt", 28765, 28714, [](double d) { return std::sqrt(d); }, true);
+    registerCheckedLog("$ln", 28765, 28766, [](double d) { return std::log(d); }, false);
+    registerCheckedLog("$log10", 28765, 28761, [](double d) { return std::log10(d); }, false);
+    registerNaryExpression("$log", 2, 2, logFn);
+    registerNaryExpression("$pow", 2, 2, powFn);
+    registerNaryExpression("$round", 1, 2, [](const ValueArgs& a) { return roundLike(a, true); });
+    registerNaryExpression("$trunc", 1, 2, [](const ValueArgs& a) { return roundLike(a, false); });
+
+    registerComparison("$eq", [](int c) { return c == 0; });
+    registerComparison("$ne", [](int c) { return c != 0; });
+    registerComparison("$gt", [](int c) { return c > 0; });
+    registerComparison("$gte", [](int c) { return c >= 0; });
+    registerComparison("$lt", [](int c) { return c < 0; });
+    registerComparison("$lte", [](int c) { return c <= 0; });
+    registerNaryExpression("$cmp", 2, 2, [](const ValueArgs& a) {
+        int c = Value::compare(a[0], a[1]);
+        return Value(c < 0 ? -1 : (c > 0 ? 1 : 0));
+    });
+    Expression::registerParser("$and", [](ExpressionContext* c, const BSONElement& e,
+                                          const VariablesParseState& v) {
+        return parseAndOr(c, e, v, true);
+    });
+    Expression::registerParser("$or", [](ExpressionContext* c, const BSONElement& e,
+                                         const VariablesParseState& v) {
+        return parseAndOr(c, e, v, false);
+    });
+    registerNaryExpression("$not", 1, 1,
+                           [](const ValueArgs& a) { return Value(!a[0].coerceToBool()); });
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

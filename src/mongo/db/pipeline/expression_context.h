@@ -1,0 +1,96 @@
+// ExpressionContext: what one pipeline (or one $expr) shares while it is parsed and
+// run: the operation, the namespace, $$NOW, `let` variables, disk-use permission
+// and memory limits. Variables: the runtime values of user variables ($let, $map,
+// $filter, $reduce, `let`) indexed by the ids handed out at parse time by
+// VariablesParseState.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/db/namespace_string.h"
+#include "mongo/db/pipeline/value.h"
+#include "mongo/util/time_support.h"
+
+namespace mongo {
+
+class OperationContext;
+
+using VariableId = int;
+
+class Variables {
+public:
+    static constexpr VariableId kRootId = -1;
+    static constexpr VariableId kRemoveId = -2;
+    static constexpr VariableId kNowId = -3;
+    static constexpr VariableId kCurrentId = -4;
+    static constexpr VariableId kClusterTimeId = -5;
+    static constexpr VariableId kUserMetaId = -6;
+    static constexpr VariableId kKeepId = -7;
+    static constexpr VariableId kPruneId = -8;
+    static constexpr VariableId kDescendId = -9;
+
+    /** Value of user variable `id` (missing if never set). */
+    const Value& getValue(VariableId id) const {
+        static const Value kMissing;
+        return id >= 0 && static_cast<size_t>(id) < _values.size() ? _values[id] : kMissing;
+    }
+    void setValue(VariableId id, Value v) {
+        if (static_cast<size_t>(id) >= _values.size())
+            _values.resize(id + 1);
+        _values[id] = std::move(v);
+    }
+    Date_t now;
+
+private:
+    std::vector<Value> _values;
+};
+
+/** Name -> id scopes while parsing; nested scopes copy the parent. */
+class VariablesParseState {
+public:
+    explicit VariablesParseState(std::shared_ptr<VariableId> nextId)
+        : _nextId(std::move(nextId)) {}
+    /** Defines (or shadows) `name`; returns its id. */
+    VariableId defineVariable(StringData name);
+    /** The id of `name` ($$ROOT, $$NOW... included). Throws 17276 when undefined. */
+    VariableId getVariable(StringData name) const;
+
+private:
+    std::shared_ptr<VariableId> _nextId;
+    std::map<std::string, VariableId, std::less<>> _scope;
+};
+
+/** Throws 16866/16867/16868/16869/16870/16871 (upstream) when `name` is not a valid user variable name. */
+void validateVariableName(StringData name);
+
+class ExpressionContext {
+public:
+    ExpressionContext(OperationContext* opCtx, NamespaceString ns)
+        : opCtx(opCtx), ns(std::move(ns)), _nextVarId(std::make_shared<VariableId>(0)) {
+        variables.now = Date_t::now();
+    }
+
+    VariablesParseState makeParseState() const {
+        return _topScope;
+    }
+    VariablesParseState& topScope() {
+        return _topScope;
+    }
+
+    OperationContext* opCtx;
+    NamespaceString ns;
+    Variables variables;
+    bool allowDiskUse = false;
+    bool explain = false;
+    long long maxMemoryBytes = 100LL * 1024 * 1024;
+    int subPipelineDepth = 0;  // 0 for a top-level pipeline
+
+private:
+    std::shared_ptr<VariableId> _nextVarId;
+    VariablesParseState _topScope{_nextVarId};
+};
+
+}  // namespace mongo

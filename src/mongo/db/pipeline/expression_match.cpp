@@ -1,0 +1,74 @@
+// $expr in match expressions: installs the matcher's $expr hook so that find
+// filters and $match stages can use aggregation expressions.
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+class ExprMatchExpression final : public MatchExpression {
+public:
+    ExprMatchExpression(std::shared_ptr<ExpressionContext> expCtx, ExprPtr expr, BSONObj spec)
+        : MatchExpression(MatchType::kInternalExpr),
+          _expCtx(std::move(expCtx)),
+          _expr(std::move(expr)),
+          _spec(spec.getOwned()) {}
+
+    bool matches(const BSONObj& doc, MatchDetails*) const override {
+        Variables vars = _expCtx->variables;  // per call: matching may run on several threads
+        return _expr->evaluate(doc, &vars).coerceToBool();
+    }
+    void serialize(BSONObjBuilder* out) const override {
+        out->appendElements(_spec);
+    }
+
+private:
+    std::shared_ptr<ExpressionContext> _expCtx;
+    ExprPtr _expr;
+    BSONObj _spec;
+};
+
+thread_local std::shared_ptr<ExpressionContext> tlsExpCtx;
+
+StatusWith<std::unique_ptr<MatchExpression>> parseExpr(const BSONElement& e) {
+    try {
+        auto expCtx = tlsExpCtx ? tlsExpCtx
+                                : std::make_shared<ExpressionContext>(nullptr, NamespaceString());
+        auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+        BSONObjBuilder b;
+        b.append(e);
+        return std::unique_ptr<MatchExpression>(
+            std::make_unique<ExprMatchExpression>(expCtx, std::move(expr), b.obj()));
+    } catch (const DBException& ex) {
+        return ex.toStatus();
+    }
+}
+
+const bool kInstalled = [] {
+    setExprMatchParser(parseExpr);
+    return true;
+}();
+
+}  // namespace
+
+ExprParseContextGuard::ExprParseContextGuard(std::shared_ptr<ExpressionContext> expCtx)
+    : _prev(std::move(tlsExpCtx)) {
+    tlsExpCtx = std::move(expCtx);
+}
+
+ExprParseContextGuard::~ExprParseContextGuard() {
+    tlsExpCtx = std::move(_prev);
+}
+
+void ensureExprMatchParserInstalled() {
+    static const bool once = [] {
+        setExprMatchParser(parseExpr);
+        return true;
+    }();
+    (void)once;
+    (void)kInstalled;
+}
+
+}  // namespace mongo

@@ -1,0 +1,89 @@
+// Pipeline: a parsed, optimised list of stages and its execution.
+//
+//   auto expCtx = std::make_shared<ExpressionContext>(opCtx, nss);
+//   auto pipeline = Pipeline::parse(stageObjs, expCtx);   // throws on parse errors
+//   pipeline->optimize();
+//   FindPlanParams params = pipeline->extractFindParams();  // leading $match/$sort/...
+//   pipeline->attachExecutor(buildFindPlan(opCtx, coll, params));
+//   while (auto doc = pipeline->getNext()) ...
+//
+// Optimisation: adjacent $match merge, $match moved before $addFields/$set/$unset/
+// exclusion $project when it does not read their fields, $sort+$limit top-k, adjacent
+// $skip/$limit coalescing; then the leading $match, $sort, $skip and $limit move into
+// the find layer (planner.h) so that indexes serve them.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "mongo/db/exec/plan_stage.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/pipeline/document_source.h"
+
+namespace mongo {
+
+class Pipeline {
+public:
+    /**
+     * Parses `stages`. Errors: 40323/40324 (bad stage objects), stage parse errors,
+     * 40601 ($out/$merge not last), 40602 (stage that must be first is not).
+     */
+    static std::unique_ptr<Pipeline> parse(const std::vector<BSONObj>& stages,
+                                           std::shared_ptr<ExpressionContext> expCtx);
+
+    void optimize();
+    /** Removes the leading stages the find layer can run and returns them as params. */
+    FindPlanParams extractFindParams();
+    /** Feeds the pipeline from `exec` (the output of the find layer). */
+    void attachExecutor(std::unique_ptr<PlanExecutor> exec);
+    /** Feeds the pipeline from `source` (a $queue, a sub-pipeline...). */
+    void attachSource(StagePtr source);
+
+    /** True when the first stage produces its own input ($documents...). */
+    bool isCollectionless() const;
+
+    std::optional<BSONObj> getNext();
+
+    /** The stages as {$stage: spec} objects (for explain and views). */
+    std::vector<BSONObj> serialize() const;
+    StageList& stages() {
+        return _stages;
+    }
+    const std::shared_ptr<ExpressionContext>& getExpCtx() const {
+        return _expCtx;
+    }
+    PlanExecutor* executor() const {
+        return _exec;
+    }
+
+private:
+    explicit Pipeline(std::shared_ptr<ExpressionContext> expCtx) : _expCtx(std::move(expCtx)) {}
+    void stitch();
+
+    std::shared_ptr<ExpressionContext> _expCtx;
+    StageList _stages;
+    StagePtr _input;       // the cursor stage (not part of _stages)
+    PlanExecutor* _exec = nullptr;
+    bool _stitched = false;
+};
+
+/** A DocumentSource over a PlanExecutor (the find layer's output). */
+class DocumentSourceCursor final : public DocumentSource {
+public:
+    DocumentSourceCursor(std::shared_ptr<ExpressionContext> expCtx,
+                         std::unique_ptr<PlanExecutor> exec)
+        : DocumentSource(std::move(expCtx)), _exec(std::move(exec)) {}
+    std::optional<BSONObj> getNext() override;
+    const char* getSourceName() const override {
+        return "$cursor";
+    }
+    void serialize(BSONArrayBuilder* out) const override {}
+    PlanExecutor* executor() const {
+        return _exec.get();
+    }
+
+private:
+    std::unique_ptr<PlanExecutor> _exec;
+};
+
+}  // namespace mongo

@@ -1,0 +1,137 @@
+#include "mongo/db/pipeline/pipeline_d.h"
+
+#include <shared_mutex>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+
+void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars) {
+    for (auto e : letVars) {
+        validateVariableName(e.fieldNameStringData());
+        auto expr = Expression::parseOperand(expCtx, e, expCtx->makeParseState());
+        Value v = expr->evaluate(BSONObj(), &expCtx->variables).getOwned();
+        VariableId id = expCtx->topScope().defineVariable(e.fieldNameStringData());
+        expCtx->variables.setValue(id, v);
+    }
+}
+
+}  // namespace
+
+PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
+                                 const std::vector<BSONObj>& stages,
+                                 const AggregationRequestOptions& opts) {
+    PreparedPipeline out;
+    out.requestedNss = nss;
+    out.executionNss = nss;
+    std::vector<BSONObj> all;
+    if (!opts.collectionless) {
+        auto resolved = uassertStatusOK(resolveView(opCtx, nss));
+        out.isView = resolved.nss != nss;
+        out.executionNss = resolved.nss;
+        all = std::move(resolved.pipeline);
+    }
+    all.insert(all.end(), stages.begin(), stages.end());
+
+    auto expCtx = std::make_shared<ExpressionContext>(opCtx, out.executionNss);
+    expCtx->allowDiskUse = opts.allowDiskUse;
+    expCtx->explain = opts.explain;
+    expCtx->subPipelineDepth = opts.subPipelineDepth;
+    uassert(ErrorCodes::MaxSubPipelineDepthExceeded,
+            "Maximum number of nested sub-pipelines exceeded. Limit is 20",
+            opts.subPipelineDepth <= 20);
+    defineLetVariables(expCtx.get(), opts.letVars);
+
+    out.pipeline = Pipeline::parse(all, expCtx);
+    if (opts.collectionless) {
+        uassert(ErrorCodes::InvalidNamespace,
+                "{aggregate: 1} is not valid for '" + std::string(
+                    out.pipeline->stages().empty() ? "" : out.pipeline->stages().front()->getSourceName()) +
+                    "'; a collection is required.",
+                out.pipeline->isCollectionless());
+    }
+    out.pipeline->optimize();
+    if (out.pipeline->isCollectionless())
+        return out;
+
+    out.findParams = out.pipeline->extractFindParams();
+    auto coll = opCtx->getServiceContext()->catalog->lookup(out.executionNss);
+    std::shared_lock<std::shared_mutex> lk;
+    if (coll)
+        lk = std::shared_lock<std::shared_mutex>(coll->lock());
+    if (coll && coll->isDropped())
+        coll.reset();
+    out.pipeline->attachExecutor(buildFindPlan(opCtx, coll, out.findParams));
+    return out;
+}
+
+void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
+                           BSONObjBuilder& result) {
+    Pipeline* p = prepared.pipeline.get();
+    auto queryPlanner = [&](BSONObjBuilder* b) {
+        BSONObjBuilder qp(b->subobjStart("queryPlanner"));
+        qp.append("namespace", prepared.executionNss.ns());
+        qp.append("parsedQuery", prepared.findParams.matcher
+                      ? prepared.findParams.matcher->serialize()
+                      : BSONObj());
+        qp.append("indexFilterSet", false);
+        qp.append("winningPlan", p->executor() ? p->executor()->explainPlan(false) : BSONObj());
+        qp.append("rejectedPlans", BSONArray());
+    };
+    result.append("explainVersion", "1");
+    if (p->stages().empty() && p->executor()) {
+        queryPlanner(&result);
+        return;
+    }
+    BSONArrayBuilder stages(result.subarrayStart("stages"));
+    if (p->executor()) {
+        BSONObjBuilder cursorStage(stages.subobjStart());
+        BSONObjBuilder inner(cursorStage.subobjStart("$cursor"));
+        queryPlanner(&inner);
+    }
+    for (const auto& s : p->serialize())
+        stages.append(s);
+}
+
+bool PipelineCursorSource::next(OperationContext* opCtx, BSONObj* out) {
+    _pipeline->getExpCtx()->opCtx = opCtx;
+    auto d = _pipeline->getNext();
+    if (!d)
+        return false;
+    *out = d->isOwned() ? *d : d->getOwned();
+    return true;
+}
+
+std::vector<BSONObj> findToPipeline(const BSONObj& filter, const BSONObj& sort,
+                                    const BSONObj& projection, long long skip, long long limit) {
+    std::vector<BSONObj> stages;
+    if (!filter.isEmpty())
+        stages.push_back(BSON("$match" << filter));
+    if (!sort.isEmpty())
+        stages.push_back(BSON("$sort" << sort));
+    if (skip > 0)
+        stages.push_back(BSON("$skip" << skip));
+    if (limit > 0)
+        stages.push_back(BSON("$limit" << limit));
+    if (!projection.isEmpty())
+        stages.push_back(BSON("$project" << projection));
+    return stages;
+}
+
+std::vector<BSONObj> drainPipeline(Pipeline* p) {
+    std::vector<BSONObj> out;
+    while (auto d = p->getNext())
+        out.push_back(d->getOwned());
+    return out;
+}
+
+}  // namespace mongo

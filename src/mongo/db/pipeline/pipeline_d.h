@@ -1,0 +1,73 @@
+// The bridge between a pipeline and the collections it reads: resolves views,
+// parses and optimises the (view + user) pipeline, pushes its leading stages into
+// the find layer and attaches the resulting executor. Used by aggregate, and by
+// find/count/distinct on views.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "mongo/db/cursor_manager.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/db/pipeline/pipeline.h"
+
+namespace mongo {
+
+class OperationContext;
+
+struct AggregationRequestOptions {
+    bool allowDiskUse = false;
+    BSONObj letVars;            // `let`: name -> expression (evaluated once)
+    bool explain = false;
+    bool collectionless = false;  // aggregate: 1
+    int subPipelineDepth = 0;     // nesting of $lookup/$unionWith/$facet sub-pipelines
+};
+
+struct PreparedPipeline {
+    NamespaceString requestedNss;  // as given (may be a view)
+    NamespaceString executionNss;  // the collection actually read
+    std::unique_ptr<Pipeline> pipeline;
+    FindPlanParams findParams;  // what moved into the find layer
+    bool isView = false;
+};
+
+/**
+ * Resolves `nss` (views included), parses `stages` after the view's stages,
+ * optimises, and attaches the input. Throws parse errors (40323, 40324...),
+ * ViewDepthLimitExceeded 165, and the find layer's errors. A missing collection
+ * yields an empty input.
+ */
+PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
+                                 const std::vector<BSONObj>& stages,
+                                 const AggregationRequestOptions& opts);
+
+/**
+ * Appends aggregate's explain output: the find layer's queryPlanner when the whole
+ * pipeline moved into it, else {explainVersion: "1", stages: [{$cursor: {queryPlanner}},
+ * ...]}.
+ */
+void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
+                           BSONObjBuilder& result);
+
+/** A cursor source over a pipeline (keeps the pipeline and its input alive). */
+class PipelineCursorSource : public CursorSource {
+public:
+    explicit PipelineCursorSource(std::unique_ptr<Pipeline> p) : _pipeline(std::move(p)) {}
+    bool next(OperationContext* opCtx, BSONObj* out) override;
+
+private:
+    std::unique_ptr<Pipeline> _pipeline;
+};
+
+/**
+ * The aggregate stages equivalent to a find on a view: $match, $sort, $skip,
+ * $limit, $project (each only when given).
+ */
+std::vector<BSONObj> findToPipeline(const BSONObj& filter, const BSONObj& sort,
+                                    const BSONObj& projection, long long skip, long long limit);
+
+/** Collects all documents of a pipeline (sub-pipelines, $facet, $lookup). */
+std::vector<BSONObj> drainPipeline(Pipeline* p);
+
+}  // namespace mongo

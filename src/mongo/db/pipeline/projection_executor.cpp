@@ -1,0 +1,330 @@
+#include "mongo/db/pipeline/projection_executor.h"
+
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+struct ProjectionExecutor::Node {
+    enum class Action { kInclude, kExclude, kCompute, kSub };
+    struct Child {
+        std::string name;
+        Action action;
+        ExprPtr expr;
+        std::unique_ptr<Node> sub;
+    };
+    std::vector<Child> children;
+    bool hasComputed = false;  // some descendant is computed
+
+    Child* find(StringData name) {
+        for (auto& c : children)
+            if (c.name == name)
+                return &c;
+        return nullptr;
+    }
+    const Child* find(StringData name) const {
+        return const_cast<Node*>(this)->find(name);
+    }
+};
+
+namespace {
+
+using Node = ProjectionExecutor::Node;
+using Action = Node::Action;
+using FieldList = std::vector<std::pair<StringData, Value>>;
+
+void setField(FieldList* fields, StringData name, Value v) {
+    for (auto& f : *fields) {
+        if (f.first == name) {
+            f.second = std::move(v);
+            return;
+        }
+    }
+    if (!v.missing())
+        fields->emplace_back(name, std::move(v));
+}
+
+BSONObj build(const FieldList& fields) {
+    BSONObjBuilder b;
+    for (const auto& [name, v] : fields)
+        v.addToBsonObj(&b, name);
+    return b.obj();
+}
+
+void markComputed(Node* root, const std::vector<std::string>& parts) {
+    root->hasComputed = true;
+    Node* cur = root;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        cur = cur->find(parts[i])->sub.get();
+        cur->hasComputed = true;
+    }
+}
+
+void insertPath(Node* root, StringData dotted, Action action, ExprPtr expr) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+        size_t dot = dotted.find('.', start);
+        StringData part =
+            dotted.substr(start, dot == StringData::npos ? StringData::npos : dot - start);
+        uassert(15998, "FieldPath field names may not be empty strings.", !part.empty());
+        uassert(16410,
+                "FieldPath field names may not start with '$'. Consider using $getField or "
+                "$setField.",
+                !part.starts_with("$"));
+        parts.emplace_back(part);
+        if (dot == StringData::npos)
+            break;
+        start = dot + 1;
+    }
+    Node* cur = root;
+    std::string soFar;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        soFar += (i ? "." : "") + parts[i];
+        Node::Child* c = cur->find(parts[i]);
+        if (!c) {
+            cur->children.push_back({parts[i], Action::kSub, nullptr, std::make_unique<Node>()});
+            c = &cur->children.back();
+        }
+        uassert(31250, "Invalid $project :: caused by :: Path collision at " + std::string(dotted),
+                c->action == Action::kSub);
+        cur = c->sub.get();
+    }
+    Node::Child* existing = cur->find(parts.back());
+    if (existing) {
+        uasserted(existing->action == Action::kSub ? 31249 : 31250,
+                  "Invalid $project :: caused by :: Path collision at " + std::string(dotted));
+    }
+    cur->children.push_back({parts.back(), action, std::move(expr), nullptr});
+    if (action == Action::kCompute)
+        markComputed(root, parts);
+}
+
+BSONObj applyNode(const Node& node, ProjectionExecutor::Kind kind, const BSONObj& in,
+                  const BSONObj& root, Variables* vars);
+
+/** Applies `node` to an array value found on the path. */
+Value applyToArray(const Node& node, ProjectionExecutor::Kind kind, const BSONElement& arr,
+                   const BSONObj& root, Variables* vars) {
+    std::vector<Value> out;
+    for (auto e : arr.Obj()) {
+        if (e.type() == BSONType::kObject) {
+            out.push_back(Value(applyNode(node, kind, e.Obj(), root, vars)));
+        } else if (e.type() == BSONType::kArray) {
+            out.push_back(applyToArray(node, kind, e, root, vars));
+        } else if (kind == ProjectionExecutor::Kind::kExclusion) {
+            out.push_back(Value(e));
+        } else if (node.hasComputed) {
+            out.push_back(Value(applyNode(node, kind, BSONObj(), root, vars)));
+        }
+    }
+    return Value(out);
+}
+
+BSONObj applyNode(const Node& node, ProjectionExecutor::Kind kind, const BSONObj& in,
+                  const BSONObj& root, Variables* vars) {
+    using Kind = ProjectionExecutor::Kind;
+    FieldList fields;
+    for (auto e : in) {
+        StringData name = e.fieldNameStringData();
+        const Node::Child* c = node.find(name);
+        if (!c) {
+            if (kind != Kind::kInclusion)
+                fields.emplace_back(name, Value(e));
+            continue;
+        }
+        switch (c->action) {
+            case Action::kInclude:
+                fields.emplace_back(name, Value(e));
+                break;
+            case Action::kExclude:
+                break;
+            case Action::kCompute:
+                if (kind == Kind::kAddFields)
+                    fields.emplace_back(name, Value(e));  // replaced below, in place
+                break;
+            case Action::kSub:
+                if (e.type() == BSONType::kObject)
+                    fields.emplace_back(name, Value(applyNode(*c->sub, kind, e.Obj(), root, vars)));
+                else if (e.type() == BSONType::kArray)
+                    fields.emplace_back(name, applyToArray(*c->sub, kind, e, root, vars));
+                else if (kind == Kind::kExclusion)
+                    fields.emplace_back(name, Value(e));
+                else if (kind == Kind::kAddFields)
+                    fields.emplace_back(name, Value(applyNode(*c->sub, kind, BSONObj(), root, vars)));
+                break;
+        }
+    }
+    if (kind == Kind::kExclusion || !node.hasComputed)
+        return build(fields);
+    for (const auto& c : node.children) {
+        if (c.action == Action::kCompute) {
+            setField(&fields, c.name, c.expr->evaluate(root, vars));
+        } else if (c.action == Action::kSub && c.sub->hasComputed) {
+            bool present = false;
+            for (const auto& f : fields)
+                present = present || f.first == c.name;
+            if (!present)
+                setField(&fields, c.name, Value(applyNode(*c.sub, kind, BSONObj(), root, vars)));
+        }
+    }
+    // Remove fields set to missing ($$REMOVE).
+    FieldList kept;
+    kept.reserve(fields.size());
+    for (auto& f : fields)
+        if (!f.second.missing())
+            kept.push_back(std::move(f));
+    return build(kept);
+}
+
+void collectTopLevel(const Node& node, std::vector<std::string>* out) {
+    for (const auto& c : node.children)
+        out->push_back(c.name);
+}
+
+}  // namespace
+
+ProjectionExecutor::ProjectionExecutor(Kind kind, std::unique_ptr<Node> root)
+    : _kind(kind), _root(std::move(root)) {}
+ProjectionExecutor::~ProjectionExecutor() = default;
+
+BSONObj ProjectionExecutor::apply(const BSONObj& doc, Variables* vars) const {
+    return applyNode(*_root, _kind, doc, doc, vars);
+}
+
+std::vector<std::string> ProjectionExecutor::modifiedTopLevelFields() const {
+    std::vector<std::string> out;
+    collectTopLevel(*_root, &out);
+    return out;
+}
+
+namespace {
+
+struct ProjectParseState {
+    ExpressionContext* expCtx;
+    VariablesParseState vps;
+    bool sawInclusion = false;   // include or compute (not _id)
+    bool sawExclusion = false;   // exclude (not _id)
+    bool idExcluded = false;
+    bool idSpecified = false;
+    struct Entry {
+        std::string path;
+        Action action;
+        ExprPtr expr;
+    };
+    std::vector<Entry> entries;
+};
+
+void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::string& prefix) {
+    for (auto e : spec) {
+        StringData name = e.fieldNameStringData();
+        std::string path = prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
+        bool isId = path == "_id";
+        if (e.isNumber() || e.isBoolean()) {
+            bool include = e.trueValue();
+            if (isId) {
+                st->idSpecified = true;
+                st->idExcluded = !include;
+                st->entries.push_back({path, include ? Action::kInclude : Action::kExclude, nullptr});
+                continue;
+            }
+            if (include) {
+                uassert(31253,
+                        "Invalid $project :: caused by :: Cannot do inclusion on field " + path +
+                            " in exclusion projection",
+                        !st->sawExclusion);
+                st->sawInclusion = true;
+                st->entries.push_back({path, Action::kInclude, nullptr});
+            } else {
+                uassert(31254,
+                        "Invalid $project :: caused by :: Cannot do exclusion on field " + path +
+                            " in inclusion projection",
+                        !st->sawInclusion);
+                st->sawExclusion = true;
+                st->entries.push_back({path, Action::kExclude, nullptr});
+            }
+            continue;
+        }
+        if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
+            !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
+            parseProjectFields(st, e.Obj(), path);
+            continue;
+        }
+        uassert(51270,
+                "Invalid $project :: caused by :: An empty sub-projection is not a valid value. "
+                "Found empty object at path",
+                !(e.type() == BSONType::kObject && e.Obj().isEmpty()));
+        uassert(31252,
+                "Invalid $project :: caused by :: Cannot use expression other than $meta in "
+                "exclusion projection",
+                !st->sawExclusion);
+        if (isId)
+            st->idSpecified = true;
+        else
+            st->sawInclusion = true;
+        st->entries.push_back(
+            {path, Action::kCompute, Expression::parseOperand(st->expCtx, e, st->vps)});
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseProject(ExpressionContext* expCtx,
+                                                                     const BSONObj& spec) {
+    uassert(40177, "Invalid $project :: caused by :: projection specification must have at least one field",
+            !spec.isEmpty());
+    ProjectParseState st{expCtx, expCtx->makeParseState(), false, false, false, false, {}};
+    parseProjectFields(&st, spec, "");
+    Kind kind = st.sawInclusion ? Kind::kInclusion : Kind::kExclusion;
+    if (!st.sawInclusion && !st.sawExclusion) {
+        // Only _id was given: {_id: 0} excludes it, {_id: 1} keeps only it.
+        bool idIncluded = false;
+        for (const auto& en : st.entries)
+            idIncluded = idIncluded || en.action != Action::kExclude;
+        kind = idIncluded ? Kind::kInclusion : Kind::kExclusion;
+    }
+    auto root = std::make_unique<Node>();
+    if (kind == Kind::kInclusion && !st.idSpecified)
+        root->children.push_back({"_id", Action::kInclude, nullptr, nullptr});
+    for (auto& en : st.entries) {
+        Action a = en.action;
+        if (kind == Kind::kExclusion && a == Action::kInclude)
+            continue;  // {_id: 1} in an exclusion projection
+        if (kind == Kind::kInclusion && a == Action::kExclude && en.path != "_id")
+            continue;
+        insertPath(root.get(), en.path, a, std::move(en.expr));
+    }
+    return std::make_unique<ProjectionExecutor>(kind, std::move(root));
+}
+
+std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseAddFields(ExpressionContext* expCtx,
+                                                                       const BSONObj& spec,
+                                                                       StringData stageName) {
+    auto root = std::make_unique<Node>();
+    auto vps = expCtx->makeParseState();
+    std::function<void(const BSONObj&, const std::string&)> walk =
+        [&](const BSONObj& obj, const std::string& prefix) {
+            for (auto e : obj) {
+                std::string path = prefix.empty() ? std::string(e.fieldNameStringData())
+                                                  : prefix + "." + std::string(e.fieldNameStringData());
+                if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
+                    !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
+                    walk(e.Obj(), path);
+                    continue;
+                }
+                insertPath(root.get(), path, Action::kCompute,
+                           Expression::parseOperand(expCtx, e, vps));
+            }
+        };
+    walk(spec, "");
+    return std::make_unique<ProjectionExecutor>(Kind::kAddFields, std::move(root));
+}
+
+std::unique_ptr<ProjectionExecutor> ProjectionExecutor::makeExclusion(
+    const std::vector<std::string>& paths) {
+    auto root = std::make_unique<Node>();
+    for (const auto& p : paths)
+        insertPath(root.get(), p, Action::kExclude, nullptr);
+    return std::make_unique<ProjectionExecutor>(Kind::kExclusion, std::move(root));
+}
+
+}  // namespace mongo

@@ -1,0 +1,69 @@
+// Bucket: the in-memory state of one open bucket (spec timeseries-semantics.md §3.5):
+// its identity and time range, counts and size estimate, control min/max and field
+// shapes, and one BSONColumnBuilder per data field that holds the committed columns so
+// that each commit only ships the new bytes (intermediate()).
+//
+// Thread safety: owned by its stripe; every field is guarded by the stripe lock, except
+// that the committer of the prepared batch uses `columns` between prepare and finish
+// (no other batch of the bucket can be prepared meanwhile).
+#pragma once
+
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/db/timeseries/bucket_compression.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_identifiers.h"
+#include "mongo/db/timeseries/bucket_catalog/flat_bson.h"
+#include "mongo/db/timeseries/bucket_catalog/rollover.h"
+#include "mongo/db/timeseries/bucket_catalog/write_batch.h"
+
+namespace mongo::timeseries::bucket_catalog {
+
+struct Bucket {
+    Bucket(BucketId id, BucketKey key, Date_t minTime) :
+        bucketId(std::move(id)), key(std::move(key)), minTime(minTime) {}
+
+    const BucketId bucketId;
+    const BucketKey key;
+    const Date_t minTime;       // rounded start: control.min.<time>
+    Date_t latestCommittedTime = Date_t::min();  // for v2 -> v3 detection
+
+    uint32_t numMeasurements = 0;           // committed + staged
+    uint32_t numCommittedMeasurements = 0;
+    int64_t size = 0;                       // uncompressed estimate, meta counted once
+    bool keptOpenDueToLargeMeasurements = false;
+    int version = 2;                        // control.version on disk (1, 2 or 3)
+    bool existsOnDisk = false;              // false: the next commit inserts the document
+    bool needsRewrite = false;              // reopened v1: the next commit replaces it
+
+    RolloverAction rolloverAction = RolloverAction::kNone;  // deferred until batches finish
+    Schema schema;                          // shapes of staged + committed measurements
+    MinMax minmax;                          // committed measurements only
+    BSONObj committedMin, committedMax;     // as on disk (control.min/max)
+
+    /** Committed data columns (each with `numCommittedMeasurements` positions). */
+    ColumnSet columns;
+    /** Field names seen in staged + committed measurements (size estimate of new fields). */
+    std::map<std::string, bool, std::less<>> fieldNames;
+
+    std::shared_ptr<WriteBatch> activeBatch;    // accepting measurements
+    std::shared_ptr<WriteBatch> preparedBatch;  // being committed
+    std::optional<std::list<Bucket*>::iterator> idlePosition;
+
+    RolloverBucketState rolloverState() const {
+        return {minTime, numMeasurements, size, keptOpenDueToLargeMeasurements};
+    }
+    bool hasUncommitted() const {
+        return numMeasurements > numCommittedMeasurements || preparedBatch != nullptr;
+    }
+    /** Estimated memory held by this bucket (for the idle-expiry threshold). */
+    int64_t memoryUsage() const {
+        return static_cast<int64_t>(sizeof(Bucket)) + key.metadata.objsize() + size;
+    }
+};
+
+}  // namespace mongo::timeseries::bucket_catalog

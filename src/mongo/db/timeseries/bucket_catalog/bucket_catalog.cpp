@@ -1,0 +1,598 @@
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+
+#include <set>
+
+#include "mongo/db/timeseries/bucket_catalog/reopening.h"
+#include "mongo/db/timeseries/metadata.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/db/timeseries/timeseries_options.h"
+#include "mongo/db/timeseries/timeseries_write_util.h"
+#include "mongo/idl/server_parameters_gen.h"
+
+namespace mongo::timeseries::bucket_catalog {
+namespace {
+
+constexpr int64_t kArchivedBucketMemory = 64;
+constexpr int kBucketIdCollisionCode = 6130900;
+
+std::mutex gFrozenMutex;
+std::set<BucketId> gFrozen;
+
+Stripe& stripeFor(BucketCatalog& catalog, std::size_t hash) {
+    return *catalog.stripes[hash % catalog.stripes.size()];
+}
+
+ExecutionStatsController statsFor(BucketCatalog& catalog, const std::string& uuid) {
+    std::lock_guard lk(catalog.statsMutex);
+    auto& s = catalog.collectionStats[uuid];
+    if (!s)
+        s = std::make_shared<ExecutionStats>();
+    return ExecutionStatsController(s, &catalog.globalStats);
+}
+
+void resolve(WriteBatch& batch, Status status) {
+    try {
+        batch.promise.set_value(std::move(status));
+    } catch (const std::future_error&) {
+        // Already resolved (abort after a failed prepare).
+    }
+}
+
+int numDigits(uint32_t n) {
+    int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        ++d;
+    }
+    return d;
+}
+
+/** Uncompressed-size estimate of adding `doc` to `bucket` (§3.5). */
+int64_t sizeToBeAdded(const Bucket& bucket, const BSONObj& doc,
+                      const std::optional<std::string>& metaField) {
+    int64_t size = 0;
+    const int digits = numDigits(bucket.numMeasurements);
+    for (auto&& e : doc) {
+        StringData name = e.fieldNameStringData();
+        if (metaField && name == *metaField)
+            continue;
+        size += e.valuesize() + 2 + digits;
+        if (!bucket.fieldNames.count(name))
+            size += 3 * (static_cast<int64_t>(name.size()) + 1) + 2 * e.valuesize();
+    }
+    return size;
+}
+
+void adjustMemory(BucketCatalog& catalog, int64_t delta) {
+    catalog.memoryUsage.fetch_add(delta, std::memory_order_relaxed);
+}
+
+void markIdle(Stripe& stripe, WithLock, Bucket& bucket) {
+    if (bucket.idlePosition || bucket.hasUncommitted())
+        return;
+    stripe.idleBuckets.push_front(&bucket);
+    bucket.idlePosition = stripe.idleBuckets.begin();
+}
+
+void markActive(Stripe& stripe, WithLock, Bucket& bucket) {
+    if (bucket.idlePosition) {
+        stripe.idleBuckets.erase(*bucket.idlePosition);
+        bucket.idlePosition.reset();
+    }
+}
+
+enum class RemovalMode { kClose, kArchive };
+
+void removeBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& bucket,
+                  RemovalMode mode) {
+    markActive(stripe, lk, bucket);
+    if (auto it = stripe.openBucketsByKey.find(bucket.key);
+        it != stripe.openBucketsByKey.end() && it->second == &bucket)
+        stripe.openBucketsByKey.erase(it);
+    if (mode == RemovalMode::kArchive && bucket.existsOnDisk) {
+        auto& byTime = stripe.archived[{bucket.key.collectionUUID, bucket.key.hash}];
+        if (byTime.emplace(bucket.minTime, ArchivedBucket{bucket.bucketId.oid, bucket.minTime})
+                .second) {
+            ++stripe.numArchived;
+            adjustMemory(catalog, kArchivedBucketMemory);
+        }
+    }
+    if (bucket.activeBatch)
+        resolve(*bucket.activeBatch,
+                Status(ErrorCodes::TimeseriesBucketCleared, "time-series bucket was cleared"));
+    adjustMemory(catalog, -bucket.memoryUsage());
+    catalog.numOpenBuckets.fetch_sub(1);
+    stripe.openBucketsById.erase(bucket.bucketId);
+}
+
+/** Rolls `bucket` over; removal waits for its uncommitted batches when it has any. */
+void rollover(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& bucket,
+              RolloverAction action) {
+    if (bucket.hasUncommitted()) {
+        bucket.rolloverAction = action;
+        if (auto it = stripe.openBucketsByKey.find(bucket.key);
+            it != stripe.openBucketsByKey.end() && it->second == &bucket)
+            stripe.openBucketsByKey.erase(it);
+        return;
+    }
+    removeBucket(catalog, stripe, lk, bucket,
+                 action == RolloverAction::kArchive ? RemovalMode::kArchive : RemovalMode::kClose);
+}
+
+void recordRollover(const ExecutionStatsController& stats, RolloverReason reason) {
+    switch (reason) {
+        case RolloverReason::kNone:
+            return;
+        case RolloverReason::kTimeForward:
+            return stats.inc(&ExecutionStats::numBucketsClosedDueToTimeForward);
+        case RolloverReason::kTimeBackward:
+            return stats.inc(&ExecutionStats::numBucketsArchivedDueToTimeBackward);
+        case RolloverReason::kCount:
+            return stats.inc(&ExecutionStats::numBucketsClosedDueToCount);
+        case RolloverReason::kSchemaChange:
+            return stats.inc(&ExecutionStats::numBucketsClosedDueToSchemaChange);
+        case RolloverReason::kCachePressure:
+            return stats.inc(&ExecutionStats::numBucketsClosedDueToCachePressure);
+        case RolloverReason::kSize:
+            return stats.inc(&ExecutionStats::numBucketsClosedDueToSize);
+    }
+}
+
+/** Archives idle buckets, then drops archived ones, while memory is above the threshold. */
+void expireIdleBuckets(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                       const ExecutionStatsController& stats, const BucketLimits& limits) {
+    int expired = 0;
+    auto above = [&] {
+        return catalog.memoryUsage.load() > limits.idleExpiryMemoryThresholdBytes &&
+            expired <= limits.idleExpiryMaxCountPerAttempt;
+    };
+    while (above() && !stripe.idleBuckets.empty()) {
+        Bucket* b = stripe.idleBuckets.back();
+        removeBucket(catalog, stripe, lk, *b, RemovalMode::kArchive);
+        stats.inc(&ExecutionStats::numBucketsArchivedDueToMemoryThreshold);
+        ++expired;
+    }
+    while (above() && stripe.numArchived > 0) {
+        auto it = stripe.archived.begin();
+        it->second.erase(it->second.begin());
+        if (it->second.empty())
+            stripe.archived.erase(it);
+        --stripe.numArchived;
+        adjustMemory(catalog, -kArchivedBucketMemory);
+        stats.inc(&ExecutionStats::numBucketsClosedDueToMemoryThreshold);
+        ++expired;
+    }
+}
+
+StatusWith<Bucket*> installBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                                  std::unique_ptr<Bucket> bucket) {
+    Bucket* raw = bucket.get();
+    adjustMemory(catalog, raw->memoryUsage());
+    catalog.numOpenBuckets.fetch_add(1);
+    stripe.openBucketsByKey[raw->key] = raw;
+    stripe.openBucketsById.emplace(raw->bucketId, std::move(bucket));
+    return raw;
+}
+
+StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                                   const CollectionInfo& coll, const BucketKey& key, Date_t time,
+                                   const ExecutionStatsController& stats,
+                                   const BucketLimits& limits) {
+    const Date_t start = roundTimestampToGranularity(time, coll.options);
+    const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
+    for (int attempt = 0;; ++attempt) {
+        OID oid = generateBucketOID(start);
+        BucketId id{coll.uuid, oid};
+        if (!stripe.openBucketsById.count(id)) {
+            auto bucket = std::make_unique<Bucket>(id, key, start);
+            bucket->size = key.metadata.objsize();
+            auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
+            expireIdleBuckets(catalog, stripe, lk, stats, limits);
+            return installed;
+        }
+        resetBucketOIDCounter();
+        if (attempt + 1 >= maxRetries)
+            return Status(static_cast<ErrorCodes::Error>(kBucketIdCollisionCode),
+                          "Unable to insert documents due to internal OID generation collision. "
+                          "Increase the value of server parameter "
+                          "'timeseriesInsertMaxRetriesOnDuplicates' and try again");
+    }
+}
+
+void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
+           const CollectionInfo& coll, const BSONObj& doc, int64_t userIndex,
+           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata) {
+    if (!bucket.activeBatch) {
+        bucket.activeBatch = std::make_shared<WriteBatch>(bucket.bucketId, bucket.key, stats);
+        bucket.activeBatch->openedDueToMetadata = openedDueToMetadata;
+    }
+    bucket.activeBatch->measurements.push_back(doc.getOwned());
+    bucket.activeBatch->userIndices.push_back(userIndex);
+    (void)bucket.schema.update(doc, coll.options.getMetaField());
+    for (auto&& e : doc)
+        bucket.fieldNames.emplace(std::string(e.fieldNameStringData()), true);
+    const int64_t before = bucket.memoryUsage();
+    bucket.size += sizeToAdd;
+    adjustMemory(catalog, bucket.memoryUsage() - before);
+    ++bucket.numMeasurements;
+    markActive(stripe, lk, bucket);
+}
+
+struct Extracted {
+    Date_t time;
+    BucketKey key;
+};
+
+StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc) {
+    const std::string& timeField = coll.options.getTimeField();
+    BSONElement t = doc[timeField];
+    if (t.type() != BSONType::kDate)
+        return Status(ErrorCodes::BadValue,
+                      "'" + timeField +
+                          "' must be present and contain a valid BSON UTC datetime value");
+    BSONObj meta;
+    if (auto& m = coll.options.getMetaField())
+        meta = metadata::normalizeAs(doc[*m], kBucketMetaFieldName);
+    return Extracted{t.date(), BucketKey(coll.uuid, meta)};
+}
+
+/** Looks for a reopening candidate; nullopt when none applies. */
+std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock,
+                                                       const CollectionInfo& coll,
+                                                       const BucketKey& key, Date_t time,
+                                                       const BucketLimits& limits) {
+    auto it = stripe.archived.find({key.collectionUUID, key.hash});
+    if (it != stripe.archived.end()) {
+        auto& byTime = it->second;
+        auto pos = byTime.upper_bound(time);
+        if (pos != byTime.begin()) {
+            --pos;
+            const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
+            if ((time - pos->first).count() < spanMs) {
+                OID oid = pos->second.oid;
+                byTime.erase(pos);
+                if (byTime.empty())
+                    stripe.archived.erase(it);
+                --stripe.numArchived;
+                return ReopeningRequest{oid};
+            }
+        }
+    }
+    if (coll.hasReopeningIndex) {
+        return ReopeningRequest{generateReopeningPipeline(coll.options, time, key.metaElement(),
+                                                          limits.maxCount, limits.maxSize)};
+    }
+    return std::nullopt;
+}
+
+/** Stages into the open bucket or reports what must happen first. */
+enum class Placement { kStaged, kNeedsBucket, kNeedsReopening };
+
+Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                   const CollectionInfo& coll, const BSONObj& doc, const Extracted& x,
+                   int64_t userIndex, const ExecutionStatsController& stats,
+                   const BucketLimits& limits, bool* openedDueToMetadata) {
+    auto it = stripe.openBucketsByKey.find(x.key);
+    if (it == stripe.openBucketsByKey.end()) {
+        *openedDueToMetadata = true;
+        return Placement::kNeedsReopening;
+    }
+    Bucket& bucket = *it->second;
+    const int64_t size = sizeToBeAdded(bucket, doc, coll.options.getMetaField());
+    const bool compatible = bucket.schema.compatible(doc, coll.options.getMetaField());
+    RolloverDecision d = determineRolloverAction(
+        bucket.rolloverState(), x.time, size, compatible, getMaxSpanSeconds(coll.options),
+        limits, catalog.numOpenBuckets.load() + stripe.numArchived);
+    if (d.action == RolloverAction::kNone) {
+        if (d.keptOpenDueToLargeMeasurements) {
+            bucket.keptOpenDueToLargeMeasurements = true;
+            stats.inc(&ExecutionStats::numBucketsKeptOpenDueToLargeMeasurements);
+        }
+        stage(bucket, stripe, lk, catalog, coll, doc, userIndex, size, stats, false);
+        return Placement::kStaged;
+    }
+    recordRollover(stats, d.reason);
+    rollover(catalog, stripe, lk, bucket, d.action);
+    return d.action == RolloverAction::kHardClose ? Placement::kNeedsBucket
+                                                  : Placement::kNeedsReopening;
+}
+
+StatusWith<InsertResult> stageInNewBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                                          const CollectionInfo& coll, const BSONObj& doc,
+                                          const Extracted& x, int64_t userIndex,
+                                          const ExecutionStatsController& stats,
+                                          const BucketLimits& limits, bool openedDueToMetadata) {
+    auto bucket = allocateBucket(catalog, stripe, lk, coll, x.key, x.time, stats, limits);
+    if (!bucket.isOK())
+        return bucket.getStatus();
+    if (openedDueToMetadata)
+        stats.inc(&ExecutionStats::numBucketsOpenedDueToMetadata);
+    Bucket& b = *bucket.getValue();
+    stage(b, stripe, lk, catalog, coll, doc, userIndex,
+          sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata);
+    return InsertResult{b.activeBatch, std::nullopt};
+}
+
+}  // namespace
+
+BucketCatalog::BucketCatalog(std::size_t numStripes) {
+    for (std::size_t i = 0; i < numStripes; ++i)
+        stripes.push_back(std::make_unique<Stripe>());
+}
+
+BucketCatalog::BucketCatalog(std::size_t numStripes, BucketLimits limits)
+    : BucketCatalog(numStripes) {
+    _limits = limits;
+}
+
+BucketCatalog& BucketCatalog::get() {
+    static BucketCatalog catalog;
+    return catalog;
+}
+
+StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
+                                   const BSONObj& doc, int64_t userIndex) {
+    auto x = extract(coll, doc);
+    if (!x.isOK())
+        return x.getStatus();
+    const BucketLimits limits = catalog.limits();
+    auto stats = statsFor(catalog, coll.uuid);
+    Stripe& stripe = stripeFor(catalog, x.getValue().key.hash);
+    std::unique_lock lk(stripe.mutex);
+    bool openedDueToMetadata = false;
+    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
+                           limits, &openedDueToMetadata);
+    if (p == Placement::kStaged) {
+        auto it = stripe.openBucketsByKey.find(x.getValue().key);
+        return InsertResult{it->second->activeBatch, std::nullopt};
+    }
+    if (p == Placement::kNeedsReopening) {
+        if (auto req =
+                findReopeningCandidate(stripe, lk, coll, x.getValue().key, x.getValue().time,
+                                       limits))
+            return InsertResult{nullptr, std::move(req)};
+    }
+    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
+                            limits, openedDueToMetadata);
+}
+
+StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
+                                                    const CollectionInfo& coll,
+                                                    const BSONObj& doc, const BSONObj& fetched,
+                                                    int64_t userIndex) {
+    auto x = extract(coll, doc);
+    if (!x.isOK())
+        return x.getStatus();
+    const BucketLimits limits = catalog.limits();
+    auto stats = statsFor(catalog, coll.uuid);
+    std::unique_ptr<Bucket> reopened;
+    if (!fetched.isEmpty()) {
+        auto loaded = loadBucket(x.getValue().key, coll.options, fetched);
+        if (loaded.isOK() && !isFrozen(catalog, loaded.getValue()->bucketId))
+            reopened = std::move(loaded.getValue());
+        else
+            stats.inc(&ExecutionStats::numBucketReopeningsFailed);
+    }
+    Stripe& stripe = stripeFor(catalog, x.getValue().key.hash);
+    std::unique_lock lk(stripe.mutex);
+    if (reopened) {
+        if (stripe.openBucketsById.count(reopened->bucketId)) {
+            stats.inc(&ExecutionStats::numDuplicateBucketsReopened);
+            reopened.reset();
+        } else {
+            if (auto it = stripe.openBucketsByKey.find(x.getValue().key);
+                it != stripe.openBucketsByKey.end()) {
+                stats.inc(&ExecutionStats::numBucketsClosedDueToReopening);
+                rollover(catalog, stripe, lk, *it->second, RolloverAction::kSoftClose);
+            }
+            stats.inc(&ExecutionStats::numBucketsReopened);
+            (void)installBucket(catalog, stripe, lk, std::move(reopened));
+            expireIdleBuckets(catalog, stripe, lk, stats, limits);
+        }
+    }
+    bool openedDueToMetadata = false;
+    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
+                           limits, &openedDueToMetadata);
+    if (p == Placement::kStaged) {
+        auto it = stripe.openBucketsByKey.find(x.getValue().key);
+        return InsertResult{it->second->activeBatch, std::nullopt};
+    }
+    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
+                            limits, openedDueToMetadata);
+}
+
+Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
+                     const std::shared_ptr<WriteBatch>& batch) {
+    Stripe& stripe = stripeFor(catalog, batch->bucketKey.hash);
+    std::unique_lock lk(stripe.mutex);
+    Bucket* bucket = nullptr;
+    while (true) {
+        auto it = stripe.openBucketsById.find(batch->bucketId);
+        if (it == stripe.openBucketsById.end() || it->second->activeBatch != batch) {
+            Status s(ErrorCodes::TimeseriesBucketCleared,
+                     "time-series bucket " + batch->bucketId.oid.toString() + " was cleared");
+            lk.unlock();
+            resolve(*batch, s);
+            return s;
+        }
+        bucket = it->second.get();
+        if (!bucket->preparedBatch)
+            break;
+        auto other = bucket->preparedBatch->future;
+        lk.unlock();
+        other.wait();
+        lk.lock();
+    }
+    bucket->activeBatch.reset();
+    bucket->preparedBatch = batch;
+    auto write = prepareBucketWrite(*bucket, *batch, coll.options);
+    if (!write.isOK()) {
+        removeBucket(catalog, stripe, lk, *bucket, RemovalMode::kClose);
+        lk.unlock();
+        resolve(*batch, write.getStatus());
+        return write.getStatus();
+    }
+    batch->write = std::move(write.getValue());
+    return Status::OK();
+}
+
+void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
+    const auto n = static_cast<int64_t>(batch->measurements.size());
+    batch->stats.inc(&ExecutionStats::numCommits);
+    batch->stats.inc(&ExecutionStats::numMeasurementsCommitted, n);
+    batch->stats.inc(batch->write.kind == BucketWrite::Kind::kInsert
+                         ? &ExecutionStats::numBucketInserts
+                         : &ExecutionStats::numBucketUpdates);
+    if (batch->convertedToUnsorted)
+        batch->stats.inc(&ExecutionStats::numCompressedBucketsConvertedToUnsorted);
+    {
+        Stripe& stripe = stripeFor(catalog, batch->bucketKey.hash);
+        std::unique_lock lk(stripe.mutex);
+        auto it = stripe.openBucketsById.find(batch->bucketId);
+        if (it != stripe.openBucketsById.end() && it->second->preparedBatch == batch) {
+            Bucket& bucket = *it->second;
+            bucket.preparedBatch.reset();
+            bucket.numCommittedMeasurements += static_cast<uint32_t>(n);
+            bucket.existsOnDisk = true;
+            bucket.needsRewrite = false;
+            if (bucket.rolloverAction != RolloverAction::kNone && !bucket.hasUncommitted()) {
+                removeBucket(catalog, stripe, lk, bucket,
+                             bucket.rolloverAction == RolloverAction::kArchive
+                                 ? RemovalMode::kArchive
+                                 : RemovalMode::kClose);
+            } else {
+                markIdle(stripe, lk, bucket);
+            }
+        }
+    }
+    resolve(*batch, Status::OK());
+}
+
+void abort(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch, Status status) {
+    {
+        Stripe& stripe = stripeFor(catalog, batch->bucketKey.hash);
+        std::unique_lock lk(stripe.mutex);
+        auto it = stripe.openBucketsById.find(batch->bucketId);
+        if (it != stripe.openBucketsById.end() &&
+            (it->second->preparedBatch == batch || it->second->activeBatch == batch)) {
+            it->second->preparedBatch.reset();
+            removeBucket(catalog, stripe, lk, *it->second, RemovalMode::kClose);
+        }
+    }
+    resolve(*batch, std::move(status));
+}
+
+namespace {
+
+/** Removes the bucket `oid` of `uuid` from every stripe (open or archived). */
+void removeEverywhere(BucketCatalog& catalog, const std::string& uuid, const OID& oid) {
+    for (auto& stripe : catalog.stripes) {
+        std::unique_lock lk(stripe->mutex);
+        if (auto it = stripe->openBucketsById.find(BucketId{uuid, oid});
+            it != stripe->openBucketsById.end())
+            removeBucket(catalog, *stripe, lk, *it->second, RemovalMode::kClose);
+        for (auto a = stripe->archived.begin(); a != stripe->archived.end();) {
+            if (a->first.first == uuid) {
+                for (auto b = a->second.begin(); b != a->second.end();) {
+                    if (b->second.oid == oid) {
+                        b = a->second.erase(b);
+                        --stripe->numArchived;
+                        adjustMemory(catalog, -kArchivedBucketMemory);
+                    } else {
+                        ++b;
+                    }
+                }
+            }
+            a = a->second.empty() ? stripe->archived.erase(a) : std::next(a);
+        }
+    }
+}
+
+}  // namespace
+
+void freeze(BucketCatalog& catalog, const BucketId& bucketId) {
+    {
+        std::lock_guard lk(gFrozenMutex);
+        if (!gFrozen.insert(bucketId).second)
+            return;
+    }
+    statsFor(catalog, bucketId.collectionUUID).inc(&ExecutionStats::numBucketsFrozen);
+    removeEverywhere(catalog, bucketId.collectionUUID, bucketId.oid);
+}
+
+bool isFrozen(BucketCatalog& catalog, const BucketId& bucketId) {
+    std::lock_guard lk(gFrozenMutex);
+    return gFrozen.count(bucketId) > 0;
+}
+
+void directWriteStart(BucketCatalog& catalog, const std::string& collUUID, const OID& oid) {
+    removeEverywhere(catalog, collUUID, oid);
+}
+
+void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, const OID& oid) {
+    // Nothing is blocked while a direct write is in progress: the in-memory copy was
+    // already dropped by directWriteStart, and later inserts reopen or open a bucket.
+}
+
+void clear(BucketCatalog& catalog, const std::string& collUUID) {
+    for (auto& stripe : catalog.stripes) {
+        std::unique_lock lk(stripe->mutex);
+        std::vector<Bucket*> doomed;
+        for (auto& [id, b] : stripe->openBucketsById)
+            if (id.collectionUUID == collUUID)
+                doomed.push_back(b.get());
+        for (Bucket* b : doomed)
+            removeBucket(catalog, *stripe, lk, *b, RemovalMode::kClose);
+        for (auto a = stripe->archived.begin(); a != stripe->archived.end();) {
+            if (a->first.first == collUUID) {
+                stripe->numArchived -= a->second.size();
+                adjustMemory(catalog, -kArchivedBucketMemory * int64_t(a->second.size()));
+                a = stripe->archived.erase(a);
+            } else {
+                ++a;
+            }
+        }
+    }
+    std::lock_guard lk(catalog.statsMutex);
+    catalog.collectionStats.erase(collUUID);
+}
+
+void appendExecutionStats(BucketCatalog& catalog, const std::string& collUUID,
+                          BSONObjBuilder& builder) {
+    std::shared_ptr<ExecutionStats> stats;
+    {
+        std::lock_guard lk(catalog.statsMutex);
+        if (auto it = catalog.collectionStats.find(collUUID); it != catalog.collectionStats.end())
+            stats = it->second;
+    }
+    ExecutionStats empty;
+    appendExecutionStatsToBuilder(stats ? *stats : empty, builder);
+}
+
+void appendServerStatus(BucketCatalog& catalog, BSONObjBuilder& builder) {
+    {
+        std::lock_guard lk(catalog.statsMutex);
+        if (catalog.collectionStats.empty())
+            return;
+    }
+    long long open = 0, idle = 0, archived = 0;
+    for (auto& stripe : catalog.stripes) {
+        std::unique_lock lk(stripe->mutex);
+        open += stripe->openBucketsById.size();
+        idle += stripe->idleBuckets.size();
+        archived += stripe->numArchived;
+    }
+    builder.append("numBuckets", open + archived);
+    builder.append("numOpenBuckets", open);
+    builder.append("numIdleBuckets", idle);
+    builder.append("numArchivedBuckets", archived);
+    builder.append("memoryUsage", static_cast<long long>(catalog.memoryUsage.load()));
+    appendExecutionStatsToBuilder(catalog.globalStats, builder);
+    BSONObjBuilder state(builder.subobjStart("stateManagement"));
+    state.append("bucketsManaged", open);
+    state.append("currentEra", 0LL);
+    state.append("erasWithRemainingBuckets", open > 0 ? 1LL : 0LL);
+    state.append("trackedClearOperations", 0LL);
+}
+
+}  // namespace mongo::timeseries::bucket_catalog

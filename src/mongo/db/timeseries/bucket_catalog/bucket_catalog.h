@@ -1,0 +1,162 @@
+// BucketCatalog: the process-wide in-memory catalog of open time-series buckets (spec
+// timeseries-semantics.md §3.5-§3.8, §3.11; rules in ../README.md).
+//
+// Series are spread over stripes by the hash of their BucketKey; each stripe has its own
+// mutex, open buckets (by key and by id), an LRU list of idle buckets and the archived
+// buckets (reopenable by _id). Memory usage is tracked over all stripes; when it exceeds
+// timeseriesIdleBucketExpiryMemoryUsageThreshold, idle buckets are archived, then archived
+// entries dropped.
+//
+// Callers: the time-series insert path (tryInsert / insertWithReopeningContext, then the
+// WriteBatch protocol of write_batch.h), the op observer on direct writes to
+// system.buckets.* (directWriteStart/Finish), drop/rename (clear), collStats and
+// serverStatus (append*).
+//
+// Thread safety: every function may be called concurrently; stripe state is guarded by
+// the stripe mutex (functions taking `WithLock` require it held).
+#pragma once
+
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket.h"
+#include "mongo/db/timeseries/bucket_catalog/execution_stats.h"
+#include "mongo/db/timeseries/bucket_catalog/rollover.h"
+#include "mongo/db/timeseries/bucket_catalog/write_batch.h"
+#include "mongo/idl/timeseries_gen.h"
+
+namespace mongo::timeseries::bucket_catalog {
+
+/** Witness that the caller holds a stripe's mutex. */
+class WithLock {
+public:
+    WithLock(const std::unique_lock<std::mutex>& lk) {}  // NOLINT
+};
+
+/** What the catalog needs to know about a time-series collection. */
+struct CollectionInfo {
+    std::string uuid;  // of system.buckets.<coll>
+    TimeseriesOptions options;
+    /** True when a ready, non-partial index allows query-based reopening (§3.8). */
+    bool hasReopeningIndex = false;
+};
+
+/** An archived bucket: enough to fetch it again by _id. */
+struct ArchivedBucket {
+    OID oid;
+    Date_t minTime;
+};
+
+struct Stripe {
+    std::mutex mutex;
+    std::unordered_map<BucketKey, Bucket*, BucketKeyHasher> openBucketsByKey;
+    std::map<BucketId, std::unique_ptr<Bucket>> openBucketsById;
+    std::list<Bucket*> idleBuckets;  // front = most recently used
+    // key hash -> (minTime -> archived bucket), per collection uuid inside the map key.
+    std::map<std::pair<std::string, std::size_t>, std::map<Date_t, ArchivedBucket>> archived;
+    std::size_t numArchived = 0;
+};
+
+class BucketCatalog {
+public:
+    /** Limits are read from the server parameters on every insert. */
+    explicit BucketCatalog(std::size_t numStripes = 32);
+    /** Fixed limits (tests). */
+    BucketCatalog(std::size_t numStripes, BucketLimits limits);
+    BucketCatalog(const BucketCatalog&) = delete;
+    BucketCatalog& operator=(const BucketCatalog&) = delete;
+
+    /** The process-wide catalog used by the server. */
+    static BucketCatalog& get();
+
+    BucketLimits limits() const {
+        return _limits ? *_limits : BucketLimits::fromServerParameters();
+    }
+
+    std::vector<std::unique_ptr<Stripe>> stripes;
+    std::atomic<int64_t> memoryUsage{0};
+    std::atomic<int64_t> numOpenBuckets{0};
+    ExecutionStats globalStats;
+    std::mutex statsMutex;
+    std::map<std::string, std::shared_ptr<ExecutionStats>> collectionStats;
+
+private:
+    std::optional<BucketLimits> _limits;
+};
+
+/** Ask the caller to fetch a candidate bucket, then call insertWithReopeningContext. */
+struct ReopeningRequest {
+    /** An archived bucket's _id to fetch, or an aggregation pipeline over system.buckets. */
+    std::variant<OID, std::vector<BSONObj>> candidate;
+};
+
+struct InsertResult {
+    std::shared_ptr<WriteBatch> batch;       // set when the measurement was staged
+    std::optional<ReopeningRequest> reopening;  // set instead when a candidate should be fetched
+};
+
+/**
+ * Stages `doc` in the open bucket of its series, opening or rolling over buckets as
+ * needed. Errors: BadValue when the time field is missing or not a date;
+ * 6130900 when no unique bucket _id could be generated.
+ */
+StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
+                                   const BSONObj& doc, int64_t userIndex = 0);
+
+/**
+ * Second step after a ReopeningRequest: `fetched` is the bucket document the caller found
+ * (empty when none). The bucket is reopened when valid (else counted as a failed
+ * reopening) and the measurement staged; never returns another request.
+ */
+StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
+                                                    const CollectionInfo& coll,
+                                                    const BSONObj& doc, const BSONObj& fetched,
+                                                    int64_t userIndex = 0);
+
+/**
+ * Prepares a batch whose commit rights the caller holds: waits for any other prepared
+ * batch of the bucket, sorts the measurements on time, appends them to the bucket's
+ * columns and fills batch->write. Errors: TimeseriesBucketCleared (bucket cleared by a
+ * direct write or drop; retry the insert), TimeseriesBucketFrozen, BSONObjectTooLarge.
+ */
+Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
+                     const std::shared_ptr<WriteBatch>& batch);
+
+/** Marks a prepared batch committed (stats, deferred rollover) and wakes its waiters. */
+void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch);
+
+/** Fails a batch with `status`; its bucket is dropped from memory (it may be reopened). */
+void abort(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch, Status status);
+
+/**
+ * Freezes a bucket whose compression failed: it is dropped and never reopened; later
+ * writes to it fail with TimeseriesBucketFrozen (410), surfaced as
+ * TimeseriesBucketCompressionFailed (409) by the write path.
+ */
+void freeze(BucketCatalog& catalog, const BucketId& bucketId);
+bool isFrozen(BucketCatalog& catalog, const BucketId& bucketId);
+
+/** A direct write to a bucket document: its in-memory copy is cleared. */
+void directWriteStart(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
+void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
+
+/** Drops every bucket of a collection (drop, rename, collMod of bucketing parameters). */
+void clear(BucketCatalog& catalog, const std::string& collUUID);
+
+/** Appends the collection's execution counters (collStats `timeseries` section). */
+void appendExecutionStats(BucketCatalog& catalog, const std::string& collUUID,
+                          BSONObjBuilder& builder);
+
+/** serverStatus().bucketCatalog; appends nothing before any collection has stats. */
+void appendServerStatus(BucketCatalog& catalog, BSONObjBuilder& builder);
+
+}  // namespace mongo::timeseries::bucket_catalog

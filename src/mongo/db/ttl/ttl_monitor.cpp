@@ -1,0 +1,166 @@
+#include "mongo/db/ttl/ttl_monitor.h"
+
+#include <vector>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/repl/replication_coordinator.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/idl/server_parameters_gen.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+
+namespace {
+
+std::vector<TTLCollectionHandler>& handlers() {
+    static std::vector<TTLCollectionHandler> h;
+    return h;
+}
+
+constexpr int kDeleteBatch = 1000;
+
+}  // namespace
+
+void registerTTLCollectionHandler(TTLCollectionHandler handler) {
+    handlers().push_back(std::move(handler));
+}
+
+TTLMetrics& ttlMetrics() {
+    static TTLMetrics m;
+    return m;
+}
+
+long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                                 const IndexEntry& index, Date_t now) {
+    const auto& desc = index.desc;
+    if (!desc.expireAfterSeconds || desc.keyPattern.nFields() != 1)
+        return 0;
+    std::string field(desc.keyPattern.firstElementFieldNameStringData());
+    Date_t cutoff = now - std::chrono::milliseconds(*desc.expireAfterSeconds * 1000);
+    BSONObj filter = BSON(field << BSON("$lte" << cutoff));
+    FindPlanParams params = makeFindParams(filter, BSONObj(), BSONObj(), std::nullopt);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    long long deleted = 0;
+    while (true) {
+        std::vector<RecordId> ids;
+        {
+            std::shared_lock<std::shared_mutex> lk(coll->lock());
+            if (coll->isDropped())
+                return deleted;
+            auto exec = buildFindPlan(opCtx, coll, params);
+            BSONObj doc;
+            RecordId id;
+            while (ids.size() < kDeleteBatch && exec->getNext(opCtx, &doc, &id))
+                ids.push_back(id);
+        }
+        ru->abandonSnapshot();
+        if (ids.empty())
+            return deleted;
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        for (RecordId id : ids) {
+            writeConflictRetry(ru, "ttlDelete", [&] {
+                WriteUnitOfWork wuow(ru);
+                BSONObj doc;
+                // Re-check: the document may have changed since it was found.
+                if (coll->recordStore()->findRecord(ru, id, &doc) &&
+                    params.matcher->matchesBSON(doc)) {
+                    coll->deleteDocument(opCtx, id, doc);
+                    ++deleted;
+                }
+                wuow.commit();
+            });
+            ru->abandonSnapshot();
+        }
+        if (ids.size() < kDeleteBatch)
+            return deleted;
+    }
+}
+
+long long doTTLPass(OperationContext* opCtx, Date_t now) {
+    auto* catalog = opCtx->getServiceContext()->catalog;
+    long long deleted = 0;
+    for (const auto& db : catalog->databaseNames()) {
+        for (const auto& coll : catalog->collectionsInDb(db)) {
+            bool handled = false;
+            for (const auto& h : handlers()) {
+                if (auto n = h(opCtx, coll, now)) {
+                    deleted += *n;
+                    handled = true;
+                    break;
+                }
+            }
+            if (handled)
+                continue;
+            std::vector<std::shared_ptr<IndexEntry>> ttlIndexes;
+            {
+                std::shared_lock<std::shared_mutex> lk(coll->lock());
+                for (const auto& idx : coll->indexes()) {
+                    if (idx->desc.expireAfterSeconds)
+                        ttlIndexes.push_back(idx);
+                }
+            }
+            for (const auto& idx : ttlIndexes)
+                deleted += deleteExpiredDocuments(opCtx, coll, *idx, now);
+        }
+    }
+    ttlMetrics().deletedDocuments.fetch_add(deleted);
+    ttlMetrics().passes.fetch_add(1);
+    return deleted;
+}
+
+TTLMonitor::~TTLMonitor() {
+    shutdown();
+}
+
+void TTLMonitor::start() {
+    _thread = std::thread([this] { _run(); });
+}
+
+void TTLMonitor::shutdown() {
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        _stop = true;
+    }
+    _cv.notify_all();
+    if (_thread.joinable())
+        _thread.join();
+}
+
+void TTLMonitor::_run() {
+    logv2::setThreadName("TTLMonitor");
+    long long opId = 0;
+    while (true) {
+        {
+            std::unique_lock<std::mutex> lk(_mutex);
+            int secs = std::max(1, gTTLMonitorSleepSecs.load());
+            _cv.wait_for(lk, std::chrono::seconds(secs), [this] { return _stop; });
+            if (_stop)
+                return;
+        }
+        if (!gTTLMonitorEnabled.load() || !repl::ReplicationCoordinator::get()->canAcceptWrites())
+            continue;
+        OperationContext opCtx(_sc, nullptr, --opId);
+        opCtx.swapRecoveryUnit(_sc->storageEngine->newRecoveryUnit());
+        try {
+            long long n = doTTLPass(&opCtx, Date_t::now());
+            if (n > 0)
+                LOGV2_OPTIONS(5479200, logv2::Component::kIndex, "Deleted expired documents",
+                              BSON("numDeleted" << n));
+        } catch (const DBException& ex) {
+            LOGV2_WARNING(22537, "TTLMonitor was interrupted",
+                          BSON("error" << ex.toStatus().toString()));
+        }
+    }
+}
+
+}  // namespace mongo

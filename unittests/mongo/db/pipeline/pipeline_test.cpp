@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "mongo/bson/json.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+/** fromjson() wants strict JSON: quote bare keys and turn single quotes into double. */
+BSONObj relaxedJson(StringData s) {
+    std::string in(s);
+    for (auto& c : in)
+        if (c == '\'')
+            c = '"';
+    static const std::regex kBareKey(R"(([{,]\s*)([A-Za-z_$][A-Za-z0-9_.$]*)\s*:)");
+    return fromjson(std::regex_replace(in, kBareKey, "$1\"$2\":"));
+}
+
+std::vector<BSONObj> parseArray(StringData json) {
+    BSONObj wrapper = relaxedJson(std::string("{a: ") + std::string(json) + "}");
+    std::vector<BSONObj> out;
+    for (auto e : wrapper["a"].Obj())
+        out.push_back(e.Obj().getOwned());
+    return out;
+}
+
+std::string run(StringData pipelineJson, StringData docsJson, bool allowDiskUse = false) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    expCtx->allowDiskUse = allowDiskUse;
+    auto p = Pipeline::parse(parseArray(pipelineJson), expCtx);
+    p->optimize();
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, parseArray(docsJson)));
+    std::string out;
+    while (auto d = p->getNext())
+        out += d->toString() + ";";
+    return out;
+}
+
+int errorCode(StringData pipelineJson, StringData docsJson = "[]") {
+    try {
+        run(pipelineJson, docsJson);
+    } catch (const DBException& e) {
+        return e.code();
+    }
+    return 0;
+}
+
+TEST(Pipeline, RejectsBadStages) {
+    EXPECT_EQ(errorCode("[{$foo: 1}]"), 40324);
+    EXPECT_EQ(errorCode("[{$match: {}, $limit: 1}]"), 40323);
+    EXPECT_EQ(errorCode("[{$limit: 0}]"), 15958);
+    EXPECT_EQ(errorCode("[{$group: {n: {$sum: 1}}}]"), 15955);
+    EXPECT_EQ(errorCode("[{$group: {_id: null, n: {$bogus: 1}}}]"), 15952);
+    EXPECT_EQ(errorCode("[{$project: {a: 1, b: 0}}]"), 31254);
+}
+
+TEST(Pipeline, CountDocumentsShape) {
+    EXPECT_EQ(run("[{$match: {a: {$gt: 1}}}, {$group: {_id: 1, n: {$sum: 1}}}]",
+                  "[{a: 1}, {a: 2}, {a: 3}]"),
+              "{ _id: 1, n: 2 };");
+}
+
+TEST(Pipeline, GroupAccumulators) {
+    EXPECT_EQ(run("[{$group: {_id: '$k', s: {$sum: '$v'}, a: {$avg: '$v'}, mn: {$min: '$v'}, "
+                  "mx: {$max: '$v'}, f: {$first: '$v'}, l: {$last: '$v'}, p: {$push: '$v'}, "
+                  "c: {$count: {}}}}]",
+                  "[{k: 1, v: 1}, {k: 2, v: 5}, {k: 1.0, v: 3}]"),
+              "{ _id: 1, s: 4, a: 2.0, mn: 1, mx: 3, f: 1, l: 3, p: [ 1, 3 ], c: 2 };"
+              "{ _id: 2, s: 5, a: 5.0, mn: 5, mx: 5, f: 5, l: 5, p: [ 5 ], c: 1 };");
+}
+
+TEST(Pipeline, ProjectAddFieldsUnset) {
+    EXPECT_EQ(run("[{$project: {b: 1, c: {$add: ['$a', 1]}}}]", "[{_id: 0, a: 1, b: 2}]"),
+              "{ _id: 0, b: 2, c: 2 };");
+    EXPECT_EQ(run("[{$addFields: {a: 10, 'x.y': 1}}]", "[{_id: 0, a: 1, b: 2}]"),
+              "{ _id: 0, a: 10, b: 2, x: { y: 1 } };");
+    EXPECT_EQ(run("[{$unset: ['a']}]", "[{_id: 0, a: 1, b: 2}]"), "{ _id: 0, b: 2 };");
+    EXPECT_EQ(run("[{$project: {_id: 0}}]", "[{_id: 0, a: 1}]"), "{ a: 1 };");
+}
+
+TEST(Pipeline, SortLimitSkipCountUnwind) {
+    EXPECT_EQ(run("[{$sort: {a: -1}}, {$limit: 2}]", "[{a: 1}, {a: 3}, {a: 2}]"),
+              "{ a: 3 };{ a: 2 };");
+    EXPECT_EQ(run("[{$skip: 1}, {$count: 'n'}]", "[{a: 1}, {a: 3}, {a: 2}]"), "{ n: 2 };");
+    EXPECT_EQ(run("[{$unwind: {path: '$a', includeArrayIndex: 'i'}}]", "[{a: [5, 6]}]"),
+              "{ a: 5, i: 0 };{ a: 6, i: 1 };");
+    EXPECT_EQ(run("[{$unwind: {path: '$a', preserveNullAndEmptyArrays: true}}]",
+                  "[{a: []}, {b: 1}]"),
+              "{};{ b: 1 };");
+}
+
+TEST(Pipeline, GroupOverMemoryLimitNeedsAllowDiskUse) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    expCtx->maxMemoryBytes = 1000;
+    auto p = Pipeline::parse(parseArray("[{$group: {_id: '$a', p: {$push: '$b'}}}]"), expCtx);
+    std::vector<BSONObj> docs;
+    for (int i = 0; i < 100; ++i)
+        docs.push_back(BSON("a" << i << "b" << std::string(50, 'x')));
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, docs));
+    try {
+        p->getNext();
+        FAIL() << "expected 292";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), 292);
+    }
+}
+
+}  // namespace
+}  // namespace mongo

@@ -35,6 +35,9 @@ public:
     const std::string& reason() const;
     std::string toString() const;
 
+    /** Explicitly discards the status (where an error is acceptable). */
+    void ignore() const {}
+
     /** A copy of this status whose reason is prefixed with `context`. */
     Status withContext(StringData context) const;
 

@@ -2,6 +2,8 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/pipeline/bucket_level_predicates.h"
+#include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -149,6 +151,44 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
         _unpacker.reset(*bucket);
         _bucketMatchesWhole = _wholeBucketFilter && _wholeBucketFilter->matchesBSON(*bucket);
     }
+}
+
+StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::iterator it,
+                                                                 StageList* container) {
+    auto next = std::next(it);
+    if (next == container->end())
+        return next;
+    auto* match = dynamic_cast<DocumentSourceMatch*>(next->get());
+    if (!match)
+        return next;
+    BSONObj filter = match->getQuery().getOwned();
+    _eventFilterSpec = _eventFilterSpec.isEmpty()
+        ? filter
+        : BSON("$and" << BSON_ARRAY(_eventFilterSpec << filter));
+    _eventFilter = parseFilter(_eventFilterSpec);
+    container->erase(next);
+
+    BucketPredicateOptions opts;
+    opts.bucketMaxSpanSeconds = _bucketMaxSpanSeconds;
+    opts.assumeNoMixedSchemaData = _assumeNoMixedSchemaData;
+    opts.usesExtendedRange = _usesExtendedRange;
+    BucketLevelPredicates preds = makeBucketLevelPredicates(_eventFilterSpec, _unpacker.spec(), opts);
+    _wholeBucketFilterSpec = preds.tight;
+    _wholeBucketFilter = preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight);
+    if (it != container->begin() && std::prev(it)->get() == _bucketMatch) {
+        container->erase(std::prev(it));
+        _bucketMatch = nullptr;
+    }
+    if (!preds.loose.isEmpty()) {
+        auto bucketMatch = std::make_unique<DocumentSourceMatch>(_expCtx, preds.loose);
+        _bucketMatch = bucketMatch.get();
+        container->insert(it, std::move(bucketMatch));
+    }
+    return it;  // look again: another $match may follow
+}
+
+void DocumentSourceInternalUnpackBucket::appendExplainStats(BSONObjBuilder* b) const {
+    b->append("nBucketsUnpacked", _bucketsExamined);
 }
 
 StageConstraints DocumentSourceInternalUnpackBucket::constraints() const {

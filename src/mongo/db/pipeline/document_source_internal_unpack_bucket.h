@@ -32,6 +32,13 @@ public:
     }
     void serialize(BSONArrayBuilder* out) const override;
     StageConstraints constraints() const override;
+    /**
+     * Absorbs a following $match into `eventFilter`, derives `wholeBucketFilter`, and
+     * puts a bucket-level $match (bucket_level_predicates.h) in front of this stage,
+     * where the find layer can serve it from the buckets collection's indexes.
+     */
+    StageList::iterator optimizeAt(StageList::iterator it, StageList* container) override;
+    void appendExplainStats(BSONObjBuilder* b) const override;
 
     int bucketMaxSpanSeconds() const {
         return _bucketMaxSpanSeconds;
@@ -53,6 +60,7 @@ private:
     std::unique_ptr<MatchExpression> _eventFilter;
     std::unique_ptr<MatchExpression> _wholeBucketFilter;
     bool _bucketMatchesWhole = false;
+    const DocumentSource* _bucketMatch = nullptr;  // the $match this stage put before itself
     long long _bucketsExamined = 0;
 };
 

@@ -87,7 +87,10 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     env = Environment(ENV={'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
                            'HOME': os.environ.get('HOME', '/root'),
                            'CCACHE_DIR': os.environ.get('CCACHE_DIR',
-                                                        os.path.expanduser('~/.ccache'))},
+                                                        os.path.expanduser('~/.ccache')),
+                           # Relative paths in the cache key: clones elsewhere hit the cache.
+                           'CCACHE_BASEDIR': top,
+                           'CCACHE_NOHASHDIR': '1'},
                       CXX=cxx, CC=cc)
     if shutil.which('ccache') and not os.environ.get('NO_CCACHE'):
         env['CXX'] = 'ccache ' + cxx

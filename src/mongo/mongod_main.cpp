@@ -70,7 +70,7 @@ void appendYamlScalar(BSONObjBuilder& b, const std::string& key, const YAML::Nod
     char* end = nullptr;
     long long iv = std::strtoll(v.c_str(), &end, 10);
     if (!v.empty() && *end == 0) {
-        b.append(key, iv);
+        b.appendNumber(key, iv);
         return;
     }
     double dv = std::strtod(v.c_str(), &end);

@@ -4,6 +4,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_match.h"
+#include "mongo/db/pipeline/unpack_dependencies.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -156,11 +157,11 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
 StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::iterator it,
                                                                  StageList* container) {
     auto next = std::next(it);
-    if (next == container->end())
+    auto* match = next == container->end() ? nullptr : dynamic_cast<DocumentSourceMatch*>(next->get());
+    if (!match) {
+        _pruneUnusedFields(next, container);
         return next;
-    auto* match = dynamic_cast<DocumentSourceMatch*>(next->get());
-    if (!match)
-        return next;
+    }
     BSONObj filter = match->getQuery().getOwned();
     _eventFilterSpec = _eventFilterSpec.isEmpty()
         ? filter
@@ -185,6 +186,35 @@ StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::it
         container->insert(it, std::move(bucketMatch));
     }
     return it;  // look again: another $match may follow
+}
+
+void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator next,
+                                                             StageList* container) {
+    const BucketSpec& spec = _unpacker.spec();
+    if (_fieldsPruned || spec.behavior != BucketSpec::Behavior::kExclude ||
+        !spec.fieldSet.empty() || !spec.computedMetaProjFields.empty())
+        return;
+    _fieldsPruned = true;
+    std::vector<BSONObj> rest;
+    for (auto i = next; i != container->end(); ++i) {
+        BSONArrayBuilder arr;
+        (*i)->serialize(&arr);
+        for (auto st : arr.arr())
+            rest.push_back(st.embeddedObject().getOwned());
+    }
+    auto needed = neededTopLevelFields(rest);
+    if (!needed)
+        return;
+    if (!_eventFilterSpec.isEmpty()) {
+        auto filterFields = matchFilterFields(_eventFilterSpec);
+        if (!filterFields)
+            return;
+        needed->insert(filterFields->begin(), filterFields->end());
+    }
+    BucketSpec pruned = spec;
+    pruned.behavior = BucketSpec::Behavior::kInclude;
+    pruned.fieldSet = *needed;
+    _unpacker = BucketUnpacker(std::move(pruned));
 }
 
 void DocumentSourceInternalUnpackBucket::appendExplainStats(BSONObjBuilder* b) const {

@@ -48,7 +48,11 @@ public:
     }
 
 private:
+    /** Restricts unpacking to the fields the stages after `next` need (once). */
+    void _pruneUnusedFields(StageList::iterator next, StageList* container);
+
     BucketUnpacker _unpacker;
+    bool _fieldsPruned = false;
     int _bucketMaxSpanSeconds;
     bool _assumeNoMixedSchemaData = false;
     bool _usesExtendedRange = false;

@@ -36,6 +36,12 @@ function arithmetic() {
     assert.eq(1.23, evalExpr({$round: [1.234, 2]}));
     assert.eq(2, evalExpr({$round: 2.5}));
     assert.eq(1.2, evalExpr({$trunc: [1.29, 1]}));
+    assert.eq(0, evalExpr({$sin: 0}));
+    assert.eq(Math.PI / 4, evalExpr({$atan2: [1, 1]}));
+    assert.eq(180, evalExpr({$radiansToDegrees: Math.PI}));
+    assert.eq(12, evalExpr({$bsonSize: {a: 1}}));
+    assert.eq(NumberLong(5), evalExpr({$tsSecond: Timestamp(5, 1)}));
+    assert.eq(3, evalExpr({$literal: 3}));
 }
 
 function arithmeticErrors() {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
@@ -19,7 +20,7 @@ namespace {
 constexpr StringData kSystemViews = "system.views";
 
 struct Cache {
-    std::mutex mutex;
+    std::shared_mutex mutex;
     // db -> (view ns -> definition). A db absent from the map is not loaded yet.
     std::map<std::string, std::map<std::string, ViewDefinition>, std::less<>> byDb;
 };
@@ -112,7 +113,18 @@ std::optional<ViewDefinition> lookupView(OperationContext* opCtx, const Namespac
     if (nss.coll().empty())
         return std::nullopt;
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    {
+        // Fast path (every read and write asks): the database's views are cached.
+        std::shared_lock<std::shared_mutex> lk(c.mutex);
+        auto db = c.byDb.find(nss.db());
+        if (db != c.byDb.end()) {
+            auto it = db->second.find(nss.ns());
+            if (it == db->second.end())
+                return std::nullopt;
+            return it->second;
+        }
+    }
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     auto& views = loadLocked(opCtx, nss.db());
     auto it = views.find(nss.ns());
     if (it == views.end())
@@ -126,7 +138,7 @@ bool isView(OperationContext* opCtx, const NamespaceString& nss) {
 
 std::vector<ViewDefinition> viewsInDb(OperationContext* opCtx, StringData db) {
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     std::vector<ViewDefinition> out;
     for (const auto& [name, def] : loadLocked(opCtx, db))
         out.push_back(def);
@@ -174,7 +186,7 @@ Status checkGraph(const std::map<std::string, ViewDefinition>& views, const View
 
 Status createView(OperationContext* opCtx, const ViewDefinition& def) {
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     auto& views = loadLocked(opCtx, def.name.db());
     if (views.count(def.name.ns()) || opCtx->getServiceContext()->catalog->lookup(def.name))
         return Status(ErrorCodes::NamespaceExists,
@@ -195,7 +207,7 @@ Status createView(OperationContext* opCtx, const ViewDefinition& def) {
 
 Status modifyView(OperationContext* opCtx, const ViewDefinition& def) {
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     auto& views = loadLocked(opCtx, def.name.db());
     if (!views.count(def.name.ns()))
         return Status(ErrorCodes::NamespaceNotFound, "ns does not exist: " + def.name.ns());
@@ -216,7 +228,7 @@ Status modifyView(OperationContext* opCtx, const ViewDefinition& def) {
 
 bool dropView(OperationContext* opCtx, const NamespaceString& nss) {
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     auto& views = loadLocked(opCtx, nss.db());
     if (!views.count(nss.ns()))
         return false;
@@ -229,7 +241,7 @@ bool dropView(OperationContext* opCtx, const NamespaceString& nss) {
 
 void invalidateViewCache(StringData db) {
     auto& c = cache();
-    std::lock_guard<std::mutex> lk(c.mutex);
+    std::lock_guard<std::shared_mutex> lk(c.mutex);
     auto it = c.byDb.find(db);
     if (it != c.byDb.end())
         c.byDb.erase(it);

@@ -10,6 +10,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -114,14 +115,20 @@ public:
         auto cmd = CreateCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (cmd.getTimeseries()) {
+            timeseries::createTimeseriesCollection(opCtx, nss, req.body);
+            return;
+        }
         if (cmd.getViewOn() || cmd.getPipeline()) {
             createViewFromCommand(opCtx, nss, cmd);
             return;
         }
         uassert(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists",
                 !isView(opCtx, nss));
-        uassert(ErrorCodes::CommandNotSupported,
-                "time-series collections are not supported yet (issue #6)", !cmd.getTimeseries());
+        uassert(ErrorCodes::InvalidOptions,
+                "'expireAfterSeconds' is only supported on time-series collections or when the "
+                "'clusteredIndex' option is specified",
+                !cmd.getExpireAfterSeconds() || cmd.getClusteredIndex());
         if (cmd.getClusteredIndex())
             validateClusteredIndexOption(nss, *cmd.getClusteredIndex());
         if (cmd.getValidator())
@@ -140,7 +147,7 @@ public:
         }
         uassert(ErrorCodes::InvalidNamespace,
                 "Invalid collection name: cannot create a collection in the system namespace " + nss.ns(),
-                nss.isNormalCollection());
+                nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
         BSONObj options = createOptionsFromCommand(req.body);
         auto* catalog = opCtx->getServiceContext()->catalog;
         if (auto existing = catalog->lookup(nss)) {
@@ -165,6 +172,8 @@ public:
         auto cmd = DropCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (timeseries::dropTimeseriesCollection(opCtx, nss, result))
+            return;
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
         if (!coll) {
@@ -174,6 +183,8 @@ public:
         }
         int nIndexes = static_cast<int>(coll->indexes().size());
         Status s = catalog->dropCollection(opCtx, nss);
+        if (nss.isSystemDotViews())
+            invalidateViewCache(nss.db());
         if (s.code() == ErrorCodes::NamespaceNotFound)
             return;
         uassertStatusOK(s);
@@ -213,6 +224,7 @@ public:
                 from.validateCollectionName().isOK());
         uassert(ErrorCodes::InvalidNamespace, "Invalid target namespace: " + to.ns(),
                 to.validateCollectionName().isOK());
+        timeseries::checkRenameNamespaces(opCtx, from, to);
         uassert(ErrorCodes::IllegalOperation, "error with source namespace: cannot rename system collections",
                 from.isNormalCollection() && to.isNormalCollection());
         Status s = opCtx->getServiceContext()->catalog->renameCollection(opCtx, from, to,
@@ -255,6 +267,9 @@ public:
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CollModCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
+        timeseries::checkCollModNamespace(nss);
+        if (timeseries::collModTimeseriesCollection(opCtx, nss, req.body, result))
+            return;
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
         if (!coll) {

@@ -5,6 +5,8 @@
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
+#include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/idl/list_commands_gen.h"
 #include "mongo/util/assert_util.h"
@@ -22,11 +24,20 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         uassert(ErrorCodes::BadValue, "Must specify at least one index to create",
                 !cmd.getIndexes().empty());
+        // On a time-series view the specs are translated to bucket specs (spec §4).
+        auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss);
         std::vector<BSONObj> specs;
         for (const auto& raw : cmd.getIndexes()) {
+            if (ts)  // time-series errors (text, unique...) come before the generic checks
+                uassertStatusOK(timeseries::createBucketsIndexFromTimeseriesIndex(ts->options, raw));
             BSONObj spec = uassertStatusOK(validateIndexSpec(raw));
+            if (ts)
+                spec = uassertStatusOK(validateIndexSpec(uassertStatusOK(
+                    timeseries::createBucketsIndexFromTimeseriesIndex(ts->options, spec))));
             specs.push_back(spec);
         }
+        if (ts)
+            nss = ts->bucketsNss;
         auto r = uassertStatusOK(
             opCtx->getServiceContext()->catalog->createIndexes(opCtx, nss, specs));
         result.append("numIndexesBefore", r.numIndexesBefore);
@@ -46,12 +57,23 @@ public:
         auto cmd = ListIndexesCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+        auto ts = coll ? std::nullopt : timeseries::lookupTimeseriesCollection(opCtx, nss);
+        if (ts)
+            coll = ts->buckets;
         uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
         std::vector<BSONObj> specs;
         {
             std::shared_lock<std::shared_mutex> lk(coll->lock());
-            for (const auto& idx : coll->indexes())
-                specs.push_back(idx->desc.spec);
+            for (const auto& idx : coll->indexes()) {
+                if (!ts) {
+                    specs.push_back(idx->desc.spec);
+                } else if (!idx->desc.isIdIndex()) {
+                    // The view shows user-shaped specs (originalSpec when stored).
+                    if (auto user = timeseries::createTimeseriesIndexFromBucketsIndex(
+                            ts->options, idx->desc.spec))
+                        specs.push_back(*user);
+                }
+            }
         }
         long long batchSize = -1;  // no limit unless the cursor option gives one
         if (cmd.getCursor() && cmd.getCursor()->getBatchSize())
@@ -73,6 +95,11 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
+        auto ts = coll ? std::nullopt : timeseries::lookupTimeseriesCollection(opCtx, nss);
+        if (ts) {
+            coll = ts->buckets;
+            nss = ts->bucketsNss;
+        }
         uassert(ErrorCodes::NamespaceNotFound, "ns not found " + nss.ns(), coll);
         int before = static_cast<int>(coll->indexes().size());
         std::vector<std::string> names;
@@ -87,7 +114,16 @@ public:
             } else {
                 names.push_back(*name);
             }
-        } else if (const BSONObj* key = std::get_if<BSONObj>(&index)) {
+        } else if (const BSONObj* userKey = std::get_if<BSONObj>(&index)) {
+            BSONObj bucketsKey;
+            if (ts) {
+                auto sw = timeseries::createBucketsIndexSpecFromTimeseriesIndexSpec(ts->options,
+                                                                                    *userKey);
+                uassert(ErrorCodes::IndexNotFound,
+                        "can't find index with key: " + userKey->toString(), sw.isOK());
+                bucketsKey = sw.getValue();
+            }
+            const BSONObj* key = ts ? &bucketsKey : userKey;
             auto matches = coll->findIndexesByKeyPattern(*key);
             uassert(ErrorCodes::IndexNotFound,
                     "can't find index with key: " + key->toString(), !matches.empty());

@@ -10,6 +10,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/list_commands_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -53,6 +54,13 @@ public:
         for (const auto& c : colls)
             entries.push_back({c->ns().coll(), {collectionInfo(*c, false), collectionInfo(*c, true)}});
         for (const auto& v : viewsInDb(opCtx, req.dbName)) {
+            if (timeseries::isTimeseriesViewDefinition(v)) {
+                entries.push_back(
+                    {v.name.coll(),
+                     {timeseries::makeTimeseriesListCollectionsEntry(opCtx, v, false),
+                      timeseries::makeTimeseriesListCollectionsEntry(opCtx, v, true)}});
+                continue;
+            }
             BSONObjBuilder options;
             options.append("viewOn", v.viewOn.coll());
             BSONArrayBuilder p(options.subarrayStart("pipeline"));

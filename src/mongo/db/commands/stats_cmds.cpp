@@ -12,6 +12,7 @@
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/idl/list_commands_gen.h"
 #include "mongo/transport/transport_layer.h"
@@ -49,13 +50,19 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         long long scale = cmd.getScale().value_or(1);
         auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+        auto ts = coll ? std::nullopt : timeseries::lookupTimeseriesCollection(opCtx, nss);
+        if (ts)
+            coll = ts->buckets;  // a time-series view reports its buckets (spec §3.11)
         uassert(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.", coll);
         BSONObjBuilder indexSizes;
         CollSizes s = sizesOf(opCtx, *coll, &indexSizes, scale);
         result.append("ns", nss.ns());
         result.append("size", s.size / scale);
-        result.append("count", s.count);
-        if (s.count > 0)
+        if (ts)
+            timeseries::appendTimeseriesStatsSection(opCtx, *ts, result);
+        if (!ts)
+            result.append("count", s.count);
+        if (s.count > 0 && !ts)
             result.append("avgObjSize", s.size / s.count);
         result.append("storageSize", s.storageSize / scale);
         result.append("freeStorageSize", 0);
@@ -182,6 +189,7 @@ public:
             m.append("ttl", BSON("deletedDocuments" << ttl.deletedDocuments.load() << "passes"
                                                     << ttl.passes.load()));
         }
+        timeseries::appendBucketCatalogServerStatus(result);
         {
             BSONObjBuilder se(result.subobjStart("storageEngine"));
             se.append("name", "wiredTiger");

@@ -6,6 +6,8 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/projection.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
@@ -25,7 +27,7 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
-                nss.isNormalCollection());
+                nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
         const auto& updates = cmd.getUpdates();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(updates.size()) + " operations.",
@@ -57,6 +59,12 @@ public:
             });
             if (!ok && cmd.getOrdered())
                 break;
+        }
+        if (nss.isTimeseriesBucketsCollection() && (nModified > 0 || anyUpsert)) {
+            // A direct write to buckets: forget the catalog's in-memory copies.
+            if (auto c = opCtx->getServiceContext()->catalog->lookup(nss))
+                timeseries::bucket_catalog::clearBuckets(timeseries::bucket_catalog::BucketCatalog::get(),
+                                                  c->uuid());
         }
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);

@@ -11,6 +11,8 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/idl/write_ops_gen.h"
 
 namespace mongo {
@@ -88,7 +90,32 @@ constexpr size_t kInsertGroupSize = 256;
 
 void checkWritableNamespace(const NamespaceString& nss) {
     uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
-            nss.isNormalCollection() && !(nss.db() == "local" && nss.coll() == "oplog.rs"));
+            (nss.isNormalCollection() || nss.isTimeseriesBucketsCollection()) &&
+                !(nss.db() == "local" && nss.coll() == "oplog.rs"));
+}
+
+/** Insert into a time-series view: the bucket catalog write path (timeseries_insert.h). */
+void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
+                         const std::vector<BSONObj>& docs, bool ordered, BSONObjBuilder& result) {
+    AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
+    uassert(ErrorCodes::NamespaceNotFound,
+            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
+            buckets);
+    ts.buckets = buckets.getCollection();
+    opCtx->getServiceContext()->opCounters.insert.fetch_add(static_cast<long long>(docs.size()));
+    auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered);
+    std::vector<WriteError> errors;
+    for (auto& e : res.errors)
+        errors.push_back(WriteError{e.index, e.status, nullptr});
+    result.appendNumber("n", res.n);
+    appendWriteErrors(errors, result);
+}
+
+/** A direct write to system.buckets.<coll> invalidates the catalog's in-memory buckets. */
+void clearBucketCatalogAfterDirectWrite(const std::shared_ptr<Collection>& coll) {
+    if (coll && coll->ns().isTimeseriesBucketsCollection())
+        timeseries::bucket_catalog::clearBuckets(timeseries::bucket_catalog::BucketCatalog::get(),
+                                          coll->uuid());
 }
 
 class InsertCmd : public Command {
@@ -103,12 +130,16 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         checkWritableNamespace(nss);
-        uassert(ErrorCodes::CommandNotSupportedOnView,
-                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         const auto& docs = cmd.getDocuments();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(docs.size()) + " operations.",
                 !docs.empty() && docs.size() <= 100000);
+        if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            runTimeseriesInsert(opCtx, std::move(*ts), docs, cmd.getOrdered(), result);
+            return;
+        }
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         bool ordered = cmd.getOrdered();
         auto& counters = opCtx->getServiceContext()->opCounters;
 
@@ -160,6 +191,14 @@ public:
             }
         }
     done:
+        if (nss.isTimeseriesBucketsCollection()) {
+            // Raw bucket inserts: forget in-memory copies of the same buckets.
+            for (const auto& d : docs)
+                if (d["_id"].type() == BSONType::kOid)
+                    timeseries::bucket_catalog::directWriteStart(
+                        timeseries::bucket_catalog::BucketCatalog::get(),
+                        coll.getCollection()->uuid(), d["_id"].OID());
+        }
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }
@@ -205,6 +244,8 @@ public:
             if (!ok && cmd.getOrdered())
                 break;
         }
+        if (n > 0)
+            clearBucketCatalogAfterDirectWrite(coll.getCollection());
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }

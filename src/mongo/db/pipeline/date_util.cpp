@@ -149,7 +149,9 @@ Date_t truncateDate(Date_t date, TimeUnit unit, long long binSize, const absl::T
         case TimeUnit::kSecond:
         case TimeUnit::kMinute:
         case TimeUnit::kHour: {
-            long long offsetMs = static_cast<long long>(tz.At(t).offset) * 1000;
+            // UTC (the common case) needs no zone lookup.
+            long long offsetMs =
+                tz == absl::UTCTimeZone() ? 0 : static_cast<long long>(tz.At(t).offset) * 1000;
             long long width = unitMillis(unit) * binSize;
             long long local = ms + offsetMs;
             long long truncLocal = kRef + floorDiv(local - kRef, width) * width;

@@ -34,10 +34,17 @@ void DocumentSourceGroup::populate() {
     size_t mem = 0;
     const size_t limit = static_cast<size_t>(_expCtx->maxMemoryBytes);
     while (auto doc = _source->getNext()) {
+        ScopedFieldCache fieldCache(vars, *doc);
         Value key = _idExpr->evaluate(*doc, vars);
         if (key.missing())
             key = Value::null();
         auto it = _index.find(key);
+        if (it == _index.end() && _spill) {
+            BSONObjBuilder kb;
+            key.addToBsonObj(&kb, "");
+            _spill->add(kb.obj(), *doc);
+            continue;
+        }
         size_t idx;
         if (it == _index.end()) {
             Group g;
@@ -59,22 +66,23 @@ void DocumentSourceGroup::populate() {
             acc->process(_accs[i].expr->evaluate(*doc, vars));
             mem += acc->memUsage() - before;
         }
-        if (mem > limit) {
+        if (mem > limit && !_spill) {
             uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
                     "Exceeded memory limit for $group, but didn't allow external sort. Pass "
                     "allowDiskUse:true to opt in.",
                     _expCtx->allowDiskUse);
+            _spill = std::make_unique<ExternalSorter>(
+                std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << 1)))),
+                _expCtx->maxMemoryBytes, true);
         }
     }
-    _index.clear();
+    if (_spill)
+        _spill->finish();
+    else
+        _index.clear();
 }
 
-std::optional<BSONObj> DocumentSourceGroup::getNext() {
-    if (!_populated)
-        populate();
-    if (_pos >= _groups.size())
-        return std::nullopt;
-    Group& g = _groups[_pos++];
+BSONObj DocumentSourceGroup::output(Group& g) {
     BSONObjBuilder b;
     g.key.addToBsonObj(&b, "_id");
     for (size_t i = 0; i < _accs.size(); ++i)
@@ -82,6 +90,59 @@ std::optional<BSONObj> DocumentSourceGroup::getNext() {
     g.accs.clear();
     g.key = Value();
     return b.obj();
+}
+
+std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
+    Variables* vars = &_expCtx->variables;
+    std::optional<Group> current;
+    while (true) {
+        if (!_pendingSpilled) {
+            _pendingSpilled = _spill->next();
+            if (!_pendingSpilled)
+                break;
+        }
+        const BSONObj& doc = *_pendingSpilled;
+        ScopedFieldCache fieldCache(vars, doc);
+        Value key = _idExpr->evaluate(doc, vars);
+        if (key.missing())
+            key = Value::null();
+        Group* target;
+        auto it = _index.find(key);
+        if (it != _index.end()) {
+            target = &_groups[it->second];  // a group kept in memory
+        } else if (current && Value::compare(current->key, key) == 0) {
+            target = &*current;
+        } else if (current) {
+            break;  // key changed: `_pendingSpilled` starts the next group
+        } else {
+            current.emplace();
+            current->key = key.getOwned();
+            for (const auto& a : _accs)
+                current->accs.push_back(a.factory());
+            target = &*current;
+        }
+        for (size_t i = 0; i < _accs.size(); ++i)
+            target->accs[i]->process(_accs[i].expr->evaluate(doc, vars));
+        _pendingSpilled.reset();
+    }
+    if (!current)
+        return std::nullopt;
+    return output(*current);
+}
+
+std::optional<BSONObj> DocumentSourceGroup::getNext() {
+    if (!_populated)
+        populate();
+    if (_spill) {
+        // Spilled groups first: they may still add to the groups kept in memory.
+        if (auto g = nextSpilledGroup())
+            return g;
+        _spill.reset();
+        _index.clear();
+    }
+    if (_pos >= _groups.size())
+        return std::nullopt;
+    return output(_groups[_pos++]);
 }
 
 void DocumentSourceGroup::serialize(BSONArrayBuilder* out) const {

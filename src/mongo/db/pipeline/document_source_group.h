@@ -2,7 +2,9 @@
 // accumulators of each group. Groups live in a hash map keyed by the canonical
 // value hash of the key (1, 1.0 and NumberLong(1) share a group). Groups are
 // returned in first-seen order. Memory beyond ExpressionContext::maxMemoryBytes
-// fails with 292 unless allowDiskUse.
+// fails with 292 unless allowDiskUse; with it, documents of groups not yet in
+// memory go to an external sort by group key and are aggregated one group at a
+// time when the input ends (groups already in memory keep accumulating).
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/sorter.h"
 
 namespace mongo {
 
@@ -34,6 +37,9 @@ private:
         std::vector<std::unique_ptr<Accumulator>> accs;
     };
     void populate();
+    /** The next group built from the spilled documents, or nullopt. */
+    std::optional<BSONObj> nextSpilledGroup();
+    BSONObj output(Group& g);
 
     BSONObj _spec;
     ExprPtr _idExpr;
@@ -42,6 +48,8 @@ private:
     absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
     std::vector<Group> _groups;
     size_t _pos = 0;
+    std::unique_ptr<ExternalSorter> _spill;
+    std::optional<BSONObj> _pendingSpilled;
 };
 
 }  // namespace mongo

@@ -58,24 +58,19 @@ void DocumentSourceSort::populate() {
         std::sort_heap(_sorted.begin(), _sorted.end(), less);
         return;
     }
-    while (auto doc = _source->getNext()) {
-        Entry en{pat->getSortKey(*doc), doc->getOwned(), seq++};
-        bytes += en.doc.objsize() + en.key.objsize() + sizeof(Entry);
-        if (bytes > static_cast<size_t>(_expCtx->maxMemoryBytes)) {
-            uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
-                    "Sort exceeded memory limit of " + std::to_string(_expCtx->maxMemoryBytes) +
-                        " bytes, but did not opt in to external sorting.",
-                    _expCtx->allowDiskUse);
-            _usedDisk = true;
-        }
-        _sorted.push_back(std::move(en));
-    }
-    std::stable_sort(_sorted.begin(), _sorted.end(), less);
+    _sorter = std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes,
+                                               _expCtx->allowDiskUse);
+    while (auto doc = _source->getNext())
+        _sorter->add(pat->getSortKey(*doc), *doc);
+    _sorter->finish();
+    _usedDisk = _sorter->usedDisk();
 }
 
 std::optional<BSONObj> DocumentSourceSort::getNext() {
     if (!_populated)
         populate();
+    if (_sorter)
+        return _sorter->next();
     if (_pos >= _sorted.size())
         return std::nullopt;
     BSONObj out = std::move(_sorted[_pos].doc);

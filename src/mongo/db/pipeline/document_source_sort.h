@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/sorter.h"
 #include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
@@ -54,8 +55,9 @@ private:
     long long _limit = 0;  // 0: none
     bool _populated = false;
     bool _usedDisk = false;
-    std::vector<Entry> _sorted;
+    std::vector<Entry> _sorted;  // top-k ($limit absorbed)
     size_t _pos = 0;
+    std::unique_ptr<ExternalSorter> _sorter;  // full sorts
 };
 
 }  // namespace mongo

@@ -265,7 +265,9 @@ Value ExpressionFieldPath::evaluate(const BSONObj& root, Variables* vars) const 
     if (_var == Variables::kRootId || _var == Variables::kCurrentId) {
         if (_parts.empty())
             return Value(root);
-        BSONElement first = root.getField(_parts[0]);
+        BSONElement first = vars && vars->fieldCache.covers(root)
+            ? vars->fieldCache.get(_parts[0])
+            : root.getField(_parts[0]);
         if (first.eoo())
             return Value();
         if (_parts.size() == 1)

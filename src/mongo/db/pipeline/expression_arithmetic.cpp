@@ -372,6 +372,28 @@ const bool kRegistered = [] {
     registerCheckedLog("$ln", 28765, 28766, [](double d) { return std::log(d); }, false);
     registerCheckedLog("$log10", 28765, 28761, [](double d) { return std::log10(d); }, false);
     registerNaryExpression("$log", 2, 2, logFn);
+    registerUnaryMath("$sin", 28765, [](double d) { return std::sin(d); }, false);
+    registerUnaryMath("$cos", 28765, [](double d) { return std::cos(d); }, false);
+    registerUnaryMath("$tan", 28765, [](double d) { return std::tan(d); }, false);
+    registerUnaryMath("$asin", 28765, [](double d) { return std::asin(d); }, false);
+    registerUnaryMath("$acos", 28765, [](double d) { return std::acos(d); }, false);
+    registerUnaryMath("$atan", 28765, [](double d) { return std::atan(d); }, false);
+    registerUnaryMath("$sinh", 28765, [](double d) { return std::sinh(d); }, false);
+    registerUnaryMath("$cosh", 28765, [](double d) { return std::cosh(d); }, false);
+    registerUnaryMath("$tanh", 28765, [](double d) { return std::tanh(d); }, false);
+    registerUnaryMath("$asinh", 28765, [](double d) { return std::asinh(d); }, false);
+    registerUnaryMath("$acosh", 28765, [](double d) { return std::acosh(d); }, false);
+    registerUnaryMath("$atanh", 28765, [](double d) { return std::atanh(d); }, false);
+    registerUnaryMath("$degreesToRadians", 28765, [](double d) { return d * M_PI / 180.0; },
+                      false);
+    registerUnaryMath("$radiansToDegrees", 28765, [](double d) { return d * 180.0 / M_PI; },
+                      false);
+    registerNaryExpression("$atan2", 2, 2, [](const ValueArgs& a) {
+        if (a[0].nullish() || a[1].nullish())
+            return Value::null();
+        uassert(51044, "$atan2 only supports numeric types", a[0].numeric() && a[1].numeric());
+        return Value(std::atan2(a[0].getDouble(), a[1].getDouble()));
+    });
     registerNaryExpression("$pow", 2, 2, powFn);
     registerNaryExpression("$round", 1, 2, [](const ValueArgs& a) { return roundLike(a, true); });
     registerNaryExpression("$trunc", 1, 2, [](const ValueArgs& a) { return roundLike(a, false); });

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/pipeline/value.h"
 #include "mongo/util/time_support.h"
@@ -19,6 +20,51 @@ namespace mongo {
 class OperationContext;
 
 using VariableId = int;
+
+/**
+ * Memoised top-level field lookups of one document: each element of the document
+ * is decoded at most once however many expressions read it. Active only inside a
+ * ScopedFieldCache, for the exact BSONObj object it was opened on.
+ */
+class DocumentFieldCache {
+public:
+    DocumentFieldCache() = default;
+    // A copy (Variables are copied for $facet and $expr) starts closed.
+    DocumentFieldCache(const DocumentFieldCache&) {}
+    DocumentFieldCache& operator=(const DocumentFieldCache&) {
+        close();
+        return *this;
+    }
+
+    bool covers(const BSONObj& doc) const {
+        return _doc == &doc;
+    }
+    BSONElement get(StringData name) {
+        for (const auto& e : _seen)
+            if (e.fieldNameStringData() == name)
+                return e;
+        while (_it.more()) {
+            BSONElement e = _it.next();
+            _seen.push_back(e);
+            if (e.fieldNameStringData() == name)
+                return e;
+        }
+        return BSONElement();
+    }
+    void open(const BSONObj* doc) {
+        _doc = doc;
+        _it = doc->begin();
+        _seen.clear();
+    }
+    void close() {
+        _doc = nullptr;
+    }
+
+private:
+    const BSONObj* _doc = nullptr;
+    BSONObj::iterator _it;
+    std::vector<BSONElement> _seen;
+};
 
 class Variables {
 public:
@@ -43,9 +89,26 @@ public:
         _values[id] = std::move(v);
     }
     Date_t now;
+    DocumentFieldCache fieldCache;
 
 private:
     std::vector<Value> _values;
+};
+
+/** Opens the field cache on `doc` for the lifetime of this object. */
+class ScopedFieldCache {
+public:
+    ScopedFieldCache(Variables* vars, const BSONObj& doc) : _vars(vars) {
+        _vars->fieldCache.open(&doc);
+    }
+    ~ScopedFieldCache() {
+        _vars->fieldCache.close();
+    }
+    ScopedFieldCache(const ScopedFieldCache&) = delete;
+    ScopedFieldCache& operator=(const ScopedFieldCache&) = delete;
+
+private:
+    Variables* _vars;
 };
 
 /** Name -> id scopes while parsing; nested scopes copy the parent. */

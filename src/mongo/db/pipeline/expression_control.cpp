@@ -301,6 +301,7 @@ ExprPtr parseReduce(ExpressionContext* expCtx, const BSONElement& e,
 
 const bool kRegistered = [] {
     Expression::registerParser("$literal", parseLiteral);
+    Expression::registerParser("$const", parseLiteral);
     Expression::registerParser("$cond", parseCond);
     Expression::registerParser("$ifNull", parseIfNull);
     Expression::registerParser("$switch", parseSwitch);

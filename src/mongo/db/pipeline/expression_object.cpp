@@ -370,6 +370,39 @@ const bool kRegistered = [] {
         });
     }
     Expression::registerParser("$dateToString", parseDateToString);
+    registerNaryExpression("$bsonSize", 1, 1, [](const ValueArgs& a) {
+        if (a[0].nullish())
+            return Value::null();
+        uassert(31393, "$bsonSize requires a document input, found: " + typeNameOf(a[0]),
+                a[0].isObject());
+        return Value(a[0].getDocument().objsize());
+    });
+    registerNaryExpression("$binarySize", 1, 1, [](const ValueArgs& a) {
+        if (a[0].nullish())
+            return Value::null();
+        if (a[0].isString())
+            return Value(static_cast<int>(a[0].getStringData().size()));
+        uassert(51276, "$binarySize requires a string or BinData argument, found: " +
+                           typeNameOf(a[0]),
+                a[0].getType() == BSONType::kBinData);
+        int len;
+        a[0].elem().binData(len);
+        return Value(len);
+    });
+    registerNaryExpression("$tsSecond", 1, 1, [](const ValueArgs& a) {
+        if (a[0].nullish())
+            return Value::null();
+        uassert(5687301, "$tsSecond requires a timestamp argument, found: " + typeNameOf(a[0]),
+                a[0].getType() == BSONType::kTimestamp);
+        return Value(static_cast<long long>(a[0].elem().timestamp().getSecs()));
+    });
+    registerNaryExpression("$tsIncrement", 1, 1, [](const ValueArgs& a) {
+        if (a[0].nullish())
+            return Value::null();
+        uassert(5687302, "$tsIncrement requires a timestamp argument, found: " + typeNameOf(a[0]),
+                a[0].getType() == BSONType::kTimestamp);
+        return Value(static_cast<long long>(a[0].elem().timestamp().getInc()));
+    });
     Expression::registerParser("$dateFromString", parseDateFromString);
     Expression::registerParser("$dateToParts", parseDateToParts);
     Expression::registerParser("$dateFromParts", parseDateFromParts);

@@ -136,7 +136,9 @@ Value Value::getOwned() const {
         return *this;
     Value v;
     size_t valueSize = static_cast<size_t>(_e.valuesize());
-    if (valueSize + 2 <= kInlineSize) {
+    // Objects and arrays always get a heap buffer: views into them (getArray(),
+    // getDocument()) must not point into a Value's inline storage, which moves.
+    if (valueSize + 2 <= kInlineSize && !_e.isABSONObj()) {
         v.setInline(_e.type(), _e.value(), valueSize);
         return v;
     }

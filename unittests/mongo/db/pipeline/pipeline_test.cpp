@@ -110,3 +110,79 @@ TEST(Pipeline, GroupOverMemoryLimitNeedsAllowDiskUse) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(PipelineSort, SpillsToDiskUnderAllowDiskUseAndKeepsOrder) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    expCtx->maxMemoryBytes = 2000;
+    expCtx->allowDiskUse = true;
+    auto p = Pipeline::parse({BSON("$sort" << BSON("k" << 1))}, expCtx);
+    std::vector<BSONObj> docs;
+    for (int i = 0; i < 500; ++i)
+        docs.push_back(BSON("k" << (i * 7919) % 100 << "i" << i));
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, docs));
+    int n = 0, lastK = -1, lastI = -1;
+    while (auto d = p->getNext()) {
+        int k = (*d)["k"].numberInt(), i = (*d)["i"].numberInt();
+        EXPECT_TRUE(k > lastK || (k == lastK && i > lastI)) << "order/stability at " << n;
+        lastK = k;
+        lastI = i;
+        ++n;
+    }
+    EXPECT_EQ(n, 500);
+}
+
+TEST(PipelineSort, OverMemoryLimitWithoutAllowDiskUseFails) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    expCtx->maxMemoryBytes = 2000;
+    auto p = Pipeline::parse({BSON("$sort" << BSON("k" << 1))}, expCtx);
+    std::vector<BSONObj> docs;
+    for (int i = 0; i < 500; ++i)
+        docs.push_back(BSON("k" << i));
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, docs));
+    try {
+        p->getNext();
+        FAIL() << "expected 292";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed);
+    }
+}
+
+}  // namespace
+}  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(PipelineGroup, SpillsUnderAllowDiskUseAndStillGroupsEveryKeyOnce) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    expCtx->maxMemoryBytes = 3000;
+    expCtx->allowDiskUse = true;
+    auto p = Pipeline::parse(
+        {BSON("$group" << BSON("_id" << "$k" << "n" << BSON("$sum" << 1) << "first"
+                                     << BSON("$first" << "$i")))},
+        expCtx);
+    std::vector<BSONObj> docs;
+    for (int i = 0; i < 2000; ++i)
+        docs.push_back(BSON("k" << (i * 37) % 200 << "i" << i));
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, docs));
+    std::map<int, std::pair<int, int>> seen;
+    while (auto d = p->getNext()) {
+        int k = (*d)["_id"].numberInt();
+        EXPECT_EQ(seen.count(k), 0u) << "group " << k << " returned twice";
+        seen[k] = {(*d)["n"].numberInt(), (*d)["first"].numberInt()};
+    }
+    ASSERT_EQ(seen.size(), 200u);
+    for (const auto& [k, v] : seen) {
+        EXPECT_EQ(v.first, 10) << k;
+        int firstI = 0;
+        while ((firstI * 37) % 200 != k)
+            ++firstI;
+        EXPECT_EQ(v.second, firstI) << k;
+    }
+}
+
+}  // namespace
+}  // namespace mongo

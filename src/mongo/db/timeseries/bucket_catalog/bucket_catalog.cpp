@@ -535,6 +535,12 @@ void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, cons
 }
 
 void clear(BucketCatalog& catalog, const std::string& collUUID) {
+    clearBuckets(catalog, collUUID);
+    std::lock_guard lk(catalog.statsMutex);
+    catalog.collectionStats.erase(collUUID);
+}
+
+void clearBuckets(BucketCatalog& catalog, const std::string& collUUID) {
     for (auto& stripe : catalog.stripes) {
         std::unique_lock lk(stripe->mutex);
         std::vector<Bucket*> doomed;
@@ -553,8 +559,6 @@ void clear(BucketCatalog& catalog, const std::string& collUUID) {
             }
         }
     }
-    std::lock_guard lk(catalog.statsMutex);
-    catalog.collectionStats.erase(collUUID);
 }
 
 void appendExecutionStats(BucketCatalog& catalog, const std::string& collUUID,

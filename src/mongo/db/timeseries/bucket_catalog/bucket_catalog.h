@@ -149,8 +149,13 @@ bool isFrozen(BucketCatalog& catalog, const BucketId& bucketId);
 void directWriteStart(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
 void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
 
-/** Drops every bucket of a collection (drop, rename, collMod of bucketing parameters). */
+/** Drops every bucket of a collection and its counters (drop, rename). */
 void clear(BucketCatalog& catalog, const std::string& collUUID);
+/**
+ * Drops every in-memory bucket of a collection but keeps its counters (collMod of the
+ * bucketing parameters, direct writes whose documents are not known one by one).
+ */
+void clearBuckets(BucketCatalog& catalog, const std::string& collUUID);
 
 /** Appends the collection's execution counters (collStats `timeseries` section). */
 void appendExecutionStats(BucketCatalog& catalog, const std::string& collUUID,

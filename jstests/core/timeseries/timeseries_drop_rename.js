@@ -1,0 +1,60 @@
+/**
+ * drop of a time-series collection removes the view and the buckets collection, from
+ * either name (spec §2.4); renameCollection of a time-series collection is refused with
+ * IllegalOperation (§2.3).
+ */
+const name = jsTestName();
+const bucketsName = "system.buckets." + name;
+
+function createTs() {
+    db[name].drop();
+    db[bucketsName].drop();
+    assert.commandWorked(db.runCommand({create: name, timeseries: {timeField: "t"}}));
+}
+
+function names() {
+    return db.getCollectionInfos({name: {$in: [name, bucketsName]}}).map(c => c.name).sort();
+}
+
+function dropViaView() {
+    createTs();
+    assert.eq([name, bucketsName].sort(), names());
+    assert.commandWorked(db.runCommand({drop: name}));
+    assert.eq([], names());
+}
+
+function dropViaBuckets() {
+    createTs();
+    assert.commandWorked(db.runCommand({drop: bucketsName}));
+    assert.eq([], names());
+}
+
+function dropMissingSucceeds() {
+    assert.commandWorked(db.runCommand({drop: name}));
+}
+
+function normalCollectionAndBuckets() {
+    createTs();
+    assert.commandWorked(db.runCommand({drop: name}));
+    assert.commandWorked(db.runCommand({create: bucketsName, timeseries: {timeField: "t"}}));
+    assert.commandWorked(db.runCommand({create: name}));
+    assert.commandWorked(db.runCommand({drop: name}));
+    assert.eq([bucketsName], names());
+    assert.commandWorked(db.runCommand({drop: bucketsName}));
+}
+
+function renameRefused() {
+    createTs();
+    assert.commandFailedWithCode(
+        db.adminCommand({renameCollection: db.getName() + "." + name,
+                         to: db.getName() + "." + name + "_new"}),
+        ErrorCodes.IllegalOperation);
+    assert.commandFailedWithCode(
+        db.adminCommand({renameCollection: db.getName() + "." + bucketsName,
+                         to: db.getName() + "." + name + "_new"}),
+        ErrorCodes.IllegalOperation);
+    db[name].drop();
+}
+
+runScenarios(dropViaView, dropViaBuckets, dropMissingSucceeds, normalCollectionAndBuckets,
+             renameRefused);

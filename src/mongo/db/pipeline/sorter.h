@@ -1,0 +1,62 @@
+// ExternalSorter: sorts (key, document) pairs with a memory budget. Beyond the
+// budget it writes sorted runs to temporary files (when allowed) and merges them
+// when read back. Keys are SortPattern sort keys; ties keep insertion order.
+//
+// Run file format: a sequence of records [seq: int64][key: BSON][doc: BSON].
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/sort_pattern.h"
+
+namespace mongo {
+
+class ExternalSorter {
+public:
+    /** `allowSpill` false: exceeding `maxMemoryBytes` throws 292. */
+    ExternalSorter(std::shared_ptr<SortPattern> pattern, long long maxMemoryBytes,
+                   bool allowSpill);
+    ~ExternalSorter();
+
+    void add(BSONObj key, BSONObj doc);
+    /** Ends input; afterwards call next() until it returns nullopt. */
+    void finish();
+    std::optional<BSONObj> next();
+
+    bool usedDisk() const {
+        return !_runs.empty();
+    }
+    size_t numRuns() const {
+        return _runs.size();
+    }
+
+private:
+    struct Entry {
+        BSONObj key;
+        BSONObj doc;
+        long long seq;
+    };
+    struct Run {
+        std::FILE* file = nullptr;
+        std::optional<Entry> head;
+    };
+    bool less(const Entry& a, const Entry& b) const;
+    void spill();
+    static std::optional<Entry> readEntry(std::FILE* f);
+
+    std::shared_ptr<SortPattern> _pattern;
+    long long _maxMemoryBytes;
+    bool _allowSpill;
+    std::vector<Entry> _buffer;
+    size_t _bufferBytes = 0;
+    long long _seq = 0;
+    std::vector<Run> _runs;
+    bool _finished = false;
+    size_t _pos = 0;  // into _buffer when there are no runs
+};
+
+}  // namespace mongo

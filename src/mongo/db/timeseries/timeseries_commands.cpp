@@ -1,0 +1,370 @@
+#include "mongo/db/timeseries/timeseries_commands.h"
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
+#include "mongo/db/timeseries/timeseries_options.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo::timeseries {
+namespace {
+
+CollectionCatalog* catalogOf(OperationContext* opCtx) {
+    return opCtx->getServiceContext()->catalog;
+}
+
+ViewDefinition makeViewDefinition(const NamespaceString& viewNss, const TimeseriesOptions& o) {
+    ViewDefinition def;
+    def.name = viewNss;
+    def.viewOn = viewNss.makeTimeseriesBucketsNamespace();
+    for (auto& st : generateViewPipeline(o))
+        def.pipeline.push_back(st.getOwned());
+    return def;
+}
+
+[[noreturn]] void throwNamespaceExists(const NamespaceString& nss) {
+    uasserted(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists");
+}
+
+/** The buckets options a create request asks for, normalised (§1.4). */
+BSONObj requestedBucketsOptions(const NamespaceString& nss, const BSONObj& cmd,
+                                TimeseriesOptions* outOptions) {
+    uassertStatusOK(validateCreateCommandFields(nss.ns(), cmd, nss.isTimeseriesBucketsCollection()));
+    TimeseriesOptions options = TimeseriesOptions::parse(cmd["timeseries"].Obj(), "timeseries");
+    uassertStatusOK(validateTimeAndMetaFields(nss.ns(), options));
+    std::optional<long long> expireAfterSeconds;
+    if (BSONElement e = cmd["expireAfterSeconds"]; !e.eoo()) {
+        uassertStatusOK(validateExpireAfterSeconds(e));
+        expireAfterSeconds = e.numberLong();
+    }
+    uassertStatusOK(validateAndSetBucketingParameters(options));
+    uassert(ErrorCodes::CommandNotSupported, "collations are not supported yet",
+            cmd["collation"].eoo());
+    *outOptions = options;
+    return makeBucketsCollectionOptions(options, expireAfterSeconds, BSONObj(), cmd);
+}
+
+bool sameVisibleOptions(const BSONObj& existing, const BSONObj& requested) {
+    return compareObjects(filterBucketsOptionsForView(existing.removeField("uuid")),
+                          filterBucketsOptionsForView(requested),
+                          ComparisonRules::kConsiderFieldName) == 0;
+}
+
+void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
+                   const TimeseriesOptions& options, const BSONObj& bucketsOptions) {
+    auto* catalog = catalogOf(opCtx);
+    auto sw = catalog->createCollection(opCtx, bucketsNss, bucketsOptions);
+    if (sw.getStatus().code() == ErrorCodes::NamespaceExists)
+        throwNamespaceExists(bucketsNss);
+    uassertStatusOK(sw.getStatus());
+    if (auto spec = generateDefaultIndexSpec(options, BSONObj()))
+        uassertStatusOK(catalog->createIndexes(opCtx, bucketsNss, {*spec}).getStatus());
+}
+
+}  // namespace
+
+std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets) {
+    BSONElement ts = buckets.options()["timeseries"];
+    if (ts.type() != BSONType::kObject)
+        return std::nullopt;
+    auto sw = TimeseriesOptions::parseNoThrow(ts.Obj(), "timeseries");
+    if (!sw.isOK())
+        return std::nullopt;
+    return sw.getValue();
+}
+
+bool isTimeseriesViewDefinition(const ViewDefinition& view) {
+    return view.viewOn == view.name.makeTimeseriesBucketsNamespace();
+}
+
+std::optional<TimeseriesCollection> lookupTimeseriesCollection(OperationContext* opCtx,
+                                                               const NamespaceString& nss) {
+    if (nss.isTimeseriesBucketsCollection() || nss.isSystem())
+        return std::nullopt;
+    auto view = lookupView(opCtx, nss);
+    if (!view || !isTimeseriesViewDefinition(*view))
+        return std::nullopt;
+    TimeseriesCollection ts;
+    ts.viewNss = nss;
+    ts.bucketsNss = nss.makeTimeseriesBucketsNamespace();
+    ts.buckets = catalogOf(opCtx)->lookup(ts.bucketsNss);
+    if (!ts.buckets)
+        return std::nullopt;
+    auto options = getBucketsTimeseriesOptions(*ts.buckets);
+    if (!options)
+        return std::nullopt;
+    ts.options = *options;
+    return ts;
+}
+
+void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                const BSONObj& cmd) {
+    TimeseriesOptions options;
+    BSONObj bucketsOptions = requestedBucketsOptions(nss, cmd, &options);
+    auto* catalog = catalogOf(opCtx);
+    const bool onBuckets = nss.isTimeseriesBucketsCollection();
+    const NamespaceString bucketsNss = onBuckets ? nss : nss.makeTimeseriesBucketsNamespace();
+    const NamespaceString viewNss = onBuckets ? nss.getTimeseriesViewNamespace() : nss;
+
+    auto existingBuckets = catalog->lookup(bucketsNss);
+    if (existingBuckets) {
+        // Idempotent re-create (§1.5): same visible options, time-series buckets.
+        if (!getBucketsTimeseriesOptions(*existingBuckets) ||
+            !sameVisibleOptions(existingBuckets->options(), bucketsOptions))
+            throwNamespaceExists(nss);
+    }
+    if (onBuckets) {
+        if (!existingBuckets)
+            createBuckets(opCtx, bucketsNss, options, bucketsOptions);
+        return;
+    }
+    if (catalog->lookup(viewNss))
+        throwNamespaceExists(nss);
+    if (auto view = lookupView(opCtx, viewNss)) {
+        if (!existingBuckets || !isTimeseriesViewDefinition(*view))
+            throwNamespaceExists(nss);
+        return;
+    }
+    if (!existingBuckets)
+        createBuckets(opCtx, bucketsNss, options, bucketsOptions);
+    Status s = createView(opCtx, makeViewDefinition(viewNss, options));
+    if (!s.isOK() && !existingBuckets) {
+        // Undo the half-created pair.
+        bucket_catalog::clear(bucket_catalog::BucketCatalog::get(),
+                              catalog->lookup(bucketsNss) ? catalog->lookup(bucketsNss)->uuid()
+                                                          : std::string());
+        catalog->dropCollection(opCtx, bucketsNss).ignore();
+    }
+    if (s.code() == ErrorCodes::NamespaceExists)
+        throwNamespaceExists(nss);
+    uassertStatusOK(s);
+}
+
+bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                              BSONObjBuilder& result) {
+    auto* catalog = catalogOf(opCtx);
+    auto dropBuckets = [&](const NamespaceString& bucketsNss) {
+        auto buckets = catalog->lookup(bucketsNss);
+        if (!buckets)
+            return false;
+        std::string uuid = buckets->uuid();
+        Status s = catalog->dropCollection(opCtx, bucketsNss);
+        if (s.code() != ErrorCodes::NamespaceNotFound)
+            uassertStatusOK(s);
+        bucket_catalog::clear(bucket_catalog::BucketCatalog::get(), uuid);
+        return true;
+    };
+    if (nss.isTimeseriesBucketsCollection()) {
+        // Drops the buckets and, when they existed, the matching time-series view (§2.4).
+        if (!dropBuckets(nss))
+            return false;
+        NamespaceString viewNss = nss.getTimeseriesViewNamespace();
+        if (auto view = lookupView(opCtx, viewNss); view && isTimeseriesViewDefinition(*view))
+            dropView(opCtx, viewNss);
+        result.append("ns", nss.ns());
+        return true;
+    }
+    auto view = lookupView(opCtx, nss);
+    if (!view || !isTimeseriesViewDefinition(*view))
+        return false;
+    dropView(opCtx, nss);
+    dropBuckets(view->viewOn);
+    result.append("ns", nss.ns());
+    return true;
+}
+
+BSONObj makeTimeseriesListCollectionsEntry(OperationContext* opCtx, const ViewDefinition& view,
+                                           bool nameOnly) {
+    BSONObjBuilder b;
+    b.append("name", view.name.coll());
+    b.append("type", "timeseries");
+    if (nameOnly)
+        return b.obj();
+    auto buckets = catalogOf(opCtx)->lookup(view.viewOn);
+    b.append("options", buckets ? filterBucketsOptionsForView(buckets->options()) : BSONObj());
+    b.append("info", BSON("readOnly" << false));
+    return b.obj();
+}
+
+void checkCollModNamespace(const NamespaceString& nss) {
+    uassert(ErrorCodes::InvalidNamespace,
+            "collMod on a time-series collection's underlying buckets collection is not "
+            "supported: " + nss.ns(),
+            !nss.isTimeseriesBucketsCollection());
+}
+
+void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
+                           const NamespaceString& to) {
+    for (const auto& n : {from, to}) {
+        auto view = lookupView(opCtx, n);
+        uassert(ErrorCodes::IllegalOperation,
+                "Cannot rename a time-series collection: " + n.ns(),
+                !view || !isTimeseriesViewDefinition(*view));
+    }
+    if (from.isTimeseriesBucketsCollection())
+        uassert(ErrorCodes::IllegalOperation,
+                "Cannot rename a time-series buckets collection to a non-buckets namespace",
+                to.isTimeseriesBucketsCollection());
+}
+
+bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                 const BSONObj& cmd, BSONObjBuilder& result) {
+    auto ts = lookupTimeseriesCollection(opCtx, nss);
+    if (!ts)
+        return false;
+    auto* catalog = catalogOf(opCtx);
+    bool first = true;
+    for (auto e : cmd) {
+        if (first) {
+            first = false;
+            continue;
+        }
+        StringData f = e.fieldNameStringData();
+        if (f == "expireAfterSeconds" || f == "timeseries" || f == "index" || f == "$db" ||
+            f == "writeConcern" || f == "comment" || f == "lsid" || f == "maxTimeMS" ||
+            f == "$readPreference" || f == "$clusterTime" || f == "apiVersion" ||
+            f == "apiStrict" || f == "apiDeprecationErrors")
+            continue;
+        uasserted(ErrorCodes::InvalidOptions,
+                  "option not supported on a time-series collection: " + std::string(f));
+    }
+
+    BSONObj options = ts->buckets->options().removeField("uuid");
+    bool optionsChanged = false;
+
+    if (BSONElement mod = cmd["timeseries"]; !mod.eoo()) {
+        uassert(ErrorCodes::TypeMismatch, "'timeseries' must be an object",
+                mod.type() == BSONType::kObject);
+        auto res = uassertStatusOK(applyTimeseriesOptionsModifications(
+            ts->options, CollModTimeseries::parse(mod.Obj(), "timeseries")));
+        if (res.changed) {
+            // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
+            uassertStatusOK(modifyView(opCtx, makeViewDefinition(nss, res.options)));
+            BSONObjBuilder b;
+            for (auto o : options) {
+                if (o.fieldNameStringData() == "timeseries")
+                    b.append("timeseries", res.options.toBSON());
+                else
+                    b.append(o);
+            }
+            options = b.obj();
+            optionsChanged = true;
+            bucket_catalog::clearBuckets(bucket_catalog::BucketCatalog::get(),
+                                         ts->buckets->uuid());
+        }
+    }
+
+    if (BSONElement ttl = cmd["expireAfterSeconds"]; !ttl.eoo()) {
+        BSONObjBuilder b;
+        BSONElement old = options["expireAfterSeconds"];
+        if (ttl.type() == BSONType::kString) {
+            uassert(ErrorCodes::InvalidOptions,
+                    "When passing a string for 'expireAfterSeconds', it must be 'off'",
+                    ttl.valueStringData() == "off");
+            for (auto o : options)
+                if (o.fieldNameStringData() != "expireAfterSeconds")
+                    b.append(o);
+        } else {
+            uassertStatusOK(validateExpireAfterSeconds(ttl));
+            bool placed = false;
+            for (auto o : options) {
+                if (o.fieldNameStringData() == "expireAfterSeconds") {
+                    b.append("expireAfterSeconds", ttl.numberLong());
+                    placed = true;
+                } else {
+                    b.append(o);
+                }
+            }
+            if (!placed)
+                b.append("expireAfterSeconds", ttl.numberLong());
+        }
+        if (!old.eoo())
+            result.append("expireAfterSeconds_old", old.numberLong());
+        if (ttl.isNumber())
+            result.append("expireAfterSeconds_new", ttl.numberLong());
+        options = b.obj();
+        optionsChanged = true;
+    }
+
+    if (BSONElement index = cmd["index"]; !index.eoo()) {
+        uassert(ErrorCodes::TypeMismatch, "'index' must be an object",
+                index.type() == BSONType::kObject);
+        BSONObj mod = index.Obj();
+        uassert(ErrorCodes::InvalidOptions, "prepareUnique is not supported on time-series",
+                mod["prepareUnique"].eoo());
+        IndexEntry* idx = nullptr;
+        if (mod["name"].type() == BSONType::kString) {
+            idx = ts->buckets->findIndexByName(mod["name"].valueStringData());
+        } else if (mod["keyPattern"].type() == BSONType::kObject) {
+            auto key = createBucketsIndexSpecFromTimeseriesIndexSpec(ts->options,
+                                                                     mod["keyPattern"].Obj());
+            uassert(ErrorCodes::IndexNotFound,
+                    "cannot find index " + mod["keyPattern"].Obj().toString() + " for ns " +
+                        nss.ns(),
+                    key.isOK());
+            auto matches = ts->buckets->findIndexesByKeyPattern(key.getValue());
+            if (!matches.empty())
+                idx = matches.front();
+        } else {
+            uasserted(ErrorCodes::InvalidOptions, "must specify either index name or key pattern");
+        }
+        uassert(ErrorCodes::IndexNotFound,
+                "cannot find index " + mod.toString() + " for ns " + nss.ns(), idx);
+        BSONElement hidden = mod["hidden"];
+        BSONElement ttl = mod["expireAfterSeconds"];
+        if (!ttl.eoo())
+            uassert(ErrorCodes::InvalidOptions, "no expireAfterSeconds field to update",
+                    idx->desc.expireAfterSeconds.has_value());
+        BSONObjBuilder newSpec;
+        for (auto e : idx->desc.spec) {
+            StringData f = e.fieldNameStringData();
+            if ((f == "hidden" && !hidden.eoo()) || (f == "expireAfterSeconds" && !ttl.eoo()))
+                continue;
+            newSpec.append(e);
+        }
+        if (!hidden.eoo()) {
+            result.append("hidden_old", idx->desc.hidden);
+            result.append("hidden_new", hidden.trueValue());
+            if (hidden.trueValue())
+                newSpec.append("hidden", true);
+        }
+        if (!ttl.eoo()) {
+            result.append("expireAfterSeconds_old", *idx->desc.expireAfterSeconds);
+            result.append("expireAfterSeconds_new", ttl.numberLong());
+            newSpec.append("expireAfterSeconds", ttl.numberLong());
+        }
+        uassertStatusOK(
+            catalog->updateIndexSpec(opCtx, ts->bucketsNss, idx->desc.name, newSpec.obj()));
+    }
+
+    if (optionsChanged)
+        uassertStatusOK(catalog->updateCollectionOptions(opCtx, ts->bucketsNss, options));
+    return true;
+}
+
+void appendTimeseriesStatsSection(OperationContext* opCtx, const TimeseriesCollection& ts,
+                                  BSONObjBuilder& result) {
+    BSONObjBuilder b(result.subobjStart("timeseries"));
+    b.append("bucketsNs", ts.bucketsNss.ns());
+    long long count = ts.buckets->numRecords(opCtx);
+    b.append("bucketCount", count);
+    if (count > 0)
+        b.append("avgBucketSize", ts.buckets->dataSize(opCtx) / count);
+    bucket_catalog::appendExecutionStats(bucket_catalog::BucketCatalog::get(), ts.buckets->uuid(),
+                                         b);
+    b.done();
+}
+
+void appendBucketCatalogServerStatus(BSONObjBuilder& result) {
+    BSONObjBuilder b;
+    bucket_catalog::appendServerStatus(bucket_catalog::BucketCatalog::get(), b);
+    result.append("bucketCatalog", b.obj());
+}
+
+}  // namespace mongo::timeseries

@@ -1,0 +1,96 @@
+// The DDL side of time-series collections in the server (spec timeseries-semantics.md
+// §1.3-§1.7, §2.3, §2.4, §3.11): create / drop / listCollections / collMod / collStats of
+// the pair "view <coll> + clustered collection system.buckets.<coll>".
+//
+// Called from thin hooks in src/mongo/db/commands/ (ddl_cmds.cpp, list_cmds.cpp,
+// stats_cmds.cpp). Functions throw DBException (uassert) with upstream's codes, like the
+// command code around them.
+// Thread safety: as the catalog functions they call (all may run concurrently).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/idl/timeseries_gen.h"
+
+namespace mongo {
+class Collection;
+class OperationContext;
+struct ViewDefinition;
+}  // namespace mongo
+
+namespace mongo::timeseries {
+
+/** A time-series collection as seen from its user namespace. */
+struct TimeseriesCollection {
+    NamespaceString viewNss;
+    NamespaceString bucketsNss;
+    std::shared_ptr<Collection> buckets;
+    TimeseriesOptions options;
+};
+
+/** The stored `timeseries` options of a buckets collection, or nullopt when it has none. */
+std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets);
+
+/**
+ * `nss` is a view on system.buckets.<same name> whose buckets collection exists and has
+ * time-series options: its description, else nullopt.
+ */
+std::optional<TimeseriesCollection> lookupTimeseriesCollection(OperationContext* opCtx,
+                                                               const NamespaceString& nss);
+
+/** True when `view` is the view half of a time-series collection (viewOn = its buckets ns). */
+bool isTimeseriesViewDefinition(const ViewDefinition& view);
+
+/**
+ * create with `timeseries` (`cmd` is the whole create command body) on a user namespace
+ * (creates buckets collection, default index and view) or on system.buckets.<coll>
+ * (buckets collection only). Validation order and codes of §1.3, idempotency of §1.5.
+ */
+void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                const BSONObj& cmd);
+
+/**
+ * drop of either half of a time-series collection (§2.4). Returns false when `nss` is
+ * not time-series related (the caller then runs the ordinary drop).
+ */
+bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                              BSONObjBuilder& result);
+
+/** The listCollections entry of a time-series view (type "timeseries"). */
+BSONObj makeTimeseriesListCollectionsEntry(OperationContext* opCtx, const ViewDefinition& view,
+                                           bool nameOnly);
+
+/**
+ * collMod on a time-series view (`cmd` = the whole collMod body): expireAfterSeconds,
+ * timeseries (bucketing parameters), index {keyPattern|name, hidden}; everything else
+ * InvalidOptions. Returns false when `nss` is not a time-series view.
+ * On system.buckets.* the hook raises InvalidNamespace itself (see
+ * checkCollModNamespace).
+ */
+bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                 const BSONObj& cmd, BSONObjBuilder& result);
+
+/** collMod addressed to system.buckets.*: InvalidNamespace. */
+void checkCollModNamespace(const NamespaceString& nss);
+
+/** renameCollection from or to a time-series view: IllegalOperation. */
+void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
+                           const NamespaceString& to);
+
+/**
+ * The `timeseries` section of collStats on a time-series view (§3.11): bucketsNs,
+ * bucketCount, avgBucketSize (when buckets exist) and the collection's execution counters.
+ * The caller reports the buckets collection's storage figures without count/avgObjSize.
+ */
+void appendTimeseriesStatsSection(OperationContext* opCtx, const TimeseriesCollection& ts,
+                                  BSONObjBuilder& result);
+
+/** serverStatus().bucketCatalog. */
+void appendBucketCatalogServerStatus(BSONObjBuilder& result);
+
+}  // namespace mongo::timeseries

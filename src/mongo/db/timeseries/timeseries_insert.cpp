@@ -1,0 +1,266 @@
+#include "mongo/db/timeseries/timeseries_insert.h"
+
+#include <algorithm>
+#include <map>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/bucket_catalog/reopening.h"
+#include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
+#include "mongo/db/timeseries/timeseries_write_util.h"
+#include "mongo/db/update/document_diff.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo::timeseries {
+namespace {
+
+using bucket_catalog::BucketCatalog;
+using bucket_catalog::BucketWrite;
+using bucket_catalog::CollectionInfo;
+using bucket_catalog::WriteBatch;
+
+constexpr int kMaxRetries = 5;
+
+CollectionInfo makeCollectionInfo(const TimeseriesCollection& ts) {
+    CollectionInfo info;
+    info.uuid = ts.buckets->uuid();
+    info.options = ts.options;
+    for (const auto& idx : ts.buckets->indexes()) {
+        if (isReopeningIndex(ts.options, idx->desc.spec)) {
+            info.hasReopeningIndex = true;
+            break;
+        }
+    }
+    return info;
+}
+
+/** The first document `stages` produce over the buckets collection, or {}. */
+BSONObj runPipelineOnBuckets(OperationContext* opCtx, const TimeseriesCollection& ts,
+                             const std::vector<BSONObj>& stages) {
+    auto expCtx = std::make_shared<ExpressionContext>(opCtx, ts.bucketsNss);
+    auto pipeline = Pipeline::parse(stages, expCtx);
+    pipeline->optimize();
+    FindPlanParams params = pipeline->extractFindParams();
+    pipeline->attachExecutor(buildFindPlan(opCtx, ts.buckets, params));
+    if (auto doc = pipeline->getNext())
+        return doc->getOwned();
+    return BSONObj();
+}
+
+/** The bucket with _id `id` and its RecordId, if any. */
+bool findBucket(OperationContext* opCtx, const TimeseriesCollection& ts, const OID& id,
+                BSONObj* doc, RecordId* rid) {
+    // The planner takes a parsed filter: go through the pipeline's $match parser.
+    auto expCtx = std::make_shared<ExpressionContext>(opCtx, ts.bucketsNss);
+    auto pipeline = Pipeline::parse({BSON("$match" << BSON("_id" << id))}, expCtx);
+    FindPlanParams params = pipeline->extractFindParams();
+    params.limit = 1;
+    auto exec = buildFindPlan(opCtx, ts.buckets, params);
+    BSONObj out;
+    if (!exec->getNext(opCtx, &out, rid))
+        return false;
+    *doc = out.getOwned();
+    return true;
+}
+
+bucket_catalog::ExecutionStatsController statsFor(const std::string& uuid) {
+    auto& catalog = BucketCatalog::get();
+    std::lock_guard lk(catalog.statsMutex);
+    auto& s = catalog.collectionStats[uuid];
+    if (!s)
+        s = std::make_shared<bucket_catalog::ExecutionStats>();
+    return {s, &catalog.globalStats};
+}
+
+/** The candidate bucket of a reopening request ({} when none); counts fetches/queries. */
+BSONObj fetchCandidate(OperationContext* opCtx, const TimeseriesCollection& ts,
+                       const bucket_catalog::ReopeningRequest& req) {
+    using bucket_catalog::ExecutionStats;
+    const bool byId = std::holds_alternative<OID>(req.candidate);
+    BSONObj found;
+    try {
+        if (byId) {
+            RecordId rid;
+            if (!findBucket(opCtx, ts, std::get<OID>(req.candidate), &found, &rid))
+                found = BSONObj();
+        } else {
+            found = runPipelineOnBuckets(opCtx, ts, std::get<std::vector<BSONObj>>(req.candidate));
+        }
+    } catch (const DBException&) {
+        opCtx->recoveryUnit()->abandonSnapshot();
+        found = BSONObj();  // the catalog opens a new bucket instead
+    }
+    auto stats = statsFor(ts.buckets->uuid());
+    if (byId)
+        stats.inc(found.isEmpty() ? &ExecutionStats::numBucketFetchesFailed
+                                  : &ExecutionStats::numBucketsFetched);
+    else
+        stats.inc(found.isEmpty() ? &ExecutionStats::numBucketQueriesFailed
+                                  : &ExecutionStats::numBucketsQueried);
+    return found;
+}
+
+StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
+                                              const TimeseriesCollection& ts,
+                                              const CollectionInfo& info, const BSONObj& doc,
+                                              int index) {
+    auto& catalog = BucketCatalog::get();
+    auto sw = bucket_catalog::tryInsert(catalog, info, doc, index);
+    if (!sw.isOK())
+        return sw.getStatus();
+    if (sw.getValue().reopening) {
+        BSONObj fetched = fetchCandidate(opCtx, ts, *sw.getValue().reopening);
+        opCtx->recoveryUnit()->abandonSnapshot();
+        sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index);
+        if (!sw.isOK())
+            return sw.getStatus();
+    }
+    invariant(sw.getValue().batch);
+    return sw.getValue().batch;
+}
+
+void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts,
+                const WriteBatch& batch) {
+    const BucketWrite& w = batch.write;
+    if (w.kind == BucketWrite::Kind::kInsert) {
+        ts.buckets->insertDocument(opCtx, w.document);
+        return;
+    }
+    BSONObj old;
+    RecordId rid;
+    uassert(ErrorCodes::TimeseriesBucketCleared,
+            "time-series bucket " + batch.bucketId.oid.toString() + " no longer exists",
+            findBucket(opCtx, ts, batch.bucketId.oid, &old, &rid));
+    if (w.kind == BucketWrite::Kind::kReplace) {
+        ts.buckets->updateDocument(opCtx, rid, old, w.document);
+        return;
+    }
+    BSONObj updated = uassertStatusOK(doc_diff::applyDiff(old, w.diff));
+    ts.buckets->updateDocument(opCtx, rid, old, updated, makeUpdateOplogObject(w.diff));
+}
+
+/** Commits `batch` (or waits for whoever does); its final status. */
+Status commitBatch(OperationContext* opCtx, const TimeseriesCollection& ts,
+                   const CollectionInfo& info, const std::shared_ptr<WriteBatch>& batch) {
+    auto& catalog = BucketCatalog::get();
+    if (!bucket_catalog::claimWriteBatchCommitRights(*batch))
+        return bucket_catalog::getWriteBatchStatus(*batch);
+    Status prepared = bucket_catalog::prepareCommit(catalog, info, batch);
+    if (!prepared.isOK())
+        return prepared;  // the batch is already resolved with this status
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    try {
+        writeConflictRetry(ru, "timeseriesInsert", [&] {
+            WriteUnitOfWork wuow(ru);
+            applyWrite(opCtx, ts, *batch);
+            wuow.commit();
+        });
+        ru->abandonSnapshot();
+    } catch (const DBException& ex) {
+        ru->abandonSnapshot();
+        bucket_catalog::abort(catalog, batch, ex.toStatus());
+        return ex.toStatus();
+    }
+    bucket_catalog::finish(catalog, batch);
+    return Status::OK();
+}
+
+bool isRetryable(const Status& s) {
+    return s.code() == ErrorCodes::TimeseriesBucketCleared ||
+        s.code() == ErrorCodes::DuplicateKey;
+}
+
+Status userFacing(const Status& s) {
+    if (s.code() == ErrorCodes::TimeseriesBucketFrozen)
+        return Status(ErrorCodes::TimeseriesBucketCompressionFailed, s.reason());
+    return s;
+}
+
+/** Stages and commits one measurement on its own, retrying cleared buckets. */
+Status insertOne(OperationContext* opCtx, const TimeseriesCollection& ts,
+                 const CollectionInfo& info, const BSONObj& doc, int index) {
+    Status last = Status::OK();
+    for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
+        auto batch = stage(opCtx, ts, info, doc, index);
+        if (!batch.isOK())
+            return batch.getStatus();
+        last = commitBatch(opCtx, ts, info, batch.getValue());
+        if (!isRetryable(last))
+            return last;
+    }
+    return last;
+}
+
+}  // namespace
+
+BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,
+                       const BSONElement& id) {
+    if (id.type() != BSONType::kOid)
+        return BSONObj();
+    BSONObj doc;
+    RecordId rid;
+    return findBucket(opCtx, ts, id.OID(), &doc, &rid) ? doc : BSONObj();
+}
+
+TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
+                                                const TimeseriesCollection& ts,
+                                                const std::vector<BSONObj>& measurements,
+                                                bool ordered) {
+    const CollectionInfo info = makeCollectionInfo(ts);
+    std::map<int, Status> failed;
+
+    // 1. Stage: each measurement joins the open batch of its bucket.
+    std::vector<std::shared_ptr<WriteBatch>> batches;
+    std::map<WriteBatch*, std::vector<int>> mine;
+    for (size_t i = 0; i < measurements.size(); ++i) {
+        opCtx->checkForInterrupt();
+        auto sw = stage(opCtx, ts, info, measurements[i], static_cast<int>(i));
+        if (!sw.isOK()) {
+            failed.emplace(static_cast<int>(i), sw.getStatus());
+            if (ordered)
+                break;
+            continue;
+        }
+        auto& idx = mine[sw.getValue().get()];
+        if (idx.empty())
+            batches.push_back(sw.getValue());
+        idx.push_back(static_cast<int>(i));
+    }
+
+    // 2. Commit every batch on its own (prepared batches never wait on each other here).
+    for (const auto& batch : batches) {
+        Status s = commitBatch(opCtx, ts, info, batch);
+        if (s.isOK())
+            continue;
+        for (int i : mine[batch.get()]) {
+            Status r = isRetryable(s) ? insertOne(opCtx, ts, info, measurements[i], i) : s;
+            if (!r.isOK())
+                failed.emplace(i, r);
+        }
+    }
+
+    TimeseriesInsertResult result;
+    if (ordered) {
+        if (failed.empty()) {
+            result.n = static_cast<long long>(measurements.size());
+        } else {
+            auto& [index, status] = *failed.begin();
+            result.n = index;
+            result.errors.push_back({index, userFacing(status)});
+        }
+        return result;
+    }
+    result.n = static_cast<long long>(measurements.size() - failed.size());
+    for (auto& [index, status] : failed)
+        result.errors.push_back({index, userFacing(status)});
+    return result;
+}
+
+}  // namespace mongo::timeseries

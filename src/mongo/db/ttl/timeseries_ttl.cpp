@@ -1,0 +1,133 @@
+// TTL of time-series collections (spec timeseries-semantics.md §7): the TTL monitor hands
+// every system.buckets.* collection to this handler, which deletes whole buckets.
+//  * collection-level expireAfterSeconds: buckets whose _id (bucket start, seconds) is at
+//    or before now - expireAfterSeconds - bucketMaxSpanSeconds, so that every measurement
+//    of a deleted bucket is past its expiry (a clustered range scan on _id);
+//  * partial TTL indexes {control.min.<time>: 1} (created through the view with a
+//    meta-only partialFilterExpression): buckets whose key is at or before the same
+//    bound and that match the index's partial filter.
+// Deleted buckets are direct writes for the bucket catalog (their in-memory copies go).
+#include <shared_mutex>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/matcher/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/db/timeseries/timeseries_options.h"
+#include "mongo/db/ttl/ttl_monitor.h"
+
+namespace mongo {
+namespace {
+
+constexpr size_t kDeleteBatch = 1000;
+
+/** The largest ObjectId whose timestamp is `secs` (bucket starts up to `secs`). */
+OID maxOidForSeconds(long long secs) {
+    unsigned char bytes[12];
+    const auto s = static_cast<uint32_t>(secs);
+    bytes[0] = static_cast<unsigned char>(s >> 24);
+    bytes[1] = static_cast<unsigned char>(s >> 16);
+    bytes[2] = static_cast<unsigned char>(s >> 8);
+    bytes[3] = static_cast<unsigned char>(s);
+    for (int i = 4; i < 12; ++i)
+        bytes[i] = 0xff;
+    return OID::from(bytes);
+}
+
+/** Deletes the buckets matching `filter`, in batches. */
+long long deleteBuckets(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                        const BSONObj& filter) {
+    FindPlanParams params = makeFindParams(filter, BSONObj(), BSONObj(), std::nullopt);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    auto& catalog = timeseries::bucket_catalog::BucketCatalog::get();
+    long long deleted = 0;
+    while (true) {
+        std::vector<RecordId> ids;
+        {
+            std::shared_lock<std::shared_mutex> lk(coll->lock());
+            if (coll->isDropped())
+                return deleted;
+            auto exec = buildFindPlan(opCtx, coll, params);
+            BSONObj doc;
+            RecordId id;
+            while (ids.size() < kDeleteBatch && exec->getNext(opCtx, &doc, &id))
+                ids.push_back(id);
+        }
+        ru->abandonSnapshot();
+        if (ids.empty())
+            return deleted;
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        for (RecordId id : ids) {
+            writeConflictRetry(ru, "ttlDeleteBuckets", [&] {
+                WriteUnitOfWork wuow(ru);
+                BSONObj doc;
+                if (coll->recordStore()->findRecord(ru, id, &doc) &&
+                    (!params.matcher || params.matcher->matchesBSON(doc))) {
+                    if (doc["_id"].type() == BSONType::kOid)
+                        timeseries::bucket_catalog::directWriteStart(catalog, coll->uuid(),
+                                                                     doc["_id"].OID());
+                    coll->deleteDocument(opCtx, id, doc);
+                    ++deleted;
+                }
+                wuow.commit();
+            });
+            ru->abandonSnapshot();
+        }
+        if (ids.size() < kDeleteBatch)
+            return deleted;
+    }
+}
+
+std::optional<long long> expireTimeseriesBuckets(OperationContext* opCtx,
+                                                 const std::shared_ptr<Collection>& coll,
+                                                 Date_t now) {
+    if (!coll->ns().isTimeseriesBucketsCollection())
+        return std::nullopt;
+    std::optional<TimeseriesOptions> options;
+    BSONObj collOptions;
+    std::vector<BSONObj> ttlIndexes;
+    {
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        options = timeseries::getBucketsTimeseriesOptions(*coll);
+        if (!options)
+            return std::nullopt;  // a plain collection that happens to have a buckets name
+        collOptions = coll->options().getOwned();
+        for (const auto& idx : coll->indexes())
+            if (idx->desc.expireAfterSeconds && idx->desc.keyPattern.nFields() == 1)
+                ttlIndexes.push_back(idx->desc.spec.getOwned());
+    }
+    const long long span = timeseries::getMaxSpanSeconds(*options);
+    const long long nowSecs = now.toMillisSinceEpoch() / 1000;
+    long long deleted = 0;
+    if (collOptions["expireAfterSeconds"].isNumber()) {
+        const long long cutoff = nowSecs - collOptions["expireAfterSeconds"].numberLong() - span;
+        if (cutoff >= 0)
+            deleted += deleteBuckets(opCtx, coll, BSON("_id" << BSON("$lte" << maxOidForSeconds(cutoff))));
+    }
+    for (const auto& spec : ttlIndexes) {
+        BSONElement keyField = spec["key"].Obj().firstElement();
+        const long long eas = spec["expireAfterSeconds"].numberLong();
+        Date_t cutoff = now - std::chrono::seconds(eas + span);
+        BSONArrayBuilder ands;
+        ands.append(BSON(keyField.fieldNameStringData() << BSON("$lte" << cutoff)));
+        if (spec["partialFilterExpression"].type() == BSONType::kObject)
+            ands.append(spec["partialFilterExpression"].Obj());
+        deleted += deleteBuckets(opCtx, coll, BSON("$and" << ands.arr()));
+    }
+    return deleted;
+}
+
+const bool kRegistered = [] {
+    registerTTLCollectionHandler(expireTimeseriesBuckets);
+    return true;
+}();
+
+}  // namespace
+}  // namespace mongo

@@ -61,7 +61,8 @@ function duplicateIdIsDuplicateKey() {
 }
 
 function buildingUniqueIndexOverDuplicatesFails() {
-    assert.commandWorked(coll.insertMany([{_id: 10, d: 1}, {_id: 11, d: 1}]));
+    // Distinct u values: an earlier scenario left a unique index on u.
+    assert.commandWorked(coll.insertMany([{_id: 10, d: 1, u: 100}, {_id: 11, d: 1, u: 101}]));
     assert.commandFailedWithCode(
         db.runCommand({createIndexes: coll.getName(), indexes: [{key: {d: 1}, name: "d_1", unique: true}]}),
         ErrorCodes.DuplicateKey);

@@ -61,7 +61,7 @@ function upsertInsertsWhenNothingMatches() {
     assert.eq(0, r2.matchedCount);
     const doc = coll.findOne({k: "fresh"});
     assert.eq(1, doc.v);
-    assert.eq(r2.upsertedId, doc._id);
+    assert.eq(r2.insertedId, doc._id);  // mongosh names the upserted id insertedId
 }
 
 function replacementDocument() {

@@ -470,6 +470,36 @@ Status CollectionCatalog::updateIndexSpec(OperationContext* opCtx, const Namespa
     return Status::OK();
 }
 
+Status CollectionCatalog::modifyIndexOptions(OperationContext* opCtx, const NamespaceString& nss,
+                                             const IndexEntry& index, const BSONElement& hidden,
+                                             const BSONElement& ttl, BSONObjBuilder* result) {
+    const IndexDescriptor& desc = index.desc;
+    if (hidden.trueValue() && desc.isIdIndex())
+        return Status(ErrorCodes::BadValue, "can't hide _id index");
+    if (!ttl.eoo() && !desc.expireAfterSeconds)
+        return Status(ErrorCodes::InvalidOptions, "no expireAfterSeconds field to update");
+    BSONObjBuilder newSpec;
+    for (auto e : desc.spec) {
+        StringData f = e.fieldNameStringData();
+        if ((f == "hidden" && !hidden.eoo()) || (f == "expireAfterSeconds" && !ttl.eoo()))
+            continue;
+        newSpec.append(e);
+    }
+    if (!hidden.eoo()) {
+        result->append("hidden_old", desc.hidden);
+        result->append("hidden_new", hidden.trueValue());
+        if (hidden.trueValue())
+            newSpec.append("hidden", true);
+    }
+    if (!ttl.eoo()) {
+        result->append("expireAfterSeconds_old", *desc.expireAfterSeconds);
+        result->append("expireAfterSeconds_new", ttl.numberLong());
+        newSpec.append("expireAfterSeconds", ttl.numberLong());
+    }
+    std::string name = desc.name;  // `index` is replaced by updateIndexSpec
+    return updateIndexSpec(opCtx, nss, name, newSpec.obj());
+}
+
 Status CollectionCatalog::updateCollectionOptions(OperationContext* opCtx,
                                                   const NamespaceString& nss,
                                                   const BSONObj& newOptions) {

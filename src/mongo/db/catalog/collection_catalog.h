@@ -74,6 +74,14 @@ public:
     /** Changes an index option (hidden, expireAfterSeconds) in the catalog and in memory. */
     Status updateIndexSpec(OperationContext* opCtx, const NamespaceString& nss,
                            StringData name, const BSONObj& newSpec);
+    /**
+     * collMod of one index: sets `hidden` and/or `expireAfterSeconds` (either may be
+     * EOO) and appends {hidden_old, hidden_new, expireAfterSeconds_old/new} to `result`.
+     * BadValue hiding the _id index; InvalidOptions changing the TTL of a non-TTL index.
+     */
+    Status modifyIndexOptions(OperationContext* opCtx, const NamespaceString& nss,
+                              const IndexEntry& index, const BSONElement& hidden,
+                              const BSONElement& expireAfterSeconds, BSONObjBuilder* result);
     /** Replaces the stored options of a collection (collMod). */
     Status updateCollectionOptions(OperationContext* opCtx, const NamespaceString& nss,
                                    const BSONObj& newOptions);

@@ -303,31 +303,8 @@ public:
             uasserted(ErrorCodes::InvalidOptions, "must specify either index name or key pattern");
         }
         uassert(ErrorCodes::IndexNotFound, "cannot find index " + indexMod.toString() + " for ns " + nss.ns(), idx);
-        BSONObjBuilder newSpec;
-        BSONElement hidden = indexMod["hidden"];
-        BSONElement ttl = indexMod["expireAfterSeconds"];
-        uassert(ErrorCodes::BadValue, "can't hide _id index", !(hidden.trueValue() && idx->desc.isIdIndex()));
-        if (!ttl.eoo())
-            uassert(ErrorCodes::InvalidOptions, "no expireAfterSeconds field to update",
-                    idx->desc.expireAfterSeconds.has_value());
-        for (auto e : idx->desc.spec) {
-            StringData f = e.fieldNameStringData();
-            if ((f == "hidden" && !hidden.eoo()) || (f == "expireAfterSeconds" && !ttl.eoo()))
-                continue;
-            newSpec.append(e);
-        }
-        if (!hidden.eoo()) {
-            result.append("hidden_old", idx->desc.hidden);
-            result.append("hidden_new", hidden.trueValue());
-            if (hidden.trueValue())
-                newSpec.append("hidden", true);
-        }
-        if (!ttl.eoo()) {
-            result.append("expireAfterSeconds_old", *idx->desc.expireAfterSeconds);
-            result.append("expireAfterSeconds_new", ttl.numberLong());
-            newSpec.append("expireAfterSeconds", ttl.numberLong());
-        }
-        uassertStatusOK(catalog->updateIndexSpec(opCtx, nss, idx->desc.name, newSpec.obj()));
+        uassertStatusOK(catalog->modifyIndexOptions(opCtx, nss, *idx, indexMod["hidden"],
+                                                    indexMod["expireAfterSeconds"], &result));
     }
 };
 MONGO_REGISTER_COMMAND(CollModCmd)

@@ -316,31 +316,8 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         }
         uassert(ErrorCodes::IndexNotFound,
                 "cannot find index " + mod.toString() + " for ns " + nss.ns(), idx);
-        BSONElement hidden = mod["hidden"];
-        BSONElement ttl = mod["expireAfterSeconds"];
-        if (!ttl.eoo())
-            uassert(ErrorCodes::InvalidOptions, "no expireAfterSeconds field to update",
-                    idx->desc.expireAfterSeconds.has_value());
-        BSONObjBuilder newSpec;
-        for (auto e : idx->desc.spec) {
-            StringData f = e.fieldNameStringData();
-            if ((f == "hidden" && !hidden.eoo()) || (f == "expireAfterSeconds" && !ttl.eoo()))
-                continue;
-            newSpec.append(e);
-        }
-        if (!hidden.eoo()) {
-            result.append("hidden_old", idx->desc.hidden);
-            result.append("hidden_new", hidden.trueValue());
-            if (hidden.trueValue())
-                newSpec.append("hidden", true);
-        }
-        if (!ttl.eoo()) {
-            result.append("expireAfterSeconds_old", *idx->desc.expireAfterSeconds);
-            result.append("expireAfterSeconds_new", ttl.numberLong());
-            newSpec.append("expireAfterSeconds", ttl.numberLong());
-        }
-        uassertStatusOK(
-            catalog->updateIndexSpec(opCtx, ts->bucketsNss, idx->desc.name, newSpec.obj()));
+        uassertStatusOK(catalog->modifyIndexOptions(opCtx, ts->bucketsNss, *idx, mod["hidden"],
+                                                    mod["expireAfterSeconds"], &result));
     }
 
     if (optionsChanged)

@@ -26,7 +26,6 @@
 namespace mongo {
 namespace {
 
-constexpr size_t kDeleteBatch = 1000;
 
 /** The largest ObjectId whose timestamp is `secs` (bucket starts up to `secs`). */
 OID maxOidForSeconds(long long secs) {
@@ -44,45 +43,12 @@ OID maxOidForSeconds(long long secs) {
 /** Deletes the buckets matching `filter`, in batches. */
 long long deleteBuckets(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                         const BSONObj& filter) {
-    FindPlanParams params = makeFindParams(filter, BSONObj(), BSONObj(), std::nullopt);
-    RecoveryUnit* ru = opCtx->recoveryUnit();
     auto& catalog = timeseries::bucket_catalog::BucketCatalog::get();
-    long long deleted = 0;
-    while (true) {
-        std::vector<RecordId> ids;
-        {
-            std::shared_lock<std::shared_mutex> lk(coll->lock());
-            if (coll->isDropped())
-                return deleted;
-            auto exec = buildFindPlan(opCtx, coll, params);
-            BSONObj doc;
-            RecordId id;
-            while (ids.size() < kDeleteBatch && exec->getNext(opCtx, &doc, &id))
-                ids.push_back(id);
-        }
-        ru->abandonSnapshot();
-        if (ids.empty())
-            return deleted;
-        std::shared_lock<std::shared_mutex> lk(coll->lock());
-        for (RecordId id : ids) {
-            writeConflictRetry(ru, "ttlDeleteBuckets", [&] {
-                WriteUnitOfWork wuow(ru);
-                BSONObj doc;
-                if (coll->recordStore()->findRecord(ru, id, &doc) &&
-                    (!params.matcher || params.matcher->matchesBSON(doc))) {
-                    if (doc["_id"].type() == BSONType::kOid)
-                        timeseries::bucket_catalog::directWriteStart(catalog, coll->uuid(),
-                                                                     doc["_id"].OID());
-                    coll->deleteDocument(opCtx, id, doc);
-                    ++deleted;
-                }
-                wuow.commit();
-            });
-            ru->abandonSnapshot();
-        }
-        if (ids.size() < kDeleteBatch)
-            return deleted;
-    }
+    // A deleted bucket must not stay open (or archived) in the bucket catalog.
+    return deleteMatchingInBatches(opCtx, coll, filter, [&](const BSONObj& doc) {
+        if (doc["_id"].type() == BSONType::kOid)
+            timeseries::bucket_catalog::directWriteStart(catalog, coll->uuid(), doc["_id"].OID());
+    });
 }
 
 std::optional<long long> expireTimeseriesBuckets(OperationContext* opCtx,

@@ -40,14 +40,9 @@ TTLMetrics& ttlMetrics() {
     return m;
 }
 
-long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
-                                 const IndexEntry& index, Date_t now) {
-    const auto& desc = index.desc;
-    if (!desc.expireAfterSeconds || desc.keyPattern.nFields() != 1)
-        return 0;
-    std::string field(desc.keyPattern.firstElementFieldNameStringData());
-    Date_t cutoff = now - std::chrono::milliseconds(*desc.expireAfterSeconds * 1000);
-    BSONObj filter = BSON(field << BSON("$lte" << cutoff));
+long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                                  const BSONObj& filter,
+                                  const std::function<void(const BSONObj&)>& beforeDelete) {
     FindPlanParams params = makeFindParams(filter, BSONObj(), BSONObj(), std::nullopt);
     RecoveryUnit* ru = opCtx->recoveryUnit();
     long long deleted = 0;
@@ -60,7 +55,8 @@ long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<
             auto exec = buildFindPlan(opCtx, coll, params);
             BSONObj doc;
             RecordId id;
-            while (ids.size() < kDeleteBatch && exec->getNext(opCtx, &doc, &id))
+            while (ids.size() < static_cast<size_t>(kDeleteBatch) &&
+                   exec->getNext(opCtx, &doc, &id))
                 ids.push_back(id);
         }
         ru->abandonSnapshot();
@@ -73,7 +69,9 @@ long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<
                 BSONObj doc;
                 // Re-check: the document may have changed since it was found.
                 if (coll->recordStore()->findRecord(ru, id, &doc) &&
-                    params.matcher->matchesBSON(doc)) {
+                    (!params.matcher || params.matcher->matchesBSON(doc))) {
+                    if (beforeDelete)
+                        beforeDelete(doc);
                     coll->deleteDocument(opCtx, id, doc);
                     ++deleted;
                 }
@@ -81,9 +79,20 @@ long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<
             });
             ru->abandonSnapshot();
         }
-        if (ids.size() < kDeleteBatch)
+        if (ids.size() < static_cast<size_t>(kDeleteBatch))
             return deleted;
     }
+}
+
+long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                                 const IndexEntry& index, Date_t now) {
+    const auto& desc = index.desc;
+    if (!desc.expireAfterSeconds || desc.keyPattern.nFields() != 1)
+        return 0;
+    std::string field(desc.keyPattern.firstElementFieldNameStringData());
+    Date_t cutoff = now - std::chrono::milliseconds(*desc.expireAfterSeconds * 1000);
+    BSONObj filter = BSON(field << BSON("$lte" << cutoff));
+    return deleteMatchingInBatches(opCtx, coll, filter, nullptr);
 }
 
 long long doTTLPass(OperationContext* opCtx, Date_t now) {

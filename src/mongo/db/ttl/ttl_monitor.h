@@ -13,6 +13,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+
+#include "mongo/bson/bsonobj.h"
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +42,16 @@ void registerTTLCollectionHandler(TTLCollectionHandler handler);
  * expireAfterSeconds) says have expired at `now`. Returns how many were deleted.
  * Throws on storage errors. REQUIRES: no unit of work open on opCtx.
  */
+/**
+ * Deletes the documents of `coll` matching `filter`, in batches of 1,000 (each
+ * document re-checked and deleted in its own unit of work, write conflicts retried).
+ * `beforeDelete` (may be empty) runs inside the unit of work before each delete.
+ * Returns the number deleted.
+ */
+long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                                  const BSONObj& filter,
+                                  const std::function<void(const BSONObj&)>& beforeDelete);
+
 long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                                  const IndexEntry& index, Date_t now);
 

@@ -10,6 +10,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/log.h"
@@ -240,6 +241,30 @@ public:
     }
 };
 MONGO_REGISTER_COMMAND(ShutdownCmd)
+
+}  // namespace
+}  // namespace mongo
+
+namespace mongo {
+namespace {
+
+/** fsync: writes a checkpoint (and flushes the journal). `lock: true` is not supported. */
+class FsyncCmd : public Command {
+public:
+    FsyncCmd() : Command("fsync") {}
+    bool adminOnly() const override {
+        return true;
+    }
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        uassert(ErrorCodes::CommandNotSupported, "fsync with lock: true is not supported",
+                !req.body["lock"].trueValue());
+        auto* engine = opCtx->getServiceContext()->storageEngine;
+        uassert(ErrorCodes::IllegalOperation, "no storage engine", engine);
+        uassertStatusOK(engine->checkpoint());
+        result.append("numFiles", 1);
+    }
+};
+MONGO_REGISTER_COMMAND(FsyncCmd)
 
 }  // namespace
 }  // namespace mongo

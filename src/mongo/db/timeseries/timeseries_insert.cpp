@@ -126,6 +126,17 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
     return sw.getValue().batch;
 }
 
+/** Measurements in a stored bucket: control.count (v2/v3) or the time column's size (v1). */
+long long storedMeasurementCount(const BSONObj& bucket, StringData timeField) {
+    BSONElement count = bucket.getFieldDotted("control.count");
+    if (count.isNumber())
+        return count.numberLong();
+    BSONElement time = bucket["data"].type() == BSONType::kObject
+        ? bucket["data"].embeddedObject()[timeField]
+        : BSONElement();
+    return time.type() == BSONType::kObject ? time.embeddedObject().nFields() : -1;
+}
+
 void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts,
                 const WriteBatch& batch) {
     const BucketWrite& w = batch.write;
@@ -138,6 +149,14 @@ void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts,
     uassert(ErrorCodes::TimeseriesBucketCleared,
             "time-series bucket " + batch.bucketId.oid.toString() + " no longer exists",
             findBucket(opCtx, ts, batch.bucketId.oid, &old, &rid));
+    // The write was prepared from the in-memory bucket, which must stand on exactly
+    // what is stored: another writer may have reopened and appended to the same bucket
+    // from an older copy of it. Then this bucket is stale; the batch is retried.
+    uassert(ErrorCodes::TimeseriesBucketCleared,
+            "time-series bucket " + batch.bucketId.oid.toString() +
+                " changed since it was loaded",
+            storedMeasurementCount(old, ts.options.getTimeField()) ==
+                static_cast<long long>(batch.numPreviouslyCommittedMeasurements));
     if (w.kind == BucketWrite::Kind::kReplace) {
         ts.buckets->updateDocument(opCtx, rid, old, w.document);
         return;

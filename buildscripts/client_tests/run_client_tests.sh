@@ -112,6 +112,7 @@ if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one kill9 timeout 600 $PY "$HERE/kill9_durability_test.py" --mongod "$MONGOD"
 fi
 run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
+run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --mongod "$MONGOD"
 
 if [ "$TOTAL_FAILED" -eq 0 ]; then
     rm -rf "$WORK"

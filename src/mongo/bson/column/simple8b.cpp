@@ -193,7 +193,7 @@ constexpr Family kFamilies[4] = {{kBaseRows, 14}, {kSevenRows, 9}, {kEightSmallR
 }  // namespace
 
 template <typename T>
-[[gnu::always_inline]] inline bool Simple8bBuilder<T>::metrics(T v, Metrics* m) {
+inline bool Simple8bBuilder<T>::_metrics(T v, Metrics* m) {
     if (v == ~T(0))
         return false;
     const int t = trailingZeros(v);
@@ -217,6 +217,11 @@ template <typename T>
     m->b[3] = uint8_t(b3);
     m->t = uint8_t(t);
     return true;
+}
+
+template <typename T>
+bool Simple8bBuilder<T>::metrics(T v, Metrics* m) {
+    return _metrics(v, m);
 }
 
 template <typename T>
@@ -362,7 +367,7 @@ void Simple8bBuilder<T>::_endRle() {
     if (_rleCount > 0) {
         Metrics m{};
         if (!_rleMissing)
-            metrics(_rleValue, &m);
+            _metrics(_rleValue, &m);
         while (_rleCount > 0) {
             if (_rleMissing)
                 _appendMissing(false);
@@ -388,7 +393,7 @@ bool Simple8bBuilder<T>::append(T v) {
         return true;
     }
     Metrics m;
-    if (!metrics(v, &m))
+    if (!_metrics(v, &m))
         return false;
     if (rleOpen())
         _endRle();

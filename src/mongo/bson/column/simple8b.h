@@ -156,18 +156,25 @@ public:
     static bool metrics(T v, Metrics* m);
 
 private:
+    // Hot-path helpers, defined in simple8b.cpp only; the attribute must be on this first
+    // declaration for GCC to honour it (it is ignored on the out-of-class definition).
+    [[gnu::always_inline]] static bool _metrics(T v, Metrics* m);
+
+public:
+
+private:
     struct Entry {
         T v;
         Metrics m;
         bool missing;
     };
 
-    bool _fits(const Metrics& m);
+    [[gnu::always_inline]] bool _fits(const Metrics& m);
     uint64_t _emitWord(int family);
-    bool _appendValue(T v, const Metrics& m, bool mayStartRle);
+    [[gnu::always_inline]] bool _appendValue(T v, const Metrics& m, bool mayStartRle);
     void _appendMissing(bool mayStartRle);
     void _endRle();
-    void _push(T v, const Metrics& m, bool missing);
+    [[gnu::always_inline]] void _push(T v, const Metrics& m, bool missing);
     void _write(uint64_t w) {
         if (_fn)
             _fn(_ctx, w);

@@ -138,20 +138,23 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
 }
 
 IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params) {
+    IndexEntry* found = nullptr;
     if (!params.hintName.empty()) {
-        IndexEntry* i = coll.findIndexByName(params.hintName);
-        uassert(ErrorCodes::BadValue,
-                "error processing query: ns=" + coll.ns().ns() +
-                    " planner returned error :: caused by :: hint provided does not correspond to an existing index",
-                i);
-        return i;
+        found = coll.findIndexByName(params.hintName);
+    } else {
+        for (IndexEntry* i : coll.findIndexesByKeyPattern(params.hint)) {
+            if (!i->desc.hidden) {
+                found = i;
+                break;
+            }
+        }
     }
-    auto matches = coll.findIndexesByKeyPattern(params.hint);
+    // A hidden index cannot be hinted: it does not exist for the planner.
     uassert(ErrorCodes::BadValue,
             "error processing query: ns=" + coll.ns().ns() +
                 " planner returned error :: caused by :: hint provided does not correspond to an existing index",
-            !matches.empty());
-    return matches.front();
+            found && !found->desc.hidden);
+    return found;
 }
 
 }  // namespace

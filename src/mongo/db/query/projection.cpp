@@ -339,6 +339,8 @@ StatusWith<Projection> Projection::parse(const BSONObj& spec) {
     }
     if (st.type)
         p._type = *st.type;
+    else if (!st.elemMatches.empty())
+        p._type = Type::kInclusion;  // {a: {$elemMatch: ...}} alone keeps only _id and a
     else
         p._type = st.idInclusion.value_or(false) ? Type::kInclusion : Type::kExclusion;
     p._includeId = st.idInclusion.value_or(true);

@@ -173,9 +173,10 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
         }
         case Kind::kPop:
             if (!field.isNumber())
-                return badValue("Expected a number in: " + field.toString());
+                return Status(ErrorCodes::FailedToParse, "Expected a number in: " + field.toString());
             if (field.numberDouble() != 1 && field.numberDouble() != -1)
-                return badValue("$pop expects 1 or -1, found: " + field.toString(false));
+                return Status(ErrorCodes::FailedToParse,
+                              "$pop expects 1 or -1, found: " + field.toString(false));
             break;
         case Kind::kPullAll:
             if (field.type() != BSONType::kArray)

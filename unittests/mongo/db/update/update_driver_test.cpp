@@ -119,7 +119,7 @@ TEST(UpdateDriver, AddToSetPopPullPullAll) {
               "{ _id: 1, a: [ 1 ] }");
     EXPECT_EQ(applied(R"({"$pop": {"a": -1}})", R"({"_id": 1, "a": [1, 2]})"),
               "{ _id: 1, a: [ 2 ] }");
-    EXPECT_EQ(errCode(R"({"$pop": {"a": 2}})", R"({"_id": 1})"), ErrorCodes::BadValue);
+    EXPECT_EQ(errCode(R"({"$pop": {"a": 2}})", R"({"_id": 1})"), ErrorCodes::FailedToParse);
     EXPECT_EQ(errCode(R"({"$pop": {"a": 1}})", R"({"_id": 1, "a": 1})"), ErrorCodes::TypeMismatch);
     EXPECT_EQ(applied(R"({"$pull": {"a": {"$gte": 3}}})", R"({"_id": 1, "a": [1, 5, 3, 2]})"),
               "{ _id: 1, a: [ 1, 2 ] }");

@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/storage/durable_catalog.h"
 
 namespace mongo {
 
@@ -160,7 +161,7 @@ IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
     d.spec = spec.getOwned();
     d.name = spec["name"].str();
     d.keyPattern = spec["key"].embeddedObject().getOwned();
-    d.unique = spec["unique"].trueValue() || d.name == kIdIndexName;
+    d.unique = DurableCatalog::isUniqueIndexSpec(spec);
     d.sparse = spec["sparse"].trueValue();
     d.hidden = spec["hidden"].trueValue();
     if (spec["partialFilterExpression"].type() == BSONType::kObject)

@@ -76,6 +76,34 @@ protected:
     DocumentSource* _source = nullptr;
 };
 
+/**
+ * A stage that must see all of its input, or compute its whole output, before it returns
+ * anything ($sample, $bucket, $densify, $setWindowFields, $collStats...): materialize()
+ * runs once, on the first getNext(), and its documents are then returned in order.
+ */
+class DocumentSourceMaterialized : public DocumentSource {
+public:
+    using DocumentSource::DocumentSource;
+    std::optional<BSONObj> getNext() final {
+        if (!_materialized) {
+            _materialized = true;
+            _output = materialize();
+        }
+        if (_pos >= _output.size())
+            return std::nullopt;
+        return std::move(_output[_pos++]);
+    }
+
+protected:
+    /** The stage's whole output (called once). */
+    virtual std::vector<BSONObj> materialize() = 0;
+
+private:
+    bool _materialized = false;
+    std::vector<BSONObj> _output;
+    size_t _pos = 0;
+};
+
 using StageParser =
     std::function<std::vector<StagePtr>(const BSONElement&, const std::shared_ptr<ExpressionContext>&)>;
 

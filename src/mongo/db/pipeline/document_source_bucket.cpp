@@ -100,10 +100,10 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
     return stages;
 }
 
-class DocumentSourceBucketAuto final : public DocumentSource {
+class DocumentSourceBucketAuto final : public DocumentSourceMaterialized {
 public:
     DocumentSourceBucketAuto(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
-        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
         BSONElement groupBy, buckets, output;
         for (auto f : _spec) {
             StringData n = f.fieldNameStringData();
@@ -143,13 +143,6 @@ public:
                 parseAccumulationStatement(_expCtx.get(), f, _expCtx->makeParseState()));
     }
 
-    std::optional<BSONObj> getNext() override {
-        if (!_done)
-            populate();
-        if (_pos >= _results.size())
-            return std::nullopt;
-        return _results[_pos++];
-    }
     const char* getSourceName() const override {
         return "$bucketAuto";
     }
@@ -159,8 +152,12 @@ public:
     }
 
 private:
+    std::vector<BSONObj> materialize() override {
+        populate();
+        return std::move(_results);
+    }
+
     void populate() {
-        _done = true;
         std::vector<std::pair<Value, BSONObj>> items;
         Variables* vars = &_expCtx->variables;
         while (auto doc = _source->getNext()) {
@@ -207,9 +204,7 @@ private:
     int _buckets = 1;
     ExprPtr _groupBy;
     std::vector<AccumulationStatement> _accs;
-    bool _done = false;
     std::vector<BSONObj> _results;
-    size_t _pos = 0;
 };
 
 const bool kRegistered = [] {

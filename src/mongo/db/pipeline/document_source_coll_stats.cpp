@@ -21,23 +21,17 @@ std::string hostName() {
 }
 
 /** A source that computes its documents when first pulled. */
-class DocumentSourceComputed final : public DocumentSource {
+class DocumentSourceComputed final : public DocumentSourceMaterialized {
 public:
     using Fn = std::function<std::vector<BSONObj>(ExpressionContext*)>;
     DocumentSourceComputed(std::shared_ptr<ExpressionContext> expCtx, std::string name,
                            BSONObj spec, Fn fn)
-        : DocumentSource(std::move(expCtx)),
+        : DocumentSourceMaterialized(std::move(expCtx)),
           _name(std::move(name)),
           _spec(spec.getOwned()),
           _fn(std::move(fn)) {}
-    std::optional<BSONObj> getNext() override {
-        if (!_done) {
-            _done = true;
-            _docs = _fn(_expCtx.get());
-        }
-        if (_pos >= _docs.size())
-            return std::nullopt;
-        return _docs[_pos++];
+    std::vector<BSONObj> materialize() override {
+        return _fn(_expCtx.get());
     }
     const char* getSourceName() const override {
         return _name.c_str();
@@ -58,9 +52,6 @@ private:
     std::string _name;
     BSONObj _spec;
     Fn _fn;
-    bool _done = false;
-    std::vector<BSONObj> _docs;
-    size_t _pos = 0;
 };
 
 std::vector<BSONObj> collStats(ExpressionContext* expCtx, const BSONObj& spec) {

@@ -12,10 +12,10 @@
 namespace mongo {
 namespace {
 
-class DocumentSourceDensify final : public DocumentSource {
+class DocumentSourceDensify final : public DocumentSourceMaterialized {
 public:
     DocumentSourceDensify(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
-        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
         BSONElement field, partitionByFields, range;
         for (auto f : _spec) {
             StringData n = f.fieldNameStringData();
@@ -96,13 +96,6 @@ public:
         }
     }
 
-    std::optional<BSONObj> getNext() override {
-        if (!_done)
-            populate();
-        if (_pos >= _out.size())
-            return std::nullopt;
-        return std::move(_out[_pos++]);
-    }
     const char* getSourceName() const override {
         return "$densify";
     }
@@ -147,8 +140,12 @@ private:
         return doc;
     }
 
+    std::vector<BSONObj> materialize() override {
+        populate();
+        return std::move(_out);
+    }
+
     void populate() {
-        _done = true;
         struct Part {
             BSONObj keyDoc;  // the partition fields
             std::vector<std::pair<Value, BSONObj>> docs;
@@ -241,9 +238,7 @@ private:
     std::optional<TimeUnit> _unit;
     Mode _mode = Mode::kFull;
     Value _lower, _upper;
-    bool _done = false;
     std::vector<BSONObj> _out;
-    size_t _pos = 0;
 };
 
 const bool kRegistered = [] {

@@ -9,32 +9,29 @@
 namespace mongo {
 namespace {
 
-class DocumentSourceSample final : public DocumentSource {
+class DocumentSourceSample final : public DocumentSourceMaterialized {
 public:
     DocumentSourceSample(std::shared_ptr<ExpressionContext> expCtx, long long size)
-        : DocumentSource(std::move(expCtx)), _size(size) {}
+        : DocumentSourceMaterialized(std::move(expCtx)), _size(size) {}
 
-    std::optional<BSONObj> getNext() override {
-        if (!_done) {
-            _done = true;
-            std::mt19937_64 gen{std::random_device{}()};
-            long long seen = 0;
-            while (auto doc = _source->getNext()) {
-                ++seen;
-                if (static_cast<long long>(_sample.size()) < _size) {
-                    _sample.push_back(doc->getOwned());
-                } else if (_size > 0) {
-                    std::uniform_int_distribution<long long> dist(0, seen - 1);
-                    long long j = dist(gen);
-                    if (j < _size)
-                        _sample[j] = doc->getOwned();
-                }
+    std::vector<BSONObj> materialize() override {
+        // Reservoir sampling, then a shuffle so the order is random too.
+        std::vector<BSONObj> sample;
+        std::mt19937_64 gen{std::random_device{}()};
+        long long seen = 0;
+        while (auto doc = _source->getNext()) {
+            ++seen;
+            if (static_cast<long long>(sample.size()) < _size) {
+                sample.push_back(doc->getOwned());
+            } else if (_size > 0) {
+                std::uniform_int_distribution<long long> dist(0, seen - 1);
+                long long j = dist(gen);
+                if (j < _size)
+                    sample[j] = doc->getOwned();
             }
-            std::shuffle(_sample.begin(), _sample.end(), gen);
         }
-        if (_pos >= _sample.size())
-            return std::nullopt;
-        return _sample[_pos++];
+        std::shuffle(sample.begin(), sample.end(), gen);
+        return sample;
     }
     const char* getSourceName() const override {
         return "$sample";
@@ -46,9 +43,6 @@ public:
 
 private:
     long long _size;
-    bool _done = false;
-    std::vector<BSONObj> _sample;
-    size_t _pos = 0;
 };
 
 const bool kRegistered = [] {

@@ -252,10 +252,10 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
     return out;
 }
 
-class DocumentSourceSetWindowFields final : public DocumentSource {
+class DocumentSourceSetWindowFields final : public DocumentSourceMaterialized {
 public:
     DocumentSourceSetWindowFields(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
-        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
         BSONElement output;
         for (auto f : _spec) {
             StringData n = f.fieldNameStringData();
@@ -301,13 +301,6 @@ public:
         }
     }
 
-    std::optional<BSONObj> getNext() override {
-        if (!_done)
-            populate();
-        if (_pos >= _out.size())
-            return std::nullopt;
-        return std::move(_out[_pos++]);
-    }
     const char* getSourceName() const override {
         return "$setWindowFields";
     }
@@ -324,8 +317,12 @@ private:
         BSONObj sortKey;
     };
 
+    std::vector<BSONObj> materialize() override {
+        populate();
+        return std::move(_out);
+    }
+
     void populate() {
-        _done = true;
         std::vector<Row> rows;
         Variables* vars = &_expCtx->variables;
         size_t bytes = 0;
@@ -666,9 +663,7 @@ private:
     ExprPtr _partitionBy;
     std::shared_ptr<SortPattern> _sortBy;
     std::vector<OutputField> _outputs;
-    bool _done = false;
     std::vector<BSONObj> _out;
-    size_t _pos = 0;
 };
 
 std::vector<StagePtr> parseFill(const BSONElement& e,

@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/projection_executor.h"
 
+#include "mongo/db/pipeline/document_path.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -60,26 +61,9 @@ void markComputed(Node* root, const std::vector<std::string>& parts) {
 }
 
 void insertPath(Node* root, StringData dotted, Action action, ExprPtr expr) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (true) {
-        size_t dot = dotted.find('.', start);
-        StringData part =
-            dotted.substr(start, dot == StringData::npos ? StringData::npos : dot - start);
-        uassert(15998, "FieldPath field names may not be empty strings.", !part.empty());
-        uassert(16410,
-                "FieldPath field names may not start with '$'. Consider using $getField or "
-                "$setField.",
-                !part.starts_with("$"));
-        parts.emplace_back(part);
-        if (dot == StringData::npos)
-            break;
-        start = dot + 1;
-    }
+    std::vector<std::string> parts = splitFieldPath(dotted);
     Node* cur = root;
-    std::string soFar;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
-        soFar += (i ? "." : "") + parts[i];
         Node::Child* c = cur->find(parts[i]);
         if (!c) {
             cur->children.push_back({parts[i], Action::kSub, nullptr, std::make_unique<Node>()});

@@ -248,11 +248,14 @@ Status DurableCatalog::putMetaData(RecoveryUnit* ru, RecordId catalogId, const B
     return _writeEntry(ru, *e);
 }
 
+bool DurableCatalog::isUniqueIndexSpec(const BSONObj& spec) {
+    return spec["unique"].trueValue() || spec["name"].valueStringData() == "_id_";
+}
+
 IndexConfig DurableCatalog::indexConfigFromSpec(StringData ns, const BSONObj& spec) {
     IndexConfig c;
     c.keyPattern = spec["key"].Obj().getOwned();
-    // The _id index is unique without saying so in its spec.
-    c.unique = spec["unique"].trueValue() || spec["name"].valueStringData() == "_id_";
+    c.unique = isUniqueIndexSpec(spec);
     c.indexName = spec["name"].str();
     c.ns = std::string(ns);
     return c;

@@ -87,6 +87,8 @@ public:
 
     /** The IndexConfig (keyPattern, unique, names) of an index spec in namespace ns. */
     static IndexConfig indexConfigFromSpec(StringData ns, const BSONObj& spec);
+    /** True for a unique index spec; the _id index is unique without saying so. */
+    static bool isUniqueIndexSpec(const BSONObj& spec);
 
     /** A new random version-4 UUID, as 16 raw bytes. */
     static std::string generateUUID();

@@ -262,6 +262,18 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
                                    objects(bm_env, [src]), owning_lib(os.path.join(root, f))))
     Alias('benchmarks', bms)
 
+    # Client-side benchmark tools (buildscripts/bench/*.cpp), built against libmongoc.
+    if os.system('pkg-config --exists libmongoc-1.0') == 0:
+        tool_env = env.Clone()
+        tool_env.ParseConfig('pkg-config --cflags --libs libmongoc-1.0')
+        tool_env.Append(LIBS=['pthread'])
+        tools = []
+        for f in sorted(os.listdir(os.path.join(top, 'buildscripts', 'bench'))):
+            if f.endswith('.cpp'):
+                tools.append(tool_env.Program(os.path.join(build_abs, 'bench', f[:-4]),
+                                              objects(tool_env, ['#buildscripts/bench/' + f])))
+        Alias('bench_tools', tools)
+
     # Fuzzers (libFuzzer): only with --sanitize=...,fuzzer and clang.
     if 'fuzzer' in sanitize:
         fz_env = prog_env.Clone()

@@ -27,9 +27,13 @@ BSONObj wrap(const BSONElement& e) {
     return b.obj();
 }
 
-bool usableValue(const BSONElement& e) {
+/**
+ * Whether a comparison with `e` maps to one interval of index keys. Arrays (which also match
+ * elements) and regexes do not; an object does for equality only (its key is the object itself).
+ */
+bool usableValue(const BSONElement& e, bool equality = false) {
     return e.type() != BSONType::kArray && e.type() != BSONType::kRegEx &&
-        e.type() != BSONType::kUndefined && !(e.type() == BSONType::kObject);
+        e.type() != BSONType::kUndefined && (equality || e.type() != BSONType::kObject);
 }
 
 void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) {
@@ -47,13 +51,13 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
         FieldPredicate& p = (*out)[std::string(f)];
         if (e.type() != BSONType::kObject ||
             e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) != "$") {
-            if (usableValue(e))
+            if (usableValue(e, true))
                 p.eq = wrap(e);
             continue;
         }
         for (auto op : e.embeddedObject()) {
             StringData name = op.fieldNameStringData();
-            if (!usableValue(op))
+            if (!usableValue(op, name == "$eq"))
                 continue;
             if (name == "$eq") {
                 p.eq = wrap(op);

@@ -17,12 +17,19 @@ std::vector<std::string> ColumnSet::append(const std::vector<BSONObj>& measureme
     std::vector<char> touched;
     for (const BSONObj& m : measurements) {
         touched.assign(columns.size(), 0);
+        size_t guess = 0;  // fields usually arrive in column order
         for (auto&& e : m) {
             StringData name = e.fieldNameStringData();
             if (metaField && name == *metaField)
                 continue;
-            auto it = index.find(name);
             size_t i;
+            if (guess < columns.size() && columns[guess].first == name && !touched[guess]) {
+                i = guess++;
+                columns[i].second.append(e);
+                touched[i] = 1;
+                continue;
+            }
+            auto it = index.find(name);
             if (it == index.end()) {
                 i = columns.size();
                 BSONColumnBuilder b;
@@ -39,6 +46,7 @@ std::vector<std::string> ColumnSet::append(const std::vector<BSONObj>& measureme
             }
             columns[i].second.append(e);
             touched[i] = 1;
+            guess = i + 1;
         }
         for (size_t i = 0; i < columns.size(); ++i)
             if (!touched[i])
@@ -77,10 +85,24 @@ StatusWith<ColumnSet> ColumnSet::fromDataObject(const BSONObj& data, StringData 
 }
 
 void sortMeasurementsOnTime(std::vector<BSONObj>& measurements, StringData timeField) {
-    std::stable_sort(measurements.begin(), measurements.end(),
-                     [&](const BSONObj& l, const BSONObj& r) {
-                         return l[timeField].date() < r[timeField].date();
-                     });
+    // Read each time once; most batches arrive sorted already.
+    std::vector<std::pair<long long, size_t>> keys;
+    keys.reserve(measurements.size());
+    bool sorted = true;
+    for (size_t i = 0; i < measurements.size(); ++i) {
+        const long long t = measurements[i][timeField].date().toMillisSinceEpoch();
+        sorted = sorted && (keys.empty() || keys.back().first <= t);
+        keys.emplace_back(t, i);
+    }
+    if (sorted)
+        return;
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const auto& l, const auto& r) { return l.first < r.first; });
+    std::vector<BSONObj> out;
+    out.reserve(measurements.size());
+    for (auto& [t, i] : keys)
+        out.push_back(std::move(measurements[i]));
+    measurements = std::move(out);
 }
 
 namespace {

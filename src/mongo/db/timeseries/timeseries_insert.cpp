@@ -1,7 +1,9 @@
 #include "mongo/db/timeseries/timeseries_insert.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
@@ -9,10 +11,12 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/bucket_catalog/reopening.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/db/timeseries/timeseries_write_util.h"
 #include "mongo/db/update/document_diff.h"
@@ -110,15 +114,16 @@ BSONObj fetchCandidate(OperationContext* opCtx, const TimeseriesCollection& ts,
 StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
                                               const TimeseriesCollection& ts,
                                               const CollectionInfo& info, const BSONObj& doc,
-                                              int index) {
+                                              int index,
+                                              bucket_catalog::BucketKeyCache* keys = nullptr) {
     auto& catalog = BucketCatalog::get();
-    auto sw = bucket_catalog::tryInsert(catalog, info, doc, index);
+    auto sw = bucket_catalog::tryInsert(catalog, info, doc, index, keys);
     if (!sw.isOK())
         return sw.getStatus();
     if (sw.getValue().reopening) {
         BSONObj fetched = fetchCandidate(opCtx, ts, *sw.getValue().reopening);
         opCtx->recoveryUnit()->abandonSnapshot();
-        sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index);
+        sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index, keys);
         if (!sw.isOK())
             return sw.getStatus();
     }
@@ -137,18 +142,38 @@ long long storedMeasurementCount(const BSONObj& bucket, StringData timeField) {
     return time.type() == BSONType::kObject ? time.embeddedObject().nFields() : -1;
 }
 
-void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts,
-                const WriteBatch& batch) {
+/** The stored bucket of `batch`: by its remembered record id, else through the _id index. */
+bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts,
+                      WriteBatch& batch, BSONObj* old, RecordId* rid) {
+    if (batch.recordId != 0) {
+        BSONObj doc;
+        if (ts.buckets->recordStore()->findRecord(opCtx->recoveryUnit(), RecordId(batch.recordId),
+                                                  &doc)) {
+            BSONElement id = doc[kBucketIdFieldName];
+            if (id.type() == BSONType::kOid && id.OID() == batch.bucketId.oid) {
+                *old = doc;
+                *rid = RecordId(batch.recordId);
+                return true;
+            }
+        }
+    }
+    if (!findBucket(opCtx, ts, batch.bucketId.oid, old, rid))
+        return false;
+    batch.recordId = rid->getLong();
+    return true;
+}
+
+void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch) {
     const BucketWrite& w = batch.write;
     if (w.kind == BucketWrite::Kind::kInsert) {
-        ts.buckets->insertDocument(opCtx, w.document);
+        batch.recordId = ts.buckets->insertDocument(opCtx, w.document).getLong();
         return;
     }
     BSONObj old;
     RecordId rid;
     uassert(ErrorCodes::TimeseriesBucketCleared,
             "time-series bucket " + batch.bucketId.oid.toString() + " no longer exists",
-            findBucket(opCtx, ts, batch.bucketId.oid, &old, &rid));
+            readStoredBucket(opCtx, ts, batch, &old, &rid));
     // The write was prepared from the in-memory bucket, which must stand on exactly
     // what is stored: another writer may have reopened and appended to the same bucket
     // from an older copy of it. Then this bucket is stale; the batch is retried.
@@ -217,6 +242,50 @@ Status insertOne(OperationContext* opCtx, const TimeseriesCollection& ts,
     return last;
 }
 
+/**
+ * The order to stage an unordered insert's measurements in: series by series (first
+ * appearance), each series on time (stable). Measurements of one series then go through
+ * the catalog together, in time order, which keeps buckets sorted (v2) and the per-series
+ * state warm in cache; the result is the same as any other order of an unordered insert.
+ */
+std::vector<int> stagingOrder(const TimeseriesCollection& ts,
+                              const std::vector<BSONObj>& measurements,
+                              bucket_catalog::BucketKeyCache& keys) {
+    const std::string& timeField = ts.options.getTimeField();
+    const auto& metaField = ts.options.getMetaField();
+    std::unordered_map<const bucket_catalog::BucketKey*, size_t> groupOf;
+    std::vector<std::vector<std::pair<long long, int>>> groups;
+    for (size_t i = 0; i < measurements.size(); ++i) {
+        BSONElement t, meta;
+        for (auto&& e : measurements[i]) {
+            StringData name = e.fieldNameStringData();
+            if (t.eoo() && name == timeField)
+                t = e;
+            else if (metaField && meta.eoo() && name == *metaField)
+                meta = e;
+        }
+        const bucket_catalog::BucketKey* key =
+            metaField ? &keys.get(ts.buckets->uuid(), meta) : nullptr;
+        auto [it, added] = groupOf.emplace(key, groups.size());
+        if (added)
+            groups.emplace_back();
+        // A missing or invalid time sorts first; staging reports its error.
+        const long long millis = t.type() == BSONType::kDate
+            ? t.date().toMillisSinceEpoch()
+            : std::numeric_limits<long long>::min();
+        groups[it->second].emplace_back(millis, static_cast<int>(i));
+    }
+    std::vector<int> order;
+    order.reserve(measurements.size());
+    for (auto& g : groups) {
+        std::stable_sort(g.begin(), g.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [millis, i] : g)
+            order.push_back(i);
+    }
+    return order;
+}
+
 }  // namespace
 
 BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,
@@ -238,11 +307,20 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
     // 1. Stage: each measurement joins the open batch of its bucket.
     std::vector<std::shared_ptr<WriteBatch>> batches;
     std::map<WriteBatch*, std::vector<int>> mine;
-    for (size_t i = 0; i < measurements.size(); ++i) {
+    bucket_catalog::BucketKeyCache keys;
+    std::vector<int> order;
+    if (ordered) {
+        order.resize(measurements.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = static_cast<int>(i);
+    } else {
+        order = stagingOrder(ts, measurements, keys);
+    }
+    for (int i : order) {
         opCtx->checkForInterrupt();
-        auto sw = stage(opCtx, ts, info, measurements[i], static_cast<int>(i));
+        auto sw = stage(opCtx, ts, info, measurements[i], i, &keys);
         if (!sw.isOK()) {
-            failed.emplace(static_cast<int>(i), sw.getStatus());
+            failed.emplace(i, sw.getStatus());
             if (ordered)
                 break;
             continue;
@@ -250,7 +328,7 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         auto& idx = mine[sw.getValue().get()];
         if (idx.empty())
             batches.push_back(sw.getValue());
-        idx.push_back(static_cast<int>(i));
+        idx.push_back(i);
     }
 
     // 2. Commit every batch on its own (prepared batches never wait on each other here).

@@ -39,6 +39,8 @@ struct Bucket {
     int version = 2;                        // control.version on disk (1, 2 or 3)
     bool existsOnDisk = false;              // false: the next commit inserts the document
     bool needsRewrite = false;              // reopened v1: the next commit replaces it
+    int64_t recordId = 0;                   // of the stored document, 0 = unknown
+    uint64_t lastLayout = 0;                // of the last flat measurement staged, 0 = none
 
     RolloverAction rolloverAction = RolloverAction::kNone;  // deferred until batches finish
     Schema schema;                          // shapes of staged + committed measurements

@@ -47,6 +47,42 @@ int numDigits(uint32_t n) {
     return d;
 }
 
+/**
+ * The top-level layout of a measurement (metaField excepted), read in one pass: a hash of
+ * its field names and shape classes in order, whether it is flat (no object or array
+ * field), and its value bytes. Consecutive measurements of a series nearly always share
+ * their layout; a bucket remembers the last flat one it accepted, and a measurement with
+ * the same layout has no new field and the same shapes, so the schema and new-field work
+ * is skipped for it.
+ */
+struct Layout {
+    uint64_t signature = 0;
+    bool flat = true;
+    int64_t valueBytes = 0;  // sum of (value size + 2)
+    int64_t fields = 0;
+};
+
+Layout layoutOf(const BSONObj& doc, const std::optional<std::string>& metaField) {
+    Layout l;
+    uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (auto&& e : doc) {
+        StringData name = e.fieldNameStringData();
+        if (metaField && name == *metaField)
+            continue;
+        for (char c : name)
+            h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+        const auto type = e.type();
+        if (type == BSONType::kObject || type == BSONType::kArray)
+            l.flat = false;
+        h = (h ^ (0x100u + static_cast<unsigned>(canonicalizeBSONType(type)))) *
+            1099511628211ULL;
+        l.valueBytes += e.valuesize() + 2;
+        ++l.fields;
+    }
+    l.signature = h | 1;  // never 0 (0 = no layout remembered)
+    return l;
+}
+
 /** Uncompressed-size estimate of adding `doc` to `bucket` (§3.5). */
 int64_t sizeToBeAdded(const Bucket& bucket, const BSONObj& doc,
                       const std::optional<std::string>& metaField) {
@@ -201,16 +237,24 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
 
 void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
            const CollectionInfo& coll, const BSONObj& doc, int64_t userIndex,
-           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata) {
+           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata,
+           const Layout& layout, bool schemaUpdated = false, bool knownLayout = false) {
     if (!bucket.activeBatch) {
         bucket.activeBatch = std::make_shared<WriteBatch>(bucket.bucketId, bucket.key, stats);
         bucket.activeBatch->openedDueToMetadata = openedDueToMetadata;
     }
     bucket.activeBatch->measurements.push_back(doc.getOwned());
     bucket.activeBatch->userIndices.push_back(userIndex);
-    (void)bucket.schema.update(doc, coll.options.getMetaField());
-    for (auto&& e : doc)
-        bucket.fieldNames.emplace(std::string(e.fieldNameStringData()), true);
+    if (!schemaUpdated)
+        (void)bucket.schema.update(doc, coll.options.getMetaField());
+    if (!knownLayout) {
+        for (auto&& e : doc) {
+            StringData name = e.fieldNameStringData();
+            if (bucket.fieldNames.find(name) == bucket.fieldNames.end())
+                bucket.fieldNames.emplace(std::string(name), true);
+        }
+    }
+    bucket.lastLayout = layout.flat ? layout.signature : 0;
     const int64_t before = bucket.memoryUsage();
     bucket.size += sizeToAdd;
     adjustMemory(catalog, bucket.memoryUsage() - before);
@@ -223,17 +267,29 @@ struct Extracted {
     BucketKey key;
 };
 
-StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc) {
+StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
+                              BucketKeyCache* keys) {
     const std::string& timeField = coll.options.getTimeField();
-    BSONElement t = doc[timeField];
+    const auto& metaField = coll.options.getMetaField();
+    // One pass over the top-level fields finds both the time and the meta value.
+    BSONElement t, rawMeta;
+    for (auto&& e : doc) {
+        StringData name = e.fieldNameStringData();
+        if (t.eoo() && name == timeField)
+            t = e;
+        else if (metaField && rawMeta.eoo() && name == *metaField)
+            rawMeta = e;
+    }
     if (t.type() != BSONType::kDate)
         return Status(ErrorCodes::BadValue,
                       "'" + timeField +
                           "' must be present and contain a valid BSON UTC datetime value");
-    BSONObj meta;
-    if (auto& m = coll.options.getMetaField())
-        meta = metadata::normalizeAs(doc[*m], kBucketMetaFieldName);
-    return Extracted{t.date(), BucketKey(coll.uuid, meta)};
+    if (!metaField)
+        return Extracted{t.date(), BucketKey(coll.uuid, BSONObj())};
+    if (keys)
+        return Extracted{t.date(), keys->get(coll.uuid, rawMeta)};
+    return Extracted{t.date(),
+                     BucketKey(coll.uuid, metadata::normalizeAs(rawMeta, kBucketMetaFieldName))};
 }
 
 /** Looks for a reopening candidate; nullopt when none applies. */
@@ -278,17 +334,27 @@ Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
         return Placement::kNeedsReopening;
     }
     Bucket& bucket = *it->second;
-    const int64_t size = sizeToBeAdded(bucket, doc, coll.options.getMetaField());
-    const bool compatible = bucket.schema.compatible(doc, coll.options.getMetaField());
+    const Layout layout = layoutOf(doc, coll.options.getMetaField());
+    const bool knownLayout = layout.flat && layout.signature == bucket.lastLayout;
+    const int64_t size = knownLayout
+        ? layout.valueBytes + layout.fields * numDigits(bucket.numMeasurements)
+        : sizeToBeAdded(bucket, doc, coll.options.getMetaField());
+    // The schema is the last rollover reason: check (and record) it only when no other
+    // reason applies, in one pass.
     RolloverDecision d = determineRolloverAction(
-        bucket.rolloverState(), x.time, size, compatible, getMaxSpanSeconds(coll.options),
+        bucket.rolloverState(), x.time, size, true, getMaxSpanSeconds(coll.options),
         limits, catalog.numOpenBuckets.load() + stripe.numArchived);
+    if (d.action == RolloverAction::kNone && !knownLayout &&
+        bucket.schema.update(doc, coll.options.getMetaField()) ==
+            Schema::UpdateStatus::kFailed)
+        d = {RolloverAction::kHardClose, RolloverReason::kSchemaChange, false};
     if (d.action == RolloverAction::kNone) {
         if (d.keptOpenDueToLargeMeasurements) {
             bucket.keptOpenDueToLargeMeasurements = true;
             stats.inc(&ExecutionStats::numBucketsKeptOpenDueToLargeMeasurements);
         }
-        stage(bucket, stripe, lk, catalog, coll, doc, userIndex, size, stats, false);
+        stage(bucket, stripe, lk, catalog, coll, doc, userIndex, size, stats, false, layout, true,
+              knownLayout);
         return Placement::kStaged;
     }
     recordRollover(stats, d.reason);
@@ -309,7 +375,8 @@ StatusWith<InsertResult> stageInNewBucket(BucketCatalog& catalog, Stripe& stripe
         stats.inc(&ExecutionStats::numBucketsOpenedDueToMetadata);
     Bucket& b = *bucket.getValue();
     stage(b, stripe, lk, catalog, coll, doc, userIndex,
-          sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata);
+          sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata,
+          layoutOf(doc, coll.options.getMetaField()));
     return InsertResult{b.activeBatch, std::nullopt};
 }
 
@@ -330,9 +397,30 @@ BucketCatalog& BucketCatalog::get() {
     return catalog;
 }
 
+const BucketKey& BucketKeyCache::get(const std::string& collUUID, const BSONElement& rawMeta) {
+    if (collUUID != _lastUUID) {
+        _keys.clear();
+        _lastUUID = collUUID;
+    }
+    // Keyed on the value bytes; the type is checked on a hit (e.g. a string and a symbol
+    // share their bytes).
+    std::string_view raw = rawMeta.eoo() ? std::string_view()
+                                         : std::string_view(rawMeta.value(), rawMeta.valuesize());
+    auto it = _keys.find(raw);
+    if (it != _keys.end() && it->second.metaElement().type() ==
+            (rawMeta.eoo() ? BSONType::kEOO : rawMeta.type()))
+        return it->second;
+    BucketKey key(collUUID, metadata::normalizeAs(rawMeta, kBucketMetaFieldName));
+    if (it != _keys.end()) {
+        it->second = std::move(key);  // same bytes under another type: keep the latest
+        return it->second;
+    }
+    return _keys.emplace(raw, std::move(key)).first->second;
+}
+
 StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
-                                   const BSONObj& doc, int64_t userIndex) {
-    auto x = extract(coll, doc);
+                                   const BSONObj& doc, int64_t userIndex, BucketKeyCache* keys) {
+    auto x = extract(coll, doc, keys);
     if (!x.isOK())
         return x.getStatus();
     const BucketLimits limits = catalog.limits();
@@ -359,8 +447,8 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
-                                                    int64_t userIndex) {
-    auto x = extract(coll, doc);
+                                                    int64_t userIndex, BucketKeyCache* keys) {
+    auto x = extract(coll, doc, keys);
     if (!x.isOK())
         return x.getStatus();
     const BucketLimits limits = catalog.limits();
@@ -425,6 +513,7 @@ Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
     }
     bucket->activeBatch.reset();
     bucket->preparedBatch = batch;
+    batch->recordId = bucket->recordId;
     auto write = prepareBucketWrite(*bucket, *batch, coll.options);
     if (!write.isOK()) {
         removeBucket(catalog, stripe, lk, *bucket, RemovalMode::kClose);
@@ -455,6 +544,7 @@ void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
             bucket.numCommittedMeasurements += static_cast<uint32_t>(n);
             bucket.existsOnDisk = true;
             bucket.needsRewrite = false;
+            bucket.recordId = batch->recordId;
             if (bucket.rolloverAction != RolloverAction::kNone && !bucket.hasUncommitted()) {
                 removeBucket(catalog, stripe, lk, bucket,
                              bucket.rolloverAction == RolloverAction::kArchive

@@ -105,12 +105,30 @@ struct InsertResult {
 };
 
 /**
+ * The series keys of one insert command, by the raw bytes of each measurement's meta value:
+ * a batch usually holds many measurements of few series, and normalising (sorting) a meta
+ * object is the costly part of finding a measurement's series. The raw bytes must stay
+ * alive as long as the cache (they are the command's own documents).
+ */
+class BucketKeyCache {
+public:
+    /** The key of `rawMeta` (EOO: no meta) in the collection `collUUID`. */
+    const BucketKey& get(const std::string& collUUID, const BSONElement& rawMeta);
+
+private:
+    std::unordered_map<std::string_view, BucketKey> _keys;  // type byte + value bytes
+    std::string _lastUUID;
+};
+
+/**
  * Stages `doc` in the open bucket of its series, opening or rolling over buckets as
  * needed. Errors: BadValue when the time field is missing or not a date;
- * 6130900 when no unique bucket _id could be generated.
+ * 6130900 when no unique bucket _id could be generated. `keys` (optional) caches
+ * normalised series keys across the measurements of one command.
  */
 StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
-                                   const BSONObj& doc, int64_t userIndex = 0);
+                                   const BSONObj& doc, int64_t userIndex = 0,
+                                   BucketKeyCache* keys = nullptr);
 
 /**
  * Second step after a ReopeningRequest: `fetched` is the bucket document the caller found
@@ -120,7 +138,8 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
-                                                    int64_t userIndex = 0);
+                                                    int64_t userIndex = 0,
+                                                    BucketKeyCache* keys = nullptr);
 
 /**
  * Prepares a batch whose commit rights the caller holds: waits for any other prepared

@@ -1,5 +1,6 @@
 #include "mongo/db/timeseries/bucket_catalog/flat_bson.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "mongo/bson/bson_comparator.h"
@@ -24,11 +25,13 @@ int shapeOf(const BSONElement& e) {
 struct MinMax::Node {
     enum class Kind { kUnset, kScalar, kObject, kArray };
     Kind kind = Kind::kUnset;
-    BSONObj value;  // {"": scalar} when kScalar
+    // kScalar: the element's bytes with an empty field name (type, NUL, value); short
+    // scalars stay in the string's inline buffer, so most updates do not allocate.
+    std::string value;
     std::vector<std::pair<std::string, Node>> children;
 
     BSONElement scalar() const {
-        return value.firstElement();
+        return BSONElement(value.data(), 1);
     }
     int rank() const {
         if (kind == Kind::kObject)
@@ -37,7 +40,10 @@ struct MinMax::Node {
             return canonicalizeBSONType(BSONType::kArray);
         return canonicalizeBSONType(scalar().type());
     }
-    Node& child(StringData name) {
+    /** The slot `name`, created last when new; `guess` is its likely position. */
+    Node& child(StringData name, size_t guess = 0) {
+        if (guess < children.size() && children[guess].first == name)
+            return children[guess].second;
         for (auto& [n, c] : children)
             if (n == name)
                 return c;
@@ -45,16 +51,17 @@ struct MinMax::Node {
         return children.back().second;
     }
     void setScalar(const BSONElement& e) {
-        BSONObjBuilder b;
-        b.appendAs(e, "");
-        value = b.obj();
+        value.clear();
+        value.push_back(static_cast<char>(e.type()));
+        value.push_back('\0');
+        value.append(e.value(), e.valuesize());
         kind = Kind::kScalar;
         children.clear();
     }
     void becomeContainer(Kind k) {
         if (kind != k) {
             kind = k;
-            value = BSONObj();
+            value.clear();
             children.clear();
         }
     }
@@ -69,8 +76,9 @@ struct MinMax::Node {
             // "worse" (higher rank for min, lower rank for max).
             if (kind == Kind::kUnset || kind == k || (rank() - r) * sign < 0) {
                 becomeContainer(k);
+                size_t i = 0;
                 for (auto&& sub : e.Obj())
-                    child(sub.fieldNameStringData()).update(sub, sign);
+                    child(sub.fieldNameStringData(), i++).update(sub, sign);
             }
             return;
         }
@@ -137,12 +145,14 @@ MinMax MinMax::parseFromBSON(const BSONObj& min, const BSONObj& max) {
 }
 
 void MinMax::update(const BSONObj& doc, std::optional<StringData> metaField) {
+    size_t i = 0;  // fields usually come in the same order in every measurement
     for (auto&& e : doc) {
         StringData name = e.fieldNameStringData();
         if (metaField && name == *metaField)
             continue;
-        _min->child(name).update(e, -1);
-        _max->child(name).update(e, +1);
+        _min->child(name, i).update(e, -1);
+        _max->child(name, i).update(e, +1);
+        ++i;
     }
 }
 
@@ -162,54 +172,78 @@ BSONObj MinMax::max() const {
 
 namespace {
 
-using ShapeMap = std::unordered_map<std::string, int>;
+using ShapeMap = Schema::ShapeMap;
+using FreshShapes = std::vector<std::pair<std::string, int>>;
 
-// Collects path -> shape of `obj`; false when a path has two shapes in `known` or `obj`.
-bool collectShapes(const BSONObj& obj, const std::string& prefix, const ShapeMap& known,
-                   std::optional<StringData> skip, ShapeMap* out) {
+/**
+ * Checks the shape of every path of `obj` (prefixed by `path`, a buffer reused across
+ * calls) against `known`; paths not in `known` are collected once in `fresh`. False when a
+ * path has two shapes. No allocation when every path is already known.
+ */
+bool checkShapes(const BSONObj& obj, std::string& path, const ShapeMap& known,
+                 std::optional<StringData> skip, FreshShapes* fresh) {
     for (auto&& e : obj) {
         StringData name = e.fieldNameStringData();
-        if (skip && prefix.empty() && name == *skip)
+        if (skip && path.empty() && name == *skip)
             continue;
-        std::string path = prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
+        const size_t before = path.size();
+        if (before)
+            path += '.';
+        path.append(name.data(), name.size());
         const int shape = shapeOf(e);
-        if (auto it = known.find(path); it != known.end() && it->second != shape)
-            return false;
-        auto [it, inserted] = out->emplace(path, shape);
-        if (!inserted && it->second != shape)
-            return false;
-        if (shape == kObjectShape || shape == kArrayShape) {
-            if (!collectShapes(e.Obj(), path, known, std::nullopt, out))
+        if (auto it = known.find(std::string_view(path)); it != known.end()) {
+            if (it->second != shape)
+                return false;
+        } else {
+            auto f = std::find_if(fresh->begin(), fresh->end(),
+                                  [&](const auto& p) { return p.first == path; });
+            if (f == fresh->end())
+                fresh->emplace_back(path, shape);
+            else if (f->second != shape)
                 return false;
         }
+        if ((shape == kObjectShape || shape == kArrayShape) &&
+            !checkShapes(e.Obj(), path, known, std::nullopt, fresh))
+            return false;
+        path.resize(before);
     }
     return true;
+}
+
+bool collectShapes(const BSONObj& obj, const ShapeMap& known, std::optional<StringData> skip,
+                   FreshShapes* fresh) {
+    std::string path;
+    path.reserve(64);
+    return checkShapes(obj, path, known, skip, fresh);
 }
 
 }  // namespace
 
 StatusWith<Schema> Schema::parseFromBSON(const BSONObj& min, const BSONObj& max) {
-    ShapeMap fromMin, fromMax;
-    if (!collectShapes(min, "", {}, std::nullopt, &fromMin) ||
-        !collectShapes(max, "", fromMin, std::nullopt, &fromMax)) {
-        return Status(ErrorCodes::BadValue, "control.min and control.max have mixed schema");
+    FreshShapes fromMin, fromMax;
+    ShapeMap minShapes;
+    if (collectShapes(min, {}, std::nullopt, &fromMin)) {
+        minShapes.insert(fromMin.begin(), fromMin.end());
+        if (collectShapes(max, minShapes, std::nullopt, &fromMax)) {
+            Schema s;
+            s._shapes = std::move(minShapes);
+            s._shapes.insert(fromMax.begin(), fromMax.end());
+            return s;
+        }
     }
-    Schema s;
-    s._shapes = std::move(fromMin);
-    s._shapes.insert(fromMax.begin(), fromMax.end());
-    return s;
+    return Status(ErrorCodes::BadValue, "control.min and control.max have mixed schema");
 }
 
 bool Schema::compatible(const BSONObj& doc, std::optional<StringData> metaField) const {
-    ShapeMap seen;
-    return collectShapes(doc, "", _shapes, metaField, &seen);
+    FreshShapes fresh;
+    return collectShapes(doc, _shapes, metaField, &fresh);
 }
 
 Schema::UpdateStatus Schema::update(const BSONObj& doc, std::optional<StringData> metaField) {
-    ShapeMap seen;
-    if (!collectShapes(doc, "", _shapes, metaField, &seen))
+    FreshShapes fresh;
+    if (!collectShapes(doc, _shapes, metaField, &fresh))
         return UpdateStatus::kFailed;
-    _shapes.insert(seen.begin(), seen.end());
+    _shapes.insert(fresh.begin(), fresh.end());
     return UpdateStatus::kUpdated;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -62,8 +63,16 @@ public:
     /** Same check as update() without recording anything. */
     bool compatible(const BSONObj& doc, std::optional<StringData> metaField) const;
 
+    struct PathHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    using ShapeMap = std::unordered_map<std::string, int, PathHash, std::equal_to<>>;
+
 private:
-    std::unordered_map<std::string, int> _shapes;  // field path -> shape class
+    ShapeMap _shapes;  // field path -> shape class
 };
 
 }  // namespace mongo::timeseries::bucket_catalog

@@ -56,6 +56,12 @@ struct WriteBatch {
 
     // Filled by prepareCommit():
     uint32_t numPreviouslyCommittedMeasurements = 0;
+    /**
+     * The bucket document's record id in the buckets collection when known (0 = unknown),
+     * so the committer reads the stored bucket without a query; the committer sets it
+     * after inserting the document, and finish() remembers it in the bucket.
+     */
+    int64_t recordId = 0;
     BucketWrite write;
     bool convertedToUnsorted = false;
 

@@ -223,8 +223,13 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     main_srcs = [f for f in ['#src/mongo/mongod_main.cpp'] if os.path.exists(
         os.path.join(top, 'src/mongo/mongod_main.cpp'))]
     if main_srcs:
-        mongod = program(prog_env, os.path.join(build_abs, 'mongod'),
-                         objects(prog_env, main_srcs), all_lib_names)
+        # mongod allocates through tcmalloc, as upstream's does (not under sanitizers,
+        # which bring their own allocator).
+        mongod_env = prog_env.Clone()
+        if not sanitize and os.system('pkg-config --exists libtcmalloc_minimal') == 0:
+            mongod_env.ParseConfig('pkg-config --libs libtcmalloc_minimal')
+        mongod = program(mongod_env, os.path.join(build_abs, 'mongod'),
+                         objects(mongod_env, main_srcs), all_lib_names)
         targets['mongod'] = mongod
         Alias('mongod', mongod)
 

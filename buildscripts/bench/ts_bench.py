@@ -4,7 +4,9 @@
 
 For each precision the rows are loaded once into a time-series collection
 (timeField "time", metaField "tags") and once into a regular collection (with a
-{tags.hostname: 1, time: 1} index), with insert_many batches of 1,000 on 4 threads.
+{tags.hostname: 1, time: 1} index), with unordered insertMany batches of 1,000 on 4
+connections: by the libmongoc loader build/opt/bench/ts_load (`scons bench_tools`; the
+documents are encoded before the clock starts) when it is built, else by pymongo threads.
 Reported per collection: measurements inserted per second, bytes on disk per field
 value after a checkpoint (collStats storageSize + totalIndexSize, over rows x 10),
 and the median time of the reference queries Q1 (hourly average of usage_user per
@@ -80,6 +82,14 @@ def insert_all(coll, rows, workers=4, batch=1000):
     return len(rows) / (time.time() - start)
 
 
+def insert_with_loader(loader, port, coll, data, prec):
+    """Inserts with the libmongoc loader (documents encoded before timing): docs per second."""
+    out = subprocess.check_output([loader, "--uri", "mongodb://127.0.0.1:%d" % port, "--db",
+                                   "bench", "--coll", coll, "--data", data, "--prec", prec,
+                                   "--threads", "4", "--batch", "1000"])
+    return json.loads(out.decode().strip().splitlines()[-1])["per_s"]
+
+
 def median_ms(fn, runs=5):
     times = []
     for _ in range(runs):
@@ -95,6 +105,8 @@ def main():
     ap.add_argument("--hosts", type=int, default=100)
     ap.add_argument("--hours", type=int, default=24)
     ap.add_argument("--out")
+    ap.add_argument("--loader", default=os.path.join(ROOT, "build/opt/bench/ts_load"),
+                    help="libmongoc loader (scons bench_tools); the Python loader when absent")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="ts_bench.")
@@ -126,8 +138,15 @@ def main():
             db.create_collection("ts_" + prec, timeseries={"timeField": "time", "metaField": "tags"})
             db["reg_" + prec].create_index([("tags.hostname", 1), ("time", 1)])
             r = {"rows": len(rows)}
-            r["ts_insert_per_s"] = insert_all(db["ts_" + prec], rows)
-            r["reg_insert_per_s"] = insert_all(db["reg_" + prec], rows)
+            if os.path.exists(args.loader):
+                r["loader"] = "libmongoc"
+                for kind in ("ts", "reg"):
+                    r[kind + "_insert_per_s"] = insert_with_loader(args.loader, port,
+                                                                   kind + "_" + prec, data, prec)
+            else:
+                r["loader"] = "pymongo"
+                r["ts_insert_per_s"] = insert_all(db["ts_" + prec], rows)
+                r["reg_insert_per_s"] = insert_all(db["reg_" + prec], rows)
             client.admin.command("fsync")
             for kind in ("ts", "reg"):
                 st = db.command("collStats", kind + "_" + prec)

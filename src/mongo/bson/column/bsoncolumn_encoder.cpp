@@ -54,8 +54,10 @@ EncodingStream::EncodingStream() {
     _rebind();
 }
 
-EncodingStream::EncodingStream(const EncodingStream& o)
-    : _buf(o._buf),
+EncodingStream::EncodingStream(const EncodingStream& o) : EncodingStream(o, 0) {}
+
+EncodingStream::EncodingStream(const EncodingStream& o, size_t from)
+    : _buf(o._buf, from),
       _prev(o._prev),
       _p64(o._p64),
       _p128(o._p128),
@@ -66,13 +68,19 @@ EncodingStream::EncodingStream(const EncodingStream& o)
       _scale(o._scale),
       _lastBlockValue(o._lastBlockValue),
       _base128(o._base128),
-      _openControl(o._openControl),
+      _openControl(o._openControl < 0 ? -1 : o._openControl - long(from)),
       _openWords(o._openWords),
       _openValues(o._openValues),
       _wordsWritten(o._wordsWritten),
       _recordUnits(o._recordUnits),
       _units(o._units) {
     _rebind();
+}
+
+std::string EncodingStream::flushedTail(size_t from) const {
+    EncodingStream copy(*this, from);
+    copy.flush();
+    return std::move(copy._buf);
 }
 
 EncodingStream& EncodingStream::operator=(const EncodingStream& o) {

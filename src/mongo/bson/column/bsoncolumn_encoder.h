@@ -39,6 +39,12 @@ public:
     void skip();
     /** Writes pending words and closes the open control (what finalize needs). */
     void flush();
+    /**
+     * The bytes flush() would leave from offset `from` on, without copying (or changing)
+     * the bytes before it. REQUIRES: from <= buf().size(), from <= openControl() when a
+     * control is open, and no recorded units (regular columns only).
+     */
+    std::string flushedTail(size_t from) const;
     /** Treats `v` as the previous value without writing it (interleaved stream start). */
     void initFromLeaf(const Val& v);
 
@@ -62,6 +68,9 @@ public:
     void resetState();
 
 private:
+    /** A copy whose buffer starts at `from` of `o`'s (offsets rebased). */
+    EncodingStream(const EncodingStream& o, size_t from);
+
     static void _onWord(void* ctx, uint64_t word);
     void _writeWord(uint64_t w);
     void _closeControl();

@@ -373,6 +373,18 @@ std::string BSONColumnBuilder::finalize() const {
 }
 
 BSONColumnBuilder::BinaryDiff BSONColumnBuilder::intermediate() {
+    if (_mode == Mode::kRegular && !_diffAgainstStored) {
+        // Regular columns only ever change after the stable start (the open control byte
+        // at most): finish a copy of the tail instead of the whole column.
+        const size_t off = std::min(_stableStart, _regular.buf().size());
+        BinaryDiff d;
+        d.offset = int(off);
+        d.data = _regular.flushedTail(off);
+        d.data.push_back('\0');
+        _stableStart = _regular.openControl() >= 0 ? size_t(_regular.openControl())
+                                                   : _regular.buf().size();
+        return d;
+    }
     std::string full = finalize();
     size_t off = std::min(_stableStart, full.size());
     if (_diffAgainstStored) {

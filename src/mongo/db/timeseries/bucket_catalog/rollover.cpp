@@ -11,9 +11,12 @@ namespace mongo::timeseries::bucket_catalog {
 int64_t resolveIdleBucketExpiryThreshold(int64_t value) {
     if (value > 100)
         return value;
-    const int64_t pages = sysconf(_SC_PHYS_PAGES);
-    const int64_t pageSize = sysconf(_SC_PAGE_SIZE);
-    const int64_t memMB = pages > 0 && pageSize > 0 ? pages * pageSize / (1024 * 1024) : 1024;
+    // sysconf(_SC_PHYS_PAGES) is a system call: read the machine's memory once.
+    static const int64_t memMB = [] {
+        const int64_t pages = sysconf(_SC_PHYS_PAGES);
+        const int64_t pageSize = sysconf(_SC_PAGE_SIZE);
+        return pages > 0 && pageSize > 0 ? pages * pageSize / (1024 * 1024) : int64_t{1024};
+    }();
     const int64_t pct = value <= 0 ? 5 : value;
     return memMB * pct * 10485;
 }

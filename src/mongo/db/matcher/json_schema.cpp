@@ -146,10 +146,86 @@ bool sameValue(const BSONElement& a, const BSONElement& b) {
         compareElementValues(a, b) == 0;
 }
 
-bool validObjectKeywords(const BSONObj& schema, const BSONObj& obj) {
-    BSONElement props = schema["properties"];
-    BSONElement patterns = schema["patternProperties"];
-    BSONElement additional = schema["additionalProperties"];
+/**
+ * The keywords of one (already validated) schema object, found in one pass over it: the
+ * evaluation below then never searches the schema again.
+ */
+struct Keywords {
+    BSONElement bsonType, type, minimum, exclusiveMinimum, maximum, exclusiveMaximum;
+    BSONElement minLength, maxLength, pattern, enumValues, allOf, anyOf, oneOf, notSchema;
+    BSONElement properties, patternProperties, additionalProperties, required;
+    BSONElement minProperties, maxProperties, minItems, maxItems, items, uniqueItems;
+
+    /** Like schema[name]: the first occurrence of a keyword counts. */
+    static void first(BSONElement& slot, const BSONElement& e) {
+        if (slot.eoo())
+            slot = e;
+    }
+
+    explicit Keywords(const BSONObj& schema) {
+        for (BSONElement e : schema) {
+            StringData n = e.fieldNameStringData();
+            switch (n.empty() ? '\0' : n[0]) {
+                case 'a':
+                    if (n == "allOf") first(allOf, e);
+                    else if (n == "anyOf") first(anyOf, e);
+                    else if (n == "additionalProperties") first(additionalProperties, e);
+                    break;
+                case 'b':
+                    if (n == "bsonType") first(bsonType, e);
+                    break;
+                case 'e':
+                    if (n == "enum") first(enumValues, e);
+                    else if (n == "exclusiveMinimum") first(exclusiveMinimum, e);
+                    else if (n == "exclusiveMaximum") first(exclusiveMaximum, e);
+                    break;
+                case 'i':
+                    if (n == "items") first(items, e);
+                    break;
+                case 'm':
+                    if (n == "minimum") first(minimum, e);
+                    else if (n == "maximum") first(maximum, e);
+                    else if (n == "minLength") first(minLength, e);
+                    else if (n == "maxLength") first(maxLength, e);
+                    else if (n == "minProperties") first(minProperties, e);
+                    else if (n == "maxProperties") first(maxProperties, e);
+                    else if (n == "minItems") first(minItems, e);
+                    else if (n == "maxItems") first(maxItems, e);
+                    break;
+                case 'n':
+                    if (n == "not") first(notSchema, e);
+                    break;
+                case 'o':
+                    if (n == "oneOf") first(oneOf, e);
+                    break;
+                case 'p':
+                    if (n == "properties") first(properties, e);
+                    else if (n == "patternProperties") first(patternProperties, e);
+                    else if (n == "pattern") first(pattern, e);
+                    break;
+                case 'r':
+                    if (n == "required") first(required, e);
+                    break;
+                case 't':
+                    if (n == "type") first(type, e);
+                    break;
+                case 'u':
+                    if (n == "uniqueItems") first(uniqueItems, e);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+};
+
+bool validObjectKeywords(const Keywords& kw, const BSONObj& obj) {
+    const BSONElement& props = kw.properties;
+    const BSONElement& patterns = kw.patternProperties;
+    const BSONElement& additional = kw.additionalProperties;
+    if (props.eoo() && patterns.eoo() && additional.eoo() && kw.required.eoo() &&
+        kw.minProperties.eoo() && kw.maxProperties.eoo())
+        return true;
     for (BSONElement f : obj) {
         StringData name = f.fieldNameStringData();
         bool covered = false;
@@ -180,30 +256,34 @@ bool validObjectKeywords(const BSONObj& schema, const BSONObj& obj) {
             }
         }
     }
-    if (BSONElement req = schema["required"]; req.type() == BSONType::kArray)
-        for (BSONElement r : req.Obj())
+    if (kw.required.type() == BSONType::kArray)
+        for (BSONElement r : kw.required.Obj())
             if (!obj.hasField(r.valueStringData()))
                 return false;
-    long long n = obj.nFields();
-    if (BSONElement m = schema["minProperties"]; m.isNumber() && n < m.numberLong())
-        return false;
-    if (BSONElement m = schema["maxProperties"]; m.isNumber() && n > m.numberLong())
-        return false;
+    if (kw.minProperties.isNumber() || kw.maxProperties.isNumber()) {
+        long long n = obj.nFields();
+        if (kw.minProperties.isNumber() && n < kw.minProperties.numberLong())
+            return false;
+        if (kw.maxProperties.isNumber() && n > kw.maxProperties.numberLong())
+            return false;
+    }
     return true;
 }
 
-bool validArrayKeywords(const BSONObj& schema, const BSONObj& arr) {
-    long long n = arr.nFields();
-    if (BSONElement m = schema["minItems"]; m.isNumber() && n < m.numberLong())
-        return false;
-    if (BSONElement m = schema["maxItems"]; m.isNumber() && n > m.numberLong())
-        return false;
-    if (BSONElement items = schema["items"]; items.type() == BSONType::kObject) {
+bool validArrayKeywords(const Keywords& kw, const BSONObj& arr) {
+    if (kw.minItems.isNumber() || kw.maxItems.isNumber()) {
+        long long n = arr.nFields();
+        if (kw.minItems.isNumber() && n < kw.minItems.numberLong())
+            return false;
+        if (kw.maxItems.isNumber() && n > kw.maxItems.numberLong())
+            return false;
+    }
+    if (kw.items.type() == BSONType::kObject) {
         for (BSONElement e : arr)
-            if (!valid(items.Obj(), e))
+            if (!valid(kw.items.Obj(), e))
                 return false;
     }
-    if (schema["uniqueItems"].trueValue()) {
+    if (kw.uniqueItems.trueValue()) {
         std::vector<BSONElement> v;
         for (BSONElement e : arr)
             v.push_back(e);
@@ -215,75 +295,77 @@ bool validArrayKeywords(const BSONObj& schema, const BSONObj& arr) {
     return true;
 }
 
+/** `type` (JSON names) or `bsonType` (BSON aliases): one name or an array of names. */
+bool typeKeywordMatches(const BSONElement& t, const BSONElement& v, bool json) {
+    if (t.type() != BSONType::kArray)
+        return typeNameMatches(t.valueStringData(), v, json);
+    for (BSONElement n : t.Obj())
+        if (typeNameMatches(n.valueStringData(), v, json))
+            return true;
+    return false;
+}
+
 bool valid(const BSONObj& schema, const BSONElement& v) {
-    for (const char* kw : {"bsonType", "type"}) {
-        BSONElement t = schema[kw];
-        if (t.eoo())
-            continue;
-        bool json = std::string(kw) == "type";
-        bool any = false;
-        std::vector<BSONElement> names =
-            t.type() == BSONType::kArray ? t.Array() : std::vector<BSONElement>{t};
-        for (const auto& n : names)
-            any = any || typeNameMatches(n.valueStringData(), v, json);
-        if (!any)
-            return false;
-    }
+    const Keywords kw(schema);
+    if (!kw.bsonType.eoo() && !typeKeywordMatches(kw.bsonType, v, false))
+        return false;
+    if (!kw.type.eoo() && !typeKeywordMatches(kw.type, v, true))
+        return false;
     if (v.isNumber()) {
         double d = v.numberDouble();
-        if (BSONElement m = schema["minimum"]; m.isNumber()) {
-            int c = compareElementValues(v, m);
-            if (c < 0 || (c == 0 && schema["exclusiveMinimum"].trueValue()) || std::isnan(d))
+        if (kw.minimum.isNumber()) {
+            int c = compareElementValues(v, kw.minimum);
+            if (c < 0 || (c == 0 && kw.exclusiveMinimum.trueValue()) || std::isnan(d))
                 return false;
         }
-        if (BSONElement m = schema["maximum"]; m.isNumber()) {
-            int c = compareElementValues(v, m);
-            if (c > 0 || (c == 0 && schema["exclusiveMaximum"].trueValue()))
+        if (kw.maximum.isNumber()) {
+            int c = compareElementValues(v, kw.maximum);
+            if (c > 0 || (c == 0 && kw.exclusiveMaximum.trueValue()))
                 return false;
         }
     }
     if (v.type() == BSONType::kString) {
         size_t len = utf8Length(v.valueStringData());
-        if (BSONElement m = schema["minLength"]; m.isNumber() && len < static_cast<size_t>(m.numberLong()))
+        if (kw.minLength.isNumber() && len < static_cast<size_t>(kw.minLength.numberLong()))
             return false;
-        if (BSONElement m = schema["maxLength"]; m.isNumber() && len > static_cast<size_t>(m.numberLong()))
+        if (kw.maxLength.isNumber() && len > static_cast<size_t>(kw.maxLength.numberLong()))
             return false;
-        if (BSONElement p = schema["pattern"]; p.type() == BSONType::kString) {
-            auto re = RegexMatcher::compile(p.valueStringData(), "");
+        if (kw.pattern.type() == BSONType::kString) {
+            auto re = RegexMatcher::compile(kw.pattern.valueStringData(), "");
             if (re.isOK() && !re.getValue()->matchesString(v.valueStringData()))
                 return false;
         }
     }
-    if (BSONElement en = schema["enum"]; en.type() == BSONType::kArray) {
+    if (kw.enumValues.type() == BSONType::kArray) {
         bool any = false;
-        for (BSONElement c : en.Obj())
+        for (BSONElement c : kw.enumValues.Obj())
             any = any || sameValue(c, v);
         if (!any)
             return false;
     }
-    if (v.type() == BSONType::kObject && !validObjectKeywords(schema, v.Obj()))
+    if (v.type() == BSONType::kObject && !validObjectKeywords(kw, v.Obj()))
         return false;
-    if (v.type() == BSONType::kArray && !validArrayKeywords(schema, v.Obj()))
+    if (v.type() == BSONType::kArray && !validArrayKeywords(kw, v.Obj()))
         return false;
-    if (BSONElement all = schema["allOf"]; all.type() == BSONType::kArray)
-        for (BSONElement s : all.Obj())
+    if (kw.allOf.type() == BSONType::kArray)
+        for (BSONElement s : kw.allOf.Obj())
             if (!valid(s.Obj(), v))
                 return false;
-    if (BSONElement any = schema["anyOf"]; any.type() == BSONType::kArray) {
+    if (kw.anyOf.type() == BSONType::kArray) {
         bool ok = false;
-        for (BSONElement s : any.Obj())
+        for (BSONElement s : kw.anyOf.Obj())
             ok = ok || valid(s.Obj(), v);
         if (!ok)
             return false;
     }
-    if (BSONElement one = schema["oneOf"]; one.type() == BSONType::kArray) {
+    if (kw.oneOf.type() == BSONType::kArray) {
         int count = 0;
-        for (BSONElement s : one.Obj())
+        for (BSONElement s : kw.oneOf.Obj())
             count += valid(s.Obj(), v) ? 1 : 0;
         if (count != 1)
             return false;
     }
-    if (BSONElement n = schema["not"]; n.type() == BSONType::kObject && valid(n.Obj(), v))
+    if (kw.notSchema.type() == BSONType::kObject && valid(kw.notSchema.Obj(), v))
         return false;
     return true;
 }
@@ -293,10 +375,13 @@ public:
     explicit JsonSchemaMatchExpression(BSONObj schema)
         : MatchExpression(MatchType::kInternalExpr), _schema(schema.getOwned()) {}
     bool matches(const BSONObj& doc, MatchDetails*) const override {
-        BSONObjBuilder b;
-        b.append("", doc);
-        BSONObj holder = b.obj();
-        return valid(_schema, holder.firstElement());
+        // The schema evaluates elements: view the document as an object element with an
+        // empty name (type byte, NUL, then the document) in a reused buffer.
+        thread_local std::string holder;
+        holder.assign(1, static_cast<char>(BSONType::kObject));
+        holder.push_back('\0');
+        holder.append(doc.objdata(), doc.objsize());
+        return valid(_schema, BSONElement(holder.data(), 1));
     }
     void serialize(BSONObjBuilder* out) const override {
         out->append("$jsonSchema", _schema);

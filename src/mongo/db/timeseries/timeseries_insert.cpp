@@ -190,15 +190,10 @@ void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBa
     ts.buckets->updateDocument(opCtx, rid, old, updated, makeUpdateOplogObject(w.diff));
 }
 
-/** Commits `batch` (or waits for whoever does); its final status. */
-Status commitBatch(OperationContext* opCtx, const TimeseriesCollection& ts,
-                   const CollectionInfo& info, const std::shared_ptr<WriteBatch>& batch) {
+/** Writes one prepared batch in its own storage transaction, then finishes or aborts it. */
+Status writePrepared(OperationContext* opCtx, const TimeseriesCollection& ts,
+                     const std::shared_ptr<WriteBatch>& batch) {
     auto& catalog = BucketCatalog::get();
-    if (!bucket_catalog::claimWriteBatchCommitRights(*batch))
-        return bucket_catalog::getWriteBatchStatus(*batch);
-    Status prepared = bucket_catalog::prepareCommit(catalog, info, batch);
-    if (!prepared.isOK())
-        return prepared;  // the batch is already resolved with this status
     RecoveryUnit* ru = opCtx->recoveryUnit();
     try {
         writeConflictRetry(ru, "timeseriesInsert", [&] {
@@ -214,6 +209,56 @@ Status commitBatch(OperationContext* opCtx, const TimeseriesCollection& ts,
     }
     bucket_catalog::finish(catalog, batch);
     return Status::OK();
+}
+
+/**
+ * Writes prepared batches (of different buckets) in one storage transaction: a command
+ * touching a hundred series commits once, not a hundred times. When that fails, each
+ * batch is written on its own (its in-memory preparation stays valid: a write only reads
+ * the stored bucket and applies the prepared change). Fills `statuses`.
+ */
+void writePreparedGroup(OperationContext* opCtx, const TimeseriesCollection& ts,
+                        const std::vector<std::shared_ptr<WriteBatch>>& group,
+                        std::map<WriteBatch*, Status>* statuses) {
+    if (group.empty())
+        return;
+    if (group.size() > 1) {
+        RecoveryUnit* ru = opCtx->recoveryUnit();
+        bool written = false;
+        try {
+            writeConflictRetry(ru, "timeseriesInsert", [&] {
+                WriteUnitOfWork wuow(ru);
+                for (const auto& batch : group)
+                    applyWrite(opCtx, ts, *batch);
+                wuow.commit();
+            });
+            written = true;
+        } catch (const DBException&) {
+            // Fall through: one transaction per batch finds the failing one.
+        }
+        ru->abandonSnapshot();
+        if (written) {
+            for (const auto& batch : group) {
+                bucket_catalog::finish(BucketCatalog::get(), batch);
+                statuses->emplace(batch.get(), Status::OK());
+            }
+            return;
+        }
+    }
+    for (const auto& batch : group)
+        statuses->emplace(batch.get(), writePrepared(opCtx, ts, batch));
+}
+
+/** Commits `batch` (or waits for whoever does); its final status. */
+Status commitBatch(OperationContext* opCtx, const TimeseriesCollection& ts,
+                   const CollectionInfo& info, const std::shared_ptr<WriteBatch>& batch) {
+    auto& catalog = BucketCatalog::get();
+    if (!bucket_catalog::claimWriteBatchCommitRights(*batch))
+        return bucket_catalog::getWriteBatchStatus(*batch);
+    Status prepared = bucket_catalog::prepareCommit(catalog, info, batch);
+    if (!prepared.isOK())
+        return prepared;  // the batch is already resolved with this status
+    return writePrepared(opCtx, ts, batch);
 }
 
 bool isRetryable(const Status& s) {
@@ -331,9 +376,34 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         idx.push_back(i);
     }
 
-    // 2. Commit every batch on its own (prepared batches never wait on each other here).
+    // 2. Commit. The batches this command has commit rights for are prepared and written
+    // together; a batch another writer commits is waited for only once ours are written
+    // (waiting while holding prepared batches could wait on a writer waiting on us).
+    auto& catalog = BucketCatalog::get();
+    std::map<WriteBatch*, Status> statuses;
+    std::vector<std::shared_ptr<WriteBatch>> group, othersCommit;
     for (const auto& batch : batches) {
-        Status s = commitBatch(opCtx, ts, info, batch);
+        if (!bucket_catalog::claimWriteBatchCommitRights(*batch)) {
+            othersCommit.push_back(batch);
+            continue;
+        }
+        Status prepared = Status::OK();
+        if (!bucket_catalog::tryPrepareCommit(catalog, info, batch, &prepared)) {
+            writePreparedGroup(opCtx, ts, group, &statuses);
+            group.clear();
+            prepared = bucket_catalog::prepareCommit(catalog, info, batch);
+        }
+        if (prepared.isOK())
+            group.push_back(batch);
+        else
+            statuses.emplace(batch.get(), prepared);
+    }
+    writePreparedGroup(opCtx, ts, group, &statuses);
+    for (const auto& batch : othersCommit)
+        statuses.emplace(batch.get(), bucket_catalog::getWriteBatchStatus(*batch));
+
+    for (const auto& batch : batches) {
+        Status s = statuses.at(batch.get());
         if (s.isOK())
             continue;
         for (int i : mine[batch.get()]) {

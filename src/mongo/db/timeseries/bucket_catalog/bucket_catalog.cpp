@@ -489,8 +489,10 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                             limits, openedDueToMetadata);
 }
 
-Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
-                     const std::shared_ptr<WriteBatch>& batch) {
+namespace {
+
+bool prepareCommitImpl(BucketCatalog& catalog, const CollectionInfo& coll,
+                       const std::shared_ptr<WriteBatch>& batch, bool wait, Status* status) {
     Stripe& stripe = stripeFor(catalog, batch->bucketKey.hash);
     std::unique_lock lk(stripe.mutex);
     Bucket* bucket = nullptr;
@@ -501,11 +503,14 @@ Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
                      "time-series bucket " + batch->bucketId.oid.toString() + " was cleared");
             lk.unlock();
             resolve(*batch, s);
-            return s;
+            *status = s;
+            return true;
         }
         bucket = it->second.get();
         if (!bucket->preparedBatch)
             break;
+        if (!wait)
+            return false;
         auto other = bucket->preparedBatch->future;
         lk.unlock();
         other.wait();
@@ -519,11 +524,28 @@ Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
         removeBucket(catalog, stripe, lk, *bucket, RemovalMode::kClose);
         lk.unlock();
         resolve(*batch, write.getStatus());
-        return write.getStatus();
+        *status = write.getStatus();
+        return true;
     }
     batch->write = std::move(write.getValue());
-    return Status::OK();
+    *status = Status::OK();
+    return true;
 }
+
+}  // namespace
+
+Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
+                     const std::shared_ptr<WriteBatch>& batch) {
+    Status s = Status::OK();
+    invariant(prepareCommitImpl(catalog, coll, batch, true, &s));
+    return s;
+}
+
+bool tryPrepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
+                      const std::shared_ptr<WriteBatch>& batch, Status* status) {
+    return prepareCommitImpl(catalog, coll, batch, false, status);
+}
+
 
 void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
     const auto n = static_cast<int64_t>(batch->measurements.size());

@@ -150,6 +150,15 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
 Status prepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
                      const std::shared_ptr<WriteBatch>& batch);
 
+/**
+ * Like prepareCommit(), but returns false (with nothing changed) instead of waiting when
+ * another batch of the bucket is being committed: a caller holding prepared batches of
+ * its own must commit those before it may wait (or two committers could wait on each
+ * other). True when the batch was prepared or failed, `*status` saying which.
+ */
+bool tryPrepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
+                      const std::shared_ptr<WriteBatch>& batch, Status* status);
+
 /** Marks a prepared batch committed (stats, deferred rollover) and wakes its waiters. */
 void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch);
 

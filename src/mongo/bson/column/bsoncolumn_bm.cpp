@@ -69,6 +69,16 @@ std::vector<BSONObj> makeData(int kind) {
 
 const char* kNames[] = {"Int64Counter", "Date1s",     "Date10s",  "Double1Dec",
                         "Double2Dec",   "ObjectId",   "ShortStr", "Object10Fields"};
+constexpr int kObjectCase = 7;
+
+/** For the object case, also the rate of scalar leaves (10 per object) and bytes per leaf. */
+void addLeafCounters(benchmark::State& state, size_t bytes) {
+    if (state.range(0) != kObjectCase)
+        return;
+    state.counters["leaves_per_second"] = benchmark::Counter(
+        double(state.iterations()) * kValues * 10, benchmark::Counter::kIsRate);
+    state.counters["bytes_per_leaf"] = double(bytes) / (kValues * 10);
+}
 
 std::string encode(const std::vector<BSONObj>& data) {
     BSONColumnBuilder b;
@@ -87,6 +97,7 @@ void BM_Encode(benchmark::State& state) {
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kValues);
     state.counters["bytes_per_value"] = double(bytes) / kValues;
+    addLeafCounters(state, bytes);
     state.SetLabel(kNames[state.range(0)]);
 }
 
@@ -108,6 +119,7 @@ void BM_EncodeElements(benchmark::State& state) {
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kValues);
     state.counters["bytes_per_value"] = double(bytes) / kValues;
+    addLeafCounters(state, bytes);
     state.SetLabel(kNames[state.range(0)]);
 }
 
@@ -122,6 +134,7 @@ void BM_DecodeIterator(benchmark::State& state) {
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kValues);
     state.counters["bytes_per_value"] = double(col.size()) / kValues;
+    addLeafCounters(state, col.size());
     state.SetLabel(kNames[state.range(0)]);
 }
 
@@ -135,6 +148,7 @@ void BM_DecodeBlock(benchmark::State& state) {
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kValues);
     state.counters["bytes_per_value"] = double(col.size()) / kValues;
+    addLeafCounters(state, col.size());
     state.SetLabel(kNames[state.range(0)]);
 }
 

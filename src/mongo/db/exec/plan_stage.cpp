@@ -30,6 +30,7 @@ void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
             b->appendNumber("keysExamined", s->stats().keysExamined);
         if (s->stageName() == "COLLSCAN" || s->stageName() == "FETCH")
             b->appendNumber("docsExamined", s->stats().docsExamined);
+        s->appendExecutionStats(b);
     }
     s->appendExplainInfo(b);
     const auto& kids = s->children();

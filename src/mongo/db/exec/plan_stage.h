@@ -49,6 +49,8 @@ public:
     virtual std::string stageName() const = 0;
     /** Stage-specific explain fields (filter, keyPattern, bounds, ...). */
     virtual void appendExplainInfo(BSONObjBuilder* bob) const {}
+    /** Stage-specific executionStats fields (explain with stats only). */
+    virtual void appendExecutionStats(BSONObjBuilder* bob) const {}
     const StageStats& stats() const {
         return _stats;
     }

@@ -1,11 +1,14 @@
 #include "mongo/db/exec/planner.h"
 
 #include <map>
+#include <set>
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/exec/index_selection.h"
 #include "mongo/db/exec/stages.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -77,9 +80,14 @@ std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bo
         high.firstElement().toString(false) + (highInc ? "]" : ")");
 }
 
-/** Bounds for `index` from `preds`; returns the number of fields with a usable predicate. */
+/**
+ * Bounds for `index` from `preds`; returns the number of fields with a usable predicate.
+ * `points` (optional) receives the leading key fields bound to a single value. The
+ * explain form lists each interval in scan order (`forward` false: reversed).
+ */
 int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds,
-               IndexBounds* bounds) {
+               IndexBounds* bounds, std::set<std::string>* points = nullptr,
+               bool forward = true) {
     static const BSONObj kMin = BSON("" << MINKEY);
     static const BSONObj kMax = BSON("" << MAXKEY);
     BSONObjBuilder start, end, explain;
@@ -97,6 +105,8 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
             if (p.eq) {
                 lo = hi = *p.eq;
                 ++used;
+                if (points)
+                    points->insert(field);
             } else if (p.low || p.high) {
                 if (p.low) {
                     lo = *p.low;
@@ -115,7 +125,7 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
             open = true;
         }
         BSONArrayBuilder arr(explain.subarrayStart(field));
-        if (desc)
+        if (desc == forward)
             arr.append(boundString(hi, hiInc, lo, loInc));
         else
             arr.append(boundString(lo, loInc, hi, hiInc));
@@ -161,7 +171,84 @@ IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params
     return found;
 }
 
+/** An index the planner may scan, with what it does for the query. */
+struct IndexChoice {
+    IndexEntry* index = nullptr;
+    int fieldsBounded = 0;  // key fields with an equality or range predicate
+    int sortDirection = 0;  // 1/-1: scanning in that direction yields the sort; 0: it does not
+};
+
+/** Whether an index may provide a sort: not multikey and with the simple collation. */
+bool canProvideSort(const IndexEntry& index) {
+    if (index.multikey || index.desc.multikey)
+        return false;
+    BSONElement collation = index.desc.spec["collation"];
+    return !collation.ok() || collation.type() != BSONType::kObject ||
+        collation.embeddedObject()["locale"].str() == "simple";
+}
+
+/**
+ * Whether the planner may use `index` unhinted: never a hidden one; a partial one only when
+ * the filter implies its partial filter; a sparse one only when the filter guarantees that
+ * every match has one of its key fields (so the index holds every match).
+ */
+bool isEligible(const IndexEntry& index, const FindPlanParams& params) {
+    if (index.desc.hidden)
+        return false;
+    if (!index.desc.partialFilterExpression.isEmpty() &&
+        !index_selection::filterImpliesPartialFilter(params.filter,
+                                                     index.desc.partialFilterExpression))
+        return false;
+    if (index.desc.sparse) {
+        for (auto k : index.desc.keyPattern)
+            if (index_selection::filterRequiresPath(params.filter, k.fieldNameStringData()))
+                return true;
+        return false;
+    }
+    return true;
+}
+
+IndexChoice evaluateIndex(IndexEntry* index, const std::map<std::string, FieldPredicate>& preds,
+                          const FindPlanParams& params, bool wantsSort) {
+    IndexChoice c;
+    c.index = index;
+    IndexBounds bounds;
+    std::set<std::string> points;
+    c.fieldsBounded = makeBounds(*index, preds, &bounds, &points);
+    if (wantsSort && canProvideSort(*index))
+        c.sortDirection =
+            index_selection::providedSortDirection(index->desc.keyPattern, points, params.sort);
+    return c;
+}
+
+/**
+ * The index with the most bounded key fields; among equals, one that provides the sort.
+ * With no bounded field at all, an index that provides the sort (a full scan in sort order
+ * replaces a blocking SORT, and a limit stops it early). No index: COLLSCAN.
+ */
+IndexChoice chooseIndex(const Collection& coll, const std::map<std::string, FieldPredicate>& preds,
+                        const FindPlanParams& params, bool wantsSort) {
+    IndexChoice best;
+    for (const auto& idx : coll.indexes()) {
+        if (!isEligible(*idx, params))
+            continue;
+        IndexChoice c = evaluateIndex(idx.get(), preds, params, wantsSort);
+        if (c.fieldsBounded == 0 && c.sortDirection == 0)
+            continue;
+        bool better = !best.index || c.fieldsBounded > best.fieldsBounded ||
+            (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
+             best.sortDirection == 0);
+        if (better)
+            best = c;
+    }
+    return best;
+}
+
 }  // namespace
+
+long long defaultMaxSortMemoryBytes() {
+    return gInternalQueryMaxBlockingSortMemoryUsageBytes.load();
+}
 
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
                                             std::shared_ptr<Collection> coll,
@@ -184,32 +271,23 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
 
     bool naturalHint = params.hint.firstElementFieldNameStringData() == "$natural";
     bool naturalSort = params.sort.firstElementFieldNameStringData() == "$natural";
-    IndexEntry* chosen = nullptr;
-    IndexBounds bounds;
+    bool wantsSort = params.sortPattern && !naturalSort;
+    std::map<std::string, FieldPredicate> preds;
+    analyze(params.filter, &preds);
+    IndexChoice choice;
     if (!params.hint.isEmpty() && !naturalHint) {
-        chosen = findHintedIndex(*coll, params);
-        std::map<std::string, FieldPredicate> preds;
-        analyze(params.filter, &preds);
-        makeBounds(*chosen, preds, &bounds);
+        choice = evaluateIndex(findHintedIndex(*coll, params), preds, params, wantsSort);
     } else if (!naturalHint && !naturalSort) {
-        std::map<std::string, FieldPredicate> preds;
-        analyze(params.filter, &preds);
-        int best = 0;
-        for (const auto& idx : coll->indexes()) {
-            if (idx->desc.hidden || idx->desc.sparse || idx->partialFilter)
-                continue;
-            IndexBounds b;
-            int used = makeBounds(*idx, preds, &b);
-            if (used > best) {
-                best = used;
-                chosen = idx.get();
-                bounds = b;
-            }
-        }
+        choice = chooseIndex(*coll, preds, params, wantsSort);
     }
 
-    if (chosen) {
-        auto ixscan = std::make_unique<IndexScanStage>(coll, chosen, bounds, true);
+    bool sortProvided = false;
+    if (choice.index) {
+        bool forward = choice.sortDirection >= 0;
+        sortProvided = wantsSort && choice.sortDirection != 0;
+        IndexBounds bounds;
+        makeBounds(*choice.index, preds, &bounds, nullptr, forward);
+        auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, bounds, forward);
         root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
     } else {
         bool forward = true;
@@ -219,7 +297,7 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
             forward = params.sort.firstElement().numberDouble() >= 0;
         root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher);
     }
-    if (params.sortPattern && !naturalSort) {
+    if (wantsSort && !sortProvided) {
         long long topK = params.limit > 0 ? params.limit + params.skip : 0;
         root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort,
                                            topK, params.maxSortMemoryBytes, params.allowDiskUse);

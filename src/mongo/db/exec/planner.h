@@ -2,7 +2,10 @@
 // range predicates (or the hint), and builds the stage tree for a find:
 // (COLLSCAN | IXSCAN+FETCH) -> SORT -> SKIP -> LIMIT -> PROJECTION.
 // Index bounds may be wider than the predicates; FETCH re-applies the whole
-// filter, so results are always exact.
+// filter, so results are always exact. An index whose key order gives the sort is
+// scanned in that direction and the SORT stage is dropped. Partial and sparse
+// indexes are used only when the filter proves they hold every match
+// (index_selection.h); hidden indexes never.
 #pragma once
 
 #include <memory>
@@ -18,6 +21,9 @@ class MatchExpression;
 class SortPattern;
 class OperationContext;
 
+/** The current value of the internalQueryMaxBlockingSortMemoryUsageBytes server parameter. */
+long long defaultMaxSortMemoryBytes();
+
 struct FindPlanParams {
     BSONObj filter;
     std::shared_ptr<MatchExpression> matcher;  // parsed filter (null: match all)
@@ -31,12 +37,16 @@ struct FindPlanParams {
     BSONObj hint;         // {} none; {$natural: 1}; key pattern; {"$hint": "name"}
     std::string hintName;
     bool allowDiskUse = false;
-    long long maxSortMemoryBytes = 100LL * 1024 * 1024;
+    /** Blocking SORT budget; defaults to internalQueryMaxBlockingSortMemoryUsageBytes. */
+    long long maxSortMemoryBytes = defaultMaxSortMemoryBytes();
 };
 
 /**
  * Builds the executor for `params` over `coll` (which may be null: an empty result).
- * BadValue 2 when the hint names no index.
+ * BadValue 2 when the hint names no index (or a hidden one). A hinted partial or sparse
+ * index is used as asked, like upstream (it may miss documents outside the index).
+ * The SORT stage throws QueryExceededMemoryLimitNoDiskUseAllowed 292 past
+ * maxSortMemoryBytes unless allowDiskUse.
  */
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
                                             std::shared_ptr<Collection> coll,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/exec/sorter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/sort_pattern.h"
@@ -150,6 +151,24 @@ SortStage::SortStage(std::unique_ptr<PlanStage> child, std::shared_ptr<SortPatte
     _children.push_back(std::move(child));
 }
 
+namespace {
+constexpr StringData kSpillIdField = "i";
+constexpr StringData kSpillDocField = "d";
+}  // namespace
+
+SortStage::~SortStage() = default;
+
+void SortStage::_spill() {
+    _external = std::make_unique<ExternalSorter>(_pattern, _maxMemory, true);
+    for (auto& m : _sorted) {
+        // The record id travels with the document: update/delete-with-sort need it.
+        BSONObj key = _pattern->getSortKey(m.doc);
+        _external->add(key, BSON(kSpillIdField << m.id.getLong() << kSpillDocField << m.doc));
+    }
+    _sorted.clear();
+    _sorted.shrink_to_fit();
+}
+
 void SortStage::_load(OperationContext* opCtx) {
     _loaded = true;
     long long bytes = 0;
@@ -158,6 +177,12 @@ void SortStage::_load(OperationContext* opCtx) {
     };
     while (auto m = _children[0]->next(opCtx)) {
         ++_stats.works;
+        if (_external) {
+            BSONObj key = _pattern->getSortKey(m->doc);
+            _external->add(key,
+                           BSON(kSpillIdField << m->id.getLong() << kSpillDocField << m->doc));
+            continue;
+        }
         bytes += m->doc.objsize();
         _sorted.push_back(std::move(*m));
         if (_limit > 0 && static_cast<long long>(_sorted.size()) > 2 * _limit + 64) {
@@ -168,10 +193,17 @@ void SortStage::_load(OperationContext* opCtx) {
             for (const auto& w : _sorted)
                 bytes += w.doc.objsize();
         }
-        uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
-                "Sort exceeded memory limit of " + std::to_string(_maxMemory) +
-                    " bytes, but did not opt in to external sorting.",
-                _allowDiskUse || bytes <= _maxMemory);
+        if (bytes > _maxMemory) {
+            uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
+                    "Sort exceeded memory limit of " + std::to_string(_maxMemory) +
+                        " bytes, but did not opt in to external sorting.",
+                    _allowDiskUse);
+            _spill();
+        }
+    }
+    if (_external) {
+        _external->finish();
+        return;
     }
     std::stable_sort(_sorted.begin(), _sorted.end(), less);
     if (_limit > 0 && static_cast<long long>(_sorted.size()) > _limit)
@@ -181,6 +213,17 @@ void SortStage::_load(OperationContext* opCtx) {
 std::optional<WorkingMember> SortStage::next(OperationContext* opCtx) {
     if (!_loaded)
         _load(opCtx);
+    if (_external) {
+        if (_limit > 0 && _returned >= _limit)
+            return std::nullopt;
+        auto wrapped = _external->next();
+        if (!wrapped)
+            return std::nullopt;
+        ++_returned;
+        ++_stats.advanced;
+        return WorkingMember{RecordId(wrapped->getField(kSpillIdField).numberLong()),
+                             wrapped->getField(kSpillDocField).Obj().getOwned()};
+    }
     if (_pos >= _sorted.size())
         return std::nullopt;
     ++_stats.advanced;
@@ -193,6 +236,11 @@ void SortStage::appendExplainInfo(BSONObjBuilder* bob) const {
     if (_limit > 0)
         bob->append("limitAmount", _limit);
     bob->append("type", "simple");
+}
+
+void SortStage::appendExecutionStats(BSONObjBuilder* bob) const {
+    bob->append("usedDisk", _external && _external->usedDisk());
+    bob->appendNumber("spills", _external ? static_cast<long long>(_external->numRuns()) : 0);
 }
 
 SkipStage::SkipStage(std::unique_ptr<PlanStage> child, long long skip) : _skip(skip) {

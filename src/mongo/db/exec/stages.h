@@ -12,6 +12,7 @@
 namespace mongo {
 
 class Collection;
+class ExternalSorter;
 struct IndexEntry;
 class MatchExpression;
 class SortPattern;
@@ -88,20 +89,26 @@ private:
 /**
  * SORT: buffers its input and returns it ordered by the sort pattern; keeps only
  * the first `limit` documents when limit > 0 (top-k). Exceeding `maxMemoryBytes`
- * without `allowDiskUse` fails with QueryExceededMemoryLimitNoDiskUseAllowed 292.
+ * without `allowDiskUse` fails with QueryExceededMemoryLimitNoDiskUseAllowed 292;
+ * with it, the buffered input moves to an ExternalSorter that spills sorted runs to
+ * temporary files (explain executionStats: usedDisk, spills).
  */
 class SortStage : public PlanStage {
 public:
     SortStage(std::unique_ptr<PlanStage> child, std::shared_ptr<SortPattern> pattern,
               BSONObj patternObj, long long limit, long long maxMemoryBytes, bool allowDiskUse);
+    ~SortStage() override;
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
     std::string stageName() const override {
         return "SORT";
     }
     void appendExplainInfo(BSONObjBuilder* bob) const override;
 
+    void appendExecutionStats(BSONObjBuilder* bob) const override;
+
 private:
     void _load(OperationContext* opCtx);
+    void _spill();
     std::shared_ptr<SortPattern> _pattern;
     BSONObj _patternObj;
     long long _limit;
@@ -110,6 +117,8 @@ private:
     bool _loaded = false;
     std::vector<WorkingMember> _sorted;
     size_t _pos = 0;
+    std::unique_ptr<ExternalSorter> _external;  // set once the input outgrew memory
+    long long _returned = 0;
 };
 
 class SkipStage : public PlanStage {

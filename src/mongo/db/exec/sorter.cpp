@@ -1,4 +1,4 @@
-#include "mongo/db/pipeline/sorter.h"
+#include "mongo/db/exec/sorter.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,0 +1,222 @@
+#include "mongo/db/exec/index_selection.h"
+
+#include <vector>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsontypes.h"
+
+namespace mongo::index_selection {
+
+namespace {
+
+/** One path predicate: `path op value`, where a plain `{path: v}` is op "$eq". */
+struct PathPredicate {
+    StringData path;
+    StringData op;
+    BSONElement value;
+};
+
+bool isOperatorObject(const BSONElement& e) {
+    return e.type() == BSONType::kObject && !e.embeddedObject().isEmpty() &&
+        e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) == "$";
+}
+
+/** The conjuncts of `filter`: its top-level elements, with `$and` members flattened. */
+void collectConjuncts(const BSONObj& filter, std::vector<BSONElement>* out) {
+    for (auto e : filter) {
+        if (e.fieldNameStringData() == "$and" && e.type() == BSONType::kArray) {
+            for (auto sub : e.embeddedObject())
+                if (sub.type() == BSONType::kObject)
+                    collectConjuncts(sub.embeddedObject(), out);
+            continue;
+        }
+        out->push_back(e);
+    }
+}
+
+/** The path predicates of one conjunct (none for `$or`, `$expr`, ...). */
+void splitConjunct(const BSONElement& e, std::vector<PathPredicate>* out) {
+    StringData path = e.fieldNameStringData();
+    if (path.empty() || path[0] == '$')
+        return;
+    if (!isOperatorObject(e)) {
+        out->push_back({path, "$eq", e});
+        return;
+    }
+    for (auto op : e.embeddedObject())
+        out->push_back({path, op.fieldNameStringData(), op});
+}
+
+std::vector<PathPredicate> pathPredicates(const std::vector<BSONElement>& conjuncts) {
+    std::vector<PathPredicate> out;
+    for (const auto& c : conjuncts)
+        splitConjunct(c, &out);
+    return out;
+}
+
+bool isRangeOp(StringData op) {
+    return op == "$eq" || op == "$gt" || op == "$gte" || op == "$lt" || op == "$lte";
+}
+
+/** A value that only matches present fields and compares within its own type bracket. */
+bool isBracketedValue(const BSONElement& v) {
+    switch (v.type()) {
+        case BSONType::kNull:
+        case BSONType::kUndefined:
+        case BSONType::kMinKey:
+        case BSONType::kMaxKey:
+        case BSONType::kEOO:
+            return false;
+        default:
+            return true;
+    }
+}
+
+/** Whether a value can take part in range reasoning (arrays and regexes match elements). */
+bool isOrderableValue(const BSONElement& v) {
+    return isBracketedValue(v) && v.type() != BSONType::kArray && v.type() != BSONType::kRegEx;
+}
+
+/** Whether a predicate only matches documents that have the path. */
+bool requiresPath(const PathPredicate& p) {
+    if (p.op == "$exists")
+        return p.value.trueValue();
+    if (p.op == "$type" || p.op == "$elemMatch" || p.op == "$size" || p.op == "$regex")
+        return true;
+    if (isRangeOp(p.op))
+        return isBracketedValue(p.value);
+    if (p.op == "$in" && p.value.type() == BSONType::kArray) {
+        bool any = false;
+        for (auto v : p.value.embeddedObject()) {
+            if (!isBracketedValue(v))
+                return false;
+            any = true;
+        }
+        return any;
+    }
+    return false;
+}
+
+/** Whether `{path: {fop: fv}}` matching implies `{path: {pop: pv}}` matching (pop a range op). */
+bool valueImplies(StringData fop, const BSONElement& fv, StringData pop, const BSONElement& pv) {
+    if (!isOrderableValue(fv) || !isOrderableValue(pv) ||
+        canonicalizeBSONType(fv.type()) != canonicalizeBSONType(pv.type()))
+        return false;
+    int c = compareElementValues(fv, pv);
+    if (pop == "$eq")
+        return fop == "$eq" && c == 0;
+    if (pop == "$gt")
+        return (fop == "$eq" && c > 0) || (fop == "$gt" && c >= 0) || (fop == "$gte" && c > 0);
+    if (pop == "$gte")
+        return (fop == "$eq" || fop == "$gt" || fop == "$gte") && c >= 0;
+    if (pop == "$lt")
+        return (fop == "$eq" && c < 0) || (fop == "$lt" && c <= 0) || (fop == "$lte" && c < 0);
+    if (pop == "$lte")
+        return (fop == "$eq" || fop == "$lt" || fop == "$lte") && c <= 0;
+    return false;
+}
+
+bool predicateImplies(const PathPredicate& f, const PathPredicate& p) {
+    if (f.path != p.path)
+        return false;
+    if (f.op == p.op && f.value.type() == p.value.type() &&
+        compareElementValues(f.value, p.value) == 0)
+        return true;  // the same predicate
+    if (p.op == "$exists")
+        return p.value.trueValue() && requiresPath(f);
+    if (!isRangeOp(p.op))
+        return false;
+    if (isRangeOp(f.op))
+        return valueImplies(f.op, f.value, p.op, p.value);
+    if (f.op == "$in" && f.value.type() == BSONType::kArray) {
+        bool any = false;
+        for (auto v : f.value.embeddedObject()) {
+            if (!valueImplies("$eq", v, p.op, p.value))
+                return false;
+            any = true;
+        }
+        return any;
+    }
+    return false;
+}
+
+bool sameConjunct(const BSONElement& a, const BSONElement& b) {
+    return a.fieldNameStringData() == b.fieldNameStringData() && a.type() == b.type() &&
+        compareElementValues(a, b) == 0;
+}
+
+bool conjunctImplied(const BSONElement& pc, const std::vector<BSONElement>& filterConjuncts,
+                     const std::vector<PathPredicate>& filterPreds) {
+    for (const auto& fc : filterConjuncts)
+        if (sameConjunct(fc, pc))
+            return true;
+    std::vector<PathPredicate> parts;
+    splitConjunct(pc, &parts);
+    if (parts.empty())
+        return false;  // $or, $expr, ...: only the identical conjunct implies it
+    for (const auto& p : parts) {
+        bool implied = false;
+        for (const auto& f : filterPreds)
+            if (predicateImplies(f, p)) {
+                implied = true;
+                break;
+            }
+        if (!implied)
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool filterImpliesPartialFilter(const BSONObj& filter, const BSONObj& partialFilter) {
+    std::vector<BSONElement> filterConjuncts, partialConjuncts;
+    collectConjuncts(filter, &filterConjuncts);
+    collectConjuncts(partialFilter, &partialConjuncts);
+    auto filterPreds = pathPredicates(filterConjuncts);
+    for (const auto& pc : partialConjuncts)
+        if (!conjunctImplied(pc, filterConjuncts, filterPreds))
+            return false;
+    return true;
+}
+
+bool filterRequiresPath(const BSONObj& filter, StringData path) {
+    std::vector<BSONElement> conjuncts;
+    collectConjuncts(filter, &conjuncts);
+    for (const auto& p : pathPredicates(conjuncts))
+        if (p.path == path && requiresPath(p))
+            return true;
+    return false;
+}
+
+int providedSortDirection(const BSONObj& keyPattern, const std::set<std::string>& pointFields,
+                          const BSONObj& sort) {
+    for (auto k : keyPattern)
+        if (!k.isNumber())
+            return 0;
+    auto key = keyPattern.begin();
+    int direction = 0;
+    for (auto s : sort) {
+        if (!s.isNumber() || s.fieldNameStringData() == "$natural")
+            return 0;
+        std::string field(s.fieldNameStringData());
+        if (pointFields.count(field))
+            continue;  // constant over the scan
+        // The next key field that is not a point must be this sort key.
+        BSONElement k;
+        while (key.more()) {
+            k = key.next();
+            if (!pointFields.count(std::string(k.fieldNameStringData())))
+                break;
+        }
+        if (k.eoo() || k.fieldNameStringData() != field)
+            return 0;
+        int d = (s.numberDouble() < 0) == (k.numberDouble() < 0) ? 1 : -1;
+        if (direction != 0 && d != direction)
+            return 0;
+        direction = d;
+    }
+    return direction == 0 ? 1 : direction;
+}
+
+}  // namespace mongo::index_selection

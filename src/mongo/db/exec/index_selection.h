@@ -1,0 +1,51 @@
+// Pure rules the planner uses to decide whether an index may answer a query:
+// does the query filter imply a partial index's filter, does it guarantee that a
+// sparse index holds every matching document, and can an index scan produce the
+// requested sort order. They look only at BSON (filter, key pattern, sort spec),
+// so they are tested without a server (unittests/mongo/db/exec/).
+//
+// The rules are conservative: "false"/"no" means "not proven", and the planner then
+// simply does not use the index for that purpose.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "mongo/base/string_data.h"
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo::index_selection {
+
+/**
+ * True when every document matching `filter` also matches `partialFilter` (so a partial
+ * index with that filter holds all results). Rules: each top-level conjunct of
+ * `partialFilter` (fields and `$and` members) must be implied by one conjunct of `filter`
+ * (its top level and nested `$and`s): the identical predicate; an equality or range whose
+ * value lies inside the partial filter's range (same canonical type); `$exists: true` by
+ * any equality/range on a non-null value of the same path. Anything else is not implied.
+ * Cost: O(|filter| * |partialFilter|).
+ */
+bool filterImpliesPartialFilter(const BSONObj& filter, const BSONObj& partialFilter);
+
+/**
+ * True when every document matching `filter` has a field at `path` (so a sparse index on
+ * `path` holds it): `filter` has, at its top level or in an `$and`, `{$exists: true}`,
+ * `$type`, or an equality/range/`$in` on `path` whose values are not null, undefined,
+ * MinKey or MaxKey.
+ */
+bool filterRequiresPath(const BSONObj& filter, StringData path);
+
+/**
+ * The direction (1 forward, -1 backward) in which scanning an index with `keyPattern`
+ * returns documents in `sort` order, or 0 when no direction does. `pointFields` are the
+ * index fields bound to a single value by the scan's bounds (equalities of the leading
+ * key fields): they are constant over the scan, so a sort key on them is ignored and
+ * they may be skipped in the key pattern. Sort keys must otherwise follow the key
+ * pattern in order, all with the key's direction or all with the opposite one.
+ * `$natural` and `{$meta: ...}` sort keys, and non-numeric key patterns ("hashed",
+ * "text", ...) are never provided.
+ */
+int providedSortDirection(const BSONObj& keyPattern, const std::set<std::string>& pointFields,
+                          const BSONObj& sort);
+
+}  // namespace mongo::index_selection

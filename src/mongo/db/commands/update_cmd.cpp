@@ -7,13 +7,41 @@
 #include "mongo/db/query/projection.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/db_raii.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
+
+/** Update on a time-series view: measurement updates (timeseries_write_ops.h). */
+void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
+                         const UpdateCommandRequest& cmd, BSONObjBuilder& result) {
+    AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
+    uassert(ErrorCodes::NamespaceNotFound,
+            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
+            buckets);
+    ts.buckets = buckets.getCollection();
+    auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered());
+    std::vector<WriteError> errors;
+    for (auto& e : res.errors)
+        errors.push_back(WriteError{e.index, e.status, e.extra});
+    result.appendNumber("n", res.n);
+    result.appendNumber("nModified", res.nModified);
+    if (!res.upserted.empty()) {
+        BSONArrayBuilder arr(result.subarrayStart("upserted"));
+        for (const auto& [index, id] : res.upserted) {
+            BSONObjBuilder u(arr.subobjStart());
+            u.append("index", index);
+            u.appendAs(id.firstElement(), "_id");
+        }
+    }
+    appendWriteErrors(errors, result);
+}
 
 class UpdateCmd : public Command {
 public:
@@ -32,6 +60,12 @@ public:
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(updates.size()) + " operations.",
                 !updates.empty() && updates.size() <= 100000);
+        if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            runTimeseriesUpdate(opCtx, std::move(*ts), cmd, result);
+            return;
+        }
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         std::vector<WriteError> errors;
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
@@ -109,7 +143,24 @@ public:
 
         BSONObjBuilder lastError;
         std::optional<BSONObj> value;
-        if (remove) {
+        if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            AutoGetCollection buckets(opCtx, ts->bucketsNss, AutoGetCollection::Mode::kWrite);
+            uassert(ErrorCodes::NamespaceNotFound,
+                    "Buckets collection not found for time-series collection " + nss.ns(),
+                    buckets);
+            ts->buckets = buckets.getCollection();
+            auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd);
+            if (remove) {
+                lastError.append("n", static_cast<int>(r.n));
+            } else {
+                lastError.append("n", r.n);
+                lastError.append("updatedExisting", r.updatedExisting);
+            }
+            if (r.upsertedId)
+                lastError.appendAs(r.upsertedId->firstElement(), "upserted");
+            if (r.value)
+                value = project(*r.value);
+        } else if (remove) {
             opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
             auto deleted = performDeleteOne(opCtx, nss, params);
             lastError.append("n", deleted ? 1 : 0);

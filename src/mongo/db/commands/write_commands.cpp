@@ -13,6 +13,7 @@
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/timeseries_insert.h"
+#include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/idl/write_ops_gen.h"
 
 namespace mongo {
@@ -111,6 +112,22 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
     appendWriteErrors(errors, result);
 }
 
+/** Delete on a time-series view: measurement deletes (timeseries_write_ops.h). */
+void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
+                         const DeleteCommandRequest& cmd, BSONObjBuilder& result) {
+    AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
+    uassert(ErrorCodes::NamespaceNotFound,
+            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
+            buckets);
+    ts.buckets = buckets.getCollection();
+    auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered());
+    std::vector<WriteError> errors;
+    for (auto& e : res.errors)
+        errors.push_back(WriteError{e.index, e.status, e.extra});
+    result.appendNumber("n", res.n);
+    appendWriteErrors(errors, result);
+}
+
 /** A direct write to system.buckets.<coll> invalidates the catalog's in-memory buckets. */
 void clearBucketCatalogAfterDirectWrite(const std::shared_ptr<Collection>& coll) {
     if (coll && coll->ns().isTimeseriesBucketsCollection())
@@ -154,6 +171,12 @@ public:
             std::vector<int> groupIdx;
             while (i < docs.size() && group.size() < kInsertGroupSize) {
                 auto fixed = fixDocumentForInsert(docs[i]);
+                if (fixed.isOK() && nss.isTimeseriesBucketsCollection() && coll) {
+                    Status schema =
+                        timeseries::checkDirectBucketInsert(*coll.getCollection(), fixed.getValue());
+                    if (!schema.isOK())
+                        fixed = schema;
+                }
                 if (!fixed.isOK()) {
                     if (!group.empty())
                         break;
@@ -217,12 +240,16 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         checkWritableNamespace(nss);
-        uassert(ErrorCodes::CommandNotSupportedOnView,
-                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         const auto& deletes = cmd.getDeletes();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(deletes.size()) + " operations.",
                 !deletes.empty() && deletes.size() <= 100000);
+        if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            runTimeseriesDelete(opCtx, std::move(*ts), cmd, result);
+            return;
+        }
+        uassert(ErrorCodes::CommandNotSupportedOnView,
+                "Namespace " + nss.ns() + " is a view, not a collection", !isView(opCtx, nss));
         std::vector<WriteError> errors;
         long long n = 0;
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWrite);

@@ -1,0 +1,139 @@
+#include "mongo/db/timeseries/timeseries_write_ops.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_modify.h"
+#include "mongo/db/update/update_driver.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo::timeseries {
+namespace {
+
+/** Runs one statement; false (and a write error) when it threw. */
+template <typename F>
+bool runOne(int index, TimeseriesWriteResult& result, F&& f) {
+    try {
+        f();
+        return true;
+    } catch (const DBException& ex) {
+        result.errors.push_back(TimeseriesWriteError{index, ex.toStatus(), ex.sharedExtraInfo()});
+        return false;
+    }
+}
+
+UpdateDriver parseTimeseriesUpdate(const std::variant<BSONObj, std::vector<BSONObj>>& u,
+                                   const std::optional<std::vector<BSONObj>>& arrayFilters) {
+    uassert(ErrorCodes::InvalidOptions,
+            "Cannot perform an update on a time-series collection using a pipeline update",
+            std::holds_alternative<BSONObj>(u));
+    return uassertStatusOK(UpdateDriver::parse(std::get<BSONObj>(u),
+                                               arrayFilters.value_or(std::vector<BSONObj>())));
+}
+
+}  // namespace
+
+BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint) {
+    if (!hint)
+        return BSONObj();
+    if (const std::string* name = std::get_if<std::string>(&*hint))
+        return BSON("$hint" << *name);
+    return std::get<BSONObj>(*hint).getOwned();
+}
+
+TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
+                                               const TimeseriesCollection& ts,
+                                               const std::vector<DeleteOpEntry>& deletes,
+                                               bool ordered) {
+    TimeseriesWriteResult result;
+    for (size_t i = 0; i < deletes.size(); ++i) {
+        const auto& stmt = deletes[i];
+        opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
+        opCtx->checkForInterrupt();
+        bool ok = runOne(static_cast<int>(i), result, [&] {
+            uassert(ErrorCodes::FailedToParse,
+                    "The limit field in delete objects must be 0 or 1. Got " +
+                        std::to_string(stmt.getLimit()),
+                    stmt.getLimit() == 0 || stmt.getLimit() == 1);
+            TimeseriesDeleteOp op;
+            op.query = stmt.getQ();
+            op.hint = hintToBSON(stmt.getHint());
+            op.multi = stmt.getLimit() == 0;
+            result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
+        });
+        if (!ok && ordered)
+            break;
+    }
+    return result;
+}
+
+TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
+                                               const TimeseriesCollection& ts,
+                                               const std::vector<UpdateOpEntry>& updates,
+                                               bool ordered) {
+    TimeseriesWriteResult result;
+    for (size_t i = 0; i < updates.size(); ++i) {
+        const auto& stmt = updates[i];
+        opCtx->getServiceContext()->opCounters.update.fetch_add(1);
+        opCtx->checkForInterrupt();
+        bool ok = runOne(static_cast<int>(i), result, [&] {
+            uassert(ErrorCodes::InvalidOptions,
+                    "Cannot perform an update with a sort on a time-series collection",
+                    !stmt.getSort() || stmt.getSort()->isEmpty());
+            UpdateDriver driver = parseTimeseriesUpdate(stmt.getU(), stmt.getArrayFilters());
+            TimeseriesUpdateOp op;
+            op.query = stmt.getQ();
+            op.driver = &driver;
+            op.hint = hintToBSON(stmt.getHint());
+            op.multi = stmt.getMulti();
+            op.upsert = stmt.getUpsert();
+            TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
+            result.n += o.stats.nMeasurementsMatched;
+            result.nModified += o.stats.nMeasurementsUpdated;
+            if (o.upsertedId) {
+                ++result.n;
+                result.upserted.emplace_back(static_cast<int>(i), *o.upsertedId);
+            }
+        });
+        if (!ok && ordered)
+            break;
+    }
+    return result;
+}
+
+TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
+    OperationContext* opCtx, const TimeseriesCollection& ts,
+    const FindAndModifyCommandRequest& cmd) {
+    uassert(ErrorCodes::InvalidOptions,
+            "Cannot perform a findAndModify with a sort on a time-series collection",
+            !cmd.getSort() || cmd.getSort()->isEmpty());
+    TimeseriesFindAndModifyResult result;
+    if (cmd.getRemove().value_or(false)) {
+        opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
+        TimeseriesDeleteOp op;
+        op.query = cmd.getQuery();
+        op.hint = hintToBSON(cmd.getHint());
+        op.multi = false;
+        std::optional<BSONObj> deleted;
+        result.n = deleteTimeseriesMeasurements(opCtx, ts, op, ModifyMode::kWrite, &deleted)
+                       .nMeasurementsDeleted;
+        result.value = deleted;
+        return result;
+    }
+    opCtx->getServiceContext()->opCounters.update.fetch_add(1);
+    UpdateDriver driver = parseTimeseriesUpdate(*cmd.getUpdate(), cmd.getArrayFilters());
+    TimeseriesUpdateOp op;
+    op.query = cmd.getQuery();
+    op.driver = &driver;
+    op.hint = hintToBSON(cmd.getHint());
+    op.multi = false;
+    op.upsert = cmd.getUpsert().value_or(false);
+    TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
+    result.updatedExisting = o.stats.nMeasurementsMatched > 0;
+    result.n = o.upsertedId ? 1 : o.stats.nMeasurementsMatched;
+    result.upsertedId = o.upsertedId;
+    result.value = cmd.getNew().value_or(false) ? o.postImage : o.preImage;
+    return result;
+}
+
+}  // namespace mongo::timeseries

@@ -1,0 +1,78 @@
+// The delete and update commands on a time-series view (spec timeseries-semantics.md §6.3,
+// §6.4): every statement runs through timeseries_modify.h in its own unit of work; a failing
+// statement becomes a write error (ordered: the batch stops there).
+//
+// Called by the command hooks in commands/write_commands.cpp (delete) and
+// commands/update_cmd.cpp (update) after timeseries::lookupTimeseriesCollection found the
+// namespace to be a time-series view, with the buckets collection held
+// (TimeseriesCollection::buckets set).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "mongo/base/error_extra_info.h"
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
+#include "mongo/idl/write_ops_gen.h"
+
+namespace mongo {
+class OperationContext;
+}
+
+namespace mongo::timeseries {
+
+struct TimeseriesWriteError {
+    int index;
+    Status status;
+    std::shared_ptr<const ErrorExtraInfo> extra;
+};
+
+struct TimeseriesWriteResult {
+    long long n = 0;          // measurements deleted / matched (+ upserted)
+    long long nModified = 0;  // measurements changed (update)
+    std::vector<std::pair<int, BSONObj>> upserted;  // (statement index, {_id: v})
+    std::vector<TimeseriesWriteError> errors;       // by statement index
+};
+
+/**
+ * The statements of a delete command. Per-statement errors: FailedToParse (limit not 0/1),
+ * BadValue (query, hint), TimeseriesBucketCompressionFailed, storage errors.
+ */
+TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
+                                               const TimeseriesCollection& ts,
+                                               const std::vector<DeleteOpEntry>& deletes,
+                                               bool ordered);
+
+/**
+ * The statements of an update command. Per-statement errors: InvalidOptions (pipeline
+ * update, sort), FailedToParse (multi replacement), BadValue (time field removed or not a date,
+ * upsert without a time), the update operators' codes, BSONObjectTooLarge.
+ */
+TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
+                                               const TimeseriesCollection& ts,
+                                               const std::vector<UpdateOpEntry>& updates,
+                                               bool ordered);
+
+struct TimeseriesFindAndModifyResult {
+    long long n = 0;
+    bool updatedExisting = false;
+    std::optional<BSONObj> upsertedId;  // {_id: v}
+    std::optional<BSONObj> value;       // the measurement (pre or post image), unprojected
+};
+
+/**
+ * findAndModify on a time-series view: remove or update (one measurement) or upsert. The
+ * caller has checked the option combinations. Errors: InvalidOptions (sort, pipeline
+ * update), and those of the delete/update statements.
+ */
+TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
+    OperationContext* opCtx, const TimeseriesCollection& ts,
+    const FindAndModifyCommandRequest& cmd);
+
+/** A hint argument as the modify engine takes it: {$hint: name} for an index name. */
+BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint);
+
+}  // namespace mongo::timeseries

@@ -127,7 +127,12 @@ Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
 }  // namespace
 
 Status BSONColumn::decodeScalars(ScalarColumn* out) const {
-    *out = ScalarColumn();
+    // Empty, but keep the vectors' capacity: callers reuse one ScalarColumn per column.
+    out->type = BSONType::kEOO;
+    out->size = 0;
+    out->ints.clear();
+    out->doubles.clear();
+    out->present.clear();
     BlockState st{out};
     Kind kind = Kind::kNone;
     const char* pos = _data;

@@ -1,6 +1,7 @@
 // explain: the plan (and with executionStats, the run statistics) of a find,
 // count, distinct, delete or update. explain of an aggregate is answered by the
-// aggregate command with `explain: true`.
+// aggregate command with `explain: true` (queryPlanner), or with executionStats by
+// running the pipeline here (pipeline_d.h appendPipelineExplain).
 #include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -10,6 +11,11 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/timeseries/timeseries_modify.h"
+#include "mongo/db/timeseries/timeseries_write_ops.h"
+#include "mongo/db/update/update_driver.h"
+#include "mongo/idl/aggregate_command_gen.h"
 #include "mongo/idl/count_command_gen.h"
 #include "mongo/idl/find_command_gen.h"
 #include "mongo/idl/write_ops_gen.h"
@@ -85,6 +91,105 @@ void explainExecutor(OperationContext* opCtx, const NamespaceString& nss, const 
     appendServerInfo(result);
 }
 
+/**
+ * explain of an aggregate with executionStats / allPlansExecution: runs the pipeline to the
+ * end (pipeline_d.h appendPipelineExplain). The aggregate command's own `explain: true` is
+ * queryPlanner only, so this path does not go through it.
+ */
+void explainAggregateExecution(OperationContext* opCtx, const std::string& dbName,
+                               const BSONObj& cmdObj, Verbosity verbosity,
+                               BSONObjBuilder& result) {
+    auto cmd = AggregateCommandRequest::parse(cmdObj);
+    NamespaceString nss;
+    AggregationRequestOptions opts;
+    if (const auto* name = std::get_if<std::string>(&cmd.getCommandParameter())) {
+        nss = NamespaceString(dbName, *name);
+        uassertStatusOK(nss.validateCollectionName());
+    } else {
+        uassert(ErrorCodes::FailedToParse,
+                "Invalid command format: the 'aggregate' field must specify a collection name or 1",
+                std::get<std::int64_t>(cmd.getCommandParameter()) == 1);
+        nss = NamespaceString(dbName, "$cmd.aggregate");
+        opts.collectionless = true;
+    }
+    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+    opts.letVars = cmd.getLet().value_or(BSONObj());
+    opts.explain = true;
+    std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
+    PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
+    appendPipelineExplain(opCtx, prepared, result,
+                          verbosity == Verbosity::kAllPlans
+                              ? ExplainVerbosity::kAllPlansExecution
+                              : ExplainVerbosity::kExecutionStats);
+    result.append("command", cmdObj);
+    appendServerInfo(result);
+}
+
+/** What explain needs of a delete/update statement on a time-series view. */
+struct TimeseriesWriteExplain {
+    BSONObj query;
+    BSONObj hint;
+    bool isDelete = true;
+    bool multi = true;
+    bool upsert = false;
+    std::optional<UpdateDriver> driver;
+};
+
+/**
+ * explain of a delete/update on a time-series view (spec §5.5): a TS_MODIFY (or DELETE)
+ * plan over the buckets; executionStats runs the statement without committing anything.
+ */
+void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
+                            const TimeseriesWriteExplain& w, Verbosity verbosity,
+                            const BSONObj& innerCmd, BSONObjBuilder& result) {
+    AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kRead);
+    uassert(ErrorCodes::NamespaceNotFound,
+            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
+            buckets);
+    ts.buckets = buckets.getCollection();
+    result.append("explainVersion", "1");
+    BSONObj plan = timeseries::explainTimeseriesModify(opCtx, ts, w.query, w.hint, w.isDelete,
+                                                       w.multi, nullptr);
+    {
+        BSONObjBuilder qp(result.subobjStart("queryPlanner"));
+        qp.append("namespace", ts.bucketsNss.ns());
+        qp.append("parsedQuery", w.query);
+        qp.append("indexFilterSet", false);
+        qp.append("winningPlan", plan);
+        qp.append("rejectedPlans", BSONArray());
+    }
+    if (verbosity != Verbosity::kQueryPlanner) {
+        long long start = curTimeMicros64();
+        timeseries::TimeseriesModifyStats stats;
+        if (w.isDelete) {
+            timeseries::TimeseriesDeleteOp op{w.query, w.hint, w.multi};
+            stats = timeseries::deleteTimeseriesMeasurements(opCtx, ts, op,
+                                                             timeseries::ModifyMode::kExplain);
+        } else {
+            timeseries::TimeseriesUpdateOp op;
+            op.query = w.query;
+            op.driver = &*w.driver;
+            op.hint = w.hint;
+            op.multi = w.multi;
+            op.upsert = w.upsert;
+            stats = timeseries::updateTimeseriesMeasurements(opCtx, ts, op,
+                                                             timeseries::ModifyMode::kExplain)
+                        .stats;
+        }
+        long long millis = (curTimeMicros64() - start) / 1000;
+        BSONObjBuilder es(result.subobjStart("executionStats"));
+        es.append("executionSuccess", true);
+        es.appendNumber("nReturned", 0LL);
+        es.appendNumber("executionTimeMillis", millis);
+        es.append("executionStages", timeseries::explainTimeseriesModify(
+                                         opCtx, ts, w.query, w.hint, w.isDelete, w.multi, &stats));
+        if (verbosity == Verbosity::kAllPlans)
+            es.append("allPlansExecution", BSONArray());
+    }
+    result.append("command", innerCmd);
+    appendServerInfo(result);
+}
+
 class ExplainCmd : public Command {
 public:
     ExplainCmd() : Command("explain") {}
@@ -109,7 +214,11 @@ public:
             b.append("explain", true);
             CommandRequest sub = req;
             sub.body = b.obj();
-            agg->run(opCtx, sub, result);
+            if (verbosity == Verbosity::kQueryPlanner) {
+                agg->run(opCtx, sub, result);
+                return;
+            }
+            explainAggregateExecution(opCtx, req.dbName, cmdObj, verbosity, result);
             return;
         }
         FindPlanParams params;
@@ -120,6 +229,7 @@ public:
             params = makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint());
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
+            params.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
@@ -130,6 +240,18 @@ public:
             uassert(ErrorCodes::InvalidLength, "explained write batches must be of size 1",
                     cmd.getDeletes().size() == 1);
             const auto& d = cmd.getDeletes()[0];
+            if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+                uassert(ErrorCodes::FailedToParse,
+                        "The limit field in delete objects must be 0 or 1. Got " +
+                            std::to_string(d.getLimit()),
+                        d.getLimit() == 0 || d.getLimit() == 1);
+                TimeseriesWriteExplain w;
+                w.query = d.getQ();
+                w.hint = timeseries::hintToBSON(d.getHint());
+                w.multi = d.getLimit() == 0;
+                explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
+                return;
+            }
             params = makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint());
             params.limit = d.getLimit();
             verbosity = Verbosity::kQueryPlanner;  // explain must not delete
@@ -139,6 +261,23 @@ public:
             uassert(ErrorCodes::InvalidLength, "explained write batches must be of size 1",
                     cmd.getUpdates().size() == 1);
             const auto& u = cmd.getUpdates()[0];
+            if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+                uassert(ErrorCodes::InvalidOptions,
+                        "Cannot perform an update on a time-series collection using a pipeline "
+                        "update",
+                        std::holds_alternative<BSONObj>(u.getU()));
+                TimeseriesWriteExplain w;
+                w.query = u.getQ();
+                w.hint = timeseries::hintToBSON(u.getHint());
+                w.isDelete = false;
+                w.multi = u.getMulti();
+                w.upsert = u.getUpsert();
+                w.driver.emplace(uassertStatusOK(UpdateDriver::parse(
+                    std::get<BSONObj>(u.getU()),
+                    u.getArrayFilters().value_or(std::vector<BSONObj>()))));
+                explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
+                return;
+            }
             params = makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint());
             if (!u.getMulti())
                 params.limit = 1;

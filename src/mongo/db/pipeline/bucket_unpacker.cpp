@@ -1,11 +1,91 @@
 #include "mongo/db/pipeline/bucket_unpacker.h"
 
 #include <charconv>
+#include <limits>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
+
+namespace {
+
+/**
+ * The one BSON type of every value of a column that decodeScalars() accepted, or EOO when
+ * its literals mix types (int32 and int64, say). Walks the control bytes only: O(blocks).
+ * REQUIRES: decodeScalars() succeeded on `col` (the layout is valid).
+ */
+BSONType singleScalarType(const BSONColumn& col) {
+    const char* pos = col.data();
+    const char* end = pos + col.size();
+    BSONType type = BSONType::kEOO;
+    while (pos < end && *pos != 0) {
+        const uint8_t c = uint8_t(*pos);
+        if (c == 0x01 || c == 0x10 || c == 0x12 || c == 0x09 || c == 0x11 || c == 0x08) {
+            BSONType t = BSONType(int8_t(c));
+            if (type != BSONType::kEOO && t != type)
+                return BSONType::kEOO;
+            type = t;
+            // type byte, empty field name, value
+            pos += 2 + (t == BSONType::kNumberInt ? 4 : t == BSONType::kBool ? 1 : 8);
+        } else {
+            pos += 1 + 8 * ((c & 0xF) + 1);  // Simple-8b block
+        }
+    }
+    return type;
+}
+
+}  // namespace
+
+void BucketUnpacker::Column::appendTo(BSONObjBuilder* b, size_t i) const {
+    if (!scalar) {
+        BSONElement v = at(i);
+        if (!v.eoo())
+            b->appendAs(v, name);
+        return;
+    }
+    if (i >= scalar->size || !scalar->isPresent(i))
+        return;
+    switch (scalarType) {
+        case BSONType::kNumberDouble:
+            b->append(name, scalar->doubles[i]);
+            return;
+        case BSONType::kNumberInt:
+            b->append(name, static_cast<int>(scalar->ints[i]));
+            return;
+        case BSONType::kNumberLong:
+            b->append(name, static_cast<long long>(scalar->ints[i]));
+            return;
+        case BSONType::kDate:
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(scalar->ints[i]));
+            return;
+        case BSONType::kBool:
+            b->appendBool(name, scalar->ints[i] != 0);
+            return;
+        case BSONType::kTimestamp:
+            b->appendTimestamp(name, static_cast<unsigned long long>(scalar->ints[i]));
+            return;
+        default:
+            invariant(false);
+    }
+}
+
+BucketUnpacker::ColumnAccess BucketUnpacker::column(StringData name) const {
+    ColumnAccess out;
+    for (const auto& c : _columns) {
+        if (c.name != name)
+            continue;
+        if (c.scalar) {
+            out.state = ColumnAccess::State::kScalar;
+            out.type = c.scalarType;
+            out.scalar = &*c.scalar;
+        } else {
+            out.state = ColumnAccess::State::kOther;
+        }
+        return out;
+    }
+    return out;
+}
 
 BSONElement BucketUnpacker::Column::at(size_t i) const {
     if (decoded)
@@ -15,26 +95,67 @@ BSONElement BucketUnpacker::Column::at(size_t i) const {
 
 void BucketUnpacker::reset(BSONObj bucket) {
     _bucket = bucket.getOwned();
+    for (auto& c : _columns)
+        if (c.scalar)
+            _spare.push_back(std::move(*c.scalar));  // keeps the arrays' capacity
     _columns.clear();
     _next = 0;
     _count = 0;
-    BSONElement data = _bucket["data"];
+    // One pass over the top level and one over control/data (first occurrence wins).
+    BSONElement data, controlElem;
+    _meta = BSONElement();
+    for (auto e : _bucket) {
+        StringData name = e.fieldNameStringData();
+        if (name == "data" && data.eoo())
+            data = e;
+        else if (name == "meta" && _meta.eoo())
+            _meta = e;
+        else if (name == "control" && controlElem.eoo())
+            controlElem = e;
+    }
     uassert(5346509,
             "The $_internalUnpackBucket stage requires a data region to be present in the bucket",
             data.type() == BSONType::kObject && !data.embeddedObject().isEmpty());
-    _meta = _bucket["meta"];
-    BSONObj control = _bucket["control"].type() == BSONType::kObject
-        ? _bucket["control"].embeddedObject()
-        : BSONObj();
-    int version = control["version"].numberInt();
+    BSONElement versionElem, count;
+    if (controlElem.type() == BSONType::kObject) {
+        for (auto e : controlElem.embeddedObject()) {
+            StringData name = e.fieldNameStringData();
+            if (name == "version" && versionElem.eoo())
+                versionElem = e;
+            else if (name == "count" && count.eoo())
+                count = e;
+        }
+    }
+    int version = versionElem.numberInt();
     BSONObj dataObj = data.embeddedObject();
 
-    BSONElement timeCol = dataObj[_spec.timeField];
+    // With an include list, stop once the time column and every listed data column are
+    // found: the columns not read are not even touched (each is its own cache line).
+    size_t wanted = std::numeric_limits<size_t>::max();
+    if (_spec.behavior == BucketSpec::Behavior::kInclude) {
+        wanted = _spec.fieldSet.size() - _spec.fieldSet.count(_spec.timeField);
+        if (_spec.metaField)
+            wanted -= _spec.fieldSet.count(*_spec.metaField);
+    }
+    BSONElement timeCol;
+    _dataColumns.clear();
+    for (auto col : dataObj) {
+        StringData name = col.fieldNameStringData();
+        if (name == _spec.timeField) {
+            if (timeCol.eoo())
+                timeCol = col;
+        } else if (_spec.metaField && name == *_spec.metaField) {
+            continue;  // a data field cannot shadow the meta field
+        } else if (_spec.includes(name)) {
+            _dataColumns.push_back(col);
+        }
+        if (!timeCol.eoo() && _dataColumns.size() >= wanted)
+            break;
+    }
     uassert(ErrorCodes::BadValue,
             "Time field '" + _spec.timeField + "' is missing from the bucket's data region",
             !timeCol.eoo());
     if (version >= 2) {
-        BSONElement count = control["count"];
         if (count.isNumber()) {
             _count = static_cast<size_t>(count.numberLong());
         } else {
@@ -53,7 +174,21 @@ void BucketUnpacker::reset(BSONObj bucket) {
         if (version >= 2) {
             uassert(ErrorCodes::InvalidBSONColumn, "compressed bucket column is not BinData(7)",
                     col.type() == BSONType::kBinData && col.binDataType() == BinDataType::Column);
-            c.decoded = uassertStatusOK(BSONColumn(col).decompress());
+            BSONColumn column(col);
+            ScalarColumn scalar;
+            if (!_spare.empty()) {
+                scalar = std::move(_spare.back());
+                _spare.pop_back();
+            }
+            Status s = column.decodeScalars(&scalar);
+            BSONType t = s.isOK() ? singleScalarType(column) : BSONType::kEOO;
+            if (t != BSONType::kEOO) {
+                c.scalar = std::move(scalar);
+                c.scalarType = t;
+            } else {
+                _spare.push_back(std::move(scalar));
+                c.decoded = uassertStatusOK(column.decompress());
+            }
         } else {
             uassert(ErrorCodes::BadValue, "v1 bucket data columns must be objects",
                     col.type() == BSONType::kObject);
@@ -70,14 +205,8 @@ void BucketUnpacker::reset(BSONObj bucket) {
     };
     if (_spec.includes(_spec.timeField))
         addColumn(timeCol, true);
-    for (auto col : dataObj) {
-        StringData name = col.fieldNameStringData();
-        if (name == _spec.timeField || !_spec.includes(name))
-            continue;
-        if (_spec.metaField && name == *_spec.metaField)
-            continue;  // a data field cannot shadow the meta field
+    for (const auto& col : _dataColumns)
         addColumn(col, false);
-    }
 }
 
 BSONObj BucketUnpacker::getNext() {
@@ -91,9 +220,7 @@ BSONObj BucketUnpacker::getNext() {
             b.appendAs(_meta, *_spec.metaField);
     };
     for (const auto& col : _columns) {
-        BSONElement v = col.at(i);
-        if (!v.eoo())
-            b.appendAs(v, col.name);
+        col.appendTo(&b, i);
         if (col.isTime)
             appendMeta();
     }

@@ -4,6 +4,10 @@
 // in the order of the bucket's data region. Handles v1 (uncompressed, data.<f>
 // objects keyed "0","1",...) and v2/v3 (compressed BSONColumn per field)
 // buckets. Bucket layout: src/mongo/db/timeseries/README.md and spec §3.1.
+//
+// Compressed columns of one scalar type (int32, int64, double, date, bool, timestamp) are
+// decoded in blocks (BSONColumn::decodeScalars); others through BSONColumn::decompress().
+// Block consumers (group_over_buckets.h) read the decoded columns with column().
 #pragma once
 
 #include <optional>
@@ -15,6 +19,8 @@
 #include "mongo/bson/column/bsoncolumn.h"
 
 namespace mongo {
+
+class BSONObjBuilder;
 
 /** What to unpack: the time/meta names and a top-level field projection. */
 struct BucketSpec {
@@ -56,20 +62,44 @@ public:
     const BSONObj& bucket() const {
         return _bucket;
     }
+    /** The bucket's `meta` element (EOO when the bucket has none). */
+    BSONElement meta() const {
+        return _meta;
+    }
+
+    /** How a field of the current bucket is available to block consumers. */
+    struct ColumnAccess {
+        enum class State {
+            kAbsent,  // no such column, or not unpacked (projection, meta name)
+            kScalar,  // block-decoded: every present value has type `type`
+            kOther    // v1 bucket, mixed types, or non-scalar values: use getNext()
+        };
+        State state = State::kAbsent;
+        BSONType type = BSONType::kEOO;
+        const ScalarColumn* scalar = nullptr;  // kScalar only; positions past size: missing
+    };
+    /** The column of data field `name` in the current bucket. Cost O(columns). */
+    ColumnAccess column(StringData name) const;
 
 private:
     struct Column {
         std::string name;
         bool isTime = false;
-        std::optional<DecodedColumn> decoded;  // v2/v3
+        std::optional<ScalarColumn> scalar;    // v2/v3 single-type scalar column
+        BSONType scalarType = BSONType::kEOO;
+        std::optional<DecodedColumn> decoded;  // v2/v3 other columns
         std::vector<BSONElement> values;       // v1, aligned with positions (EOO: missing)
         BSONElement at(size_t i) const;
+        /** Appends position i under `name` unless missing. */
+        void appendTo(BSONObjBuilder* b, size_t i) const;
     };
 
     BucketSpec _spec;
     BSONObj _bucket;
     BSONElement _meta;
     std::vector<Column> _columns;  // time column first
+    std::vector<ScalarColumn> _spare;  // decode buffers of earlier buckets, for reuse
+    std::vector<BSONElement> _dataColumns;  // reset()'s scratch: included non-time columns
     size_t _count = 0;
     size_t _next = 0;
 };

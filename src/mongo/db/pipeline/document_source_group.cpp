@@ -1,13 +1,15 @@
 #include "mongo/db/pipeline/document_source_group.h"
 
+#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/db/pipeline/group_over_buckets.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
 
 DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx,
                                          const BSONObj& spec)
-    : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+    : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()), _specIsGroupSpec(true) {
     auto vps = _expCtx->makeParseState();
     for (auto e : _spec) {
         if (e.fieldNameStringData() == "_id") {
@@ -28,8 +30,23 @@ DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expC
       _idExpr(std::move(idExpr)),
       _accs(std::move(accs)) {}
 
+bool DocumentSourceGroup::populateFromBuckets() {
+    auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(_source);
+    if (!unpack || !_specIsGroupSpec)
+        return false;
+    auto block = GroupOverBuckets::make(_expCtx, _spec, *unpack);
+    if (!block)
+        return false;
+    block->processAll(unpack);
+    for (auto& g : block->releaseGroups())
+        _groups.push_back(Group{std::move(g.key), std::move(g.accs)});
+    return true;
+}
+
 void DocumentSourceGroup::populate() {
     _populated = true;
+    if (populateFromBuckets())
+        return;
     Variables* vars = &_expCtx->variables;
     size_t mem = 0;
     const size_t limit = static_cast<size_t>(_expCtx->maxMemoryBytes);

@@ -5,6 +5,8 @@
 // fails with 292 unless allowDiskUse; with it, documents of groups not yet in
 // memory go to an external sort by group key and are aggregated one group at a
 // time when the input ends (groups already in memory keep accumulating).
+// Directly after $_internalUnpackBucket, an eligible spec is computed bucket by bucket
+// over the decoded columns instead (group_over_buckets.h); the output is the same.
 #pragma once
 
 #include <memory>
@@ -13,7 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source.h"
-#include "mongo/db/pipeline/sorter.h"
+#include "mongo/db/exec/sorter.h"
 
 namespace mongo {
 
@@ -37,11 +39,14 @@ private:
         std::vector<std::unique_ptr<Accumulator>> accs;
     };
     void populate();
+    /** The block path over time-series buckets; false when not eligible. */
+    bool populateFromBuckets();
     /** The next group built from the spilled documents, or nullopt. */
     std::optional<BSONObj> nextSpilledGroup();
     BSONObj output(Group& g);
 
     BSONObj _spec;
+    bool _specIsGroupSpec = false;  // _spec is the $group argument (not $bucket's)
     ExprPtr _idExpr;
     std::vector<AccumulationStatement> _accs;
     bool _populated = false;

@@ -3,7 +3,14 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
+#include "mongo/db/pipeline/document_source_group.h"
+#include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
+#include "mongo/db/pipeline/document_source_limit.h"
 #include "mongo/db/pipeline/document_source_match.h"
+#include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/db/pipeline/timeseries_lastpoint_rewrite.h"
+#include "mongo/db/pipeline/timeseries_min_max_rewrite.h"
+#include "mongo/db/pipeline/timeseries_rewrites.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
 #include "mongo/util/assert_util.h"
 
@@ -143,6 +150,7 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
             BSONObj m = _unpacker.getNext();
             if (_eventFilter && !_bucketMatchesWhole && !_eventFilter->matchesBSON(m))
                 continue;
+            ++_nReturned;
             return m;
         }
         std::optional<BSONObj> bucket = _source ? _source->getNext() : std::nullopt;
@@ -157,11 +165,46 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
 StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::iterator it,
                                                                  StageList* container) {
     auto next = std::next(it);
-    auto* match = next == container->end() ? nullptr : dynamic_cast<DocumentSourceMatch*>(next->get());
-    if (!match) {
+    if (next != container->end() && dynamic_cast<DocumentSourceMatch*>(next->get())) {
+        _absorbMatch(it, next, container);
+        return it;  // look again: another $match may follow
+    }
+    if (next == container->end()) {
         _pruneUnusedFields(next, container);
         return next;
     }
+    if (_moveMetaSort(it, next, container))
+        return it;
+    if (_rewriteLastPoint(it, next, container))
+        return it;
+    StageList::iterator resume;
+    if (_rewriteGroup(it, next, container, &resume))
+        return resume;  // `this` no longer exists
+    _useBoundedSort(it, next, container);
+    _copyLimit(it, std::next(it), container);
+    _pruneUnusedFields(std::next(it), container);
+    return std::next(it);
+}
+
+StageList::iterator DocumentSourceInternalUnpackBucket::_bucketMatchPosition(
+    StageList::iterator it, StageList* container) {
+    for (auto i = container->begin(); i != it; ++i) {
+        if (i->get() == _bucketMatch) {
+            auto after = container->erase(i);
+            _bucketMatch = nullptr;
+            return after;
+        }
+    }
+    for (auto i = container->begin(); i != it; ++i)
+        if (i->get() == _bucketSort)
+            return i;
+    return it;
+}
+
+void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
+                                                      StageList::iterator next,
+                                                      StageList* container) {
+    auto* match = static_cast<DocumentSourceMatch*>(next->get());
     BSONObj filter = match->getQuery().getOwned();
     _eventFilterSpec = _eventFilterSpec.isEmpty()
         ? filter
@@ -173,19 +216,154 @@ StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::it
     opts.bucketMaxSpanSeconds = _bucketMaxSpanSeconds;
     opts.assumeNoMixedSchemaData = _assumeNoMixedSchemaData;
     opts.usesExtendedRange = _usesExtendedRange;
-    BucketLevelPredicates preds = makeBucketLevelPredicates(_eventFilterSpec, _unpacker.spec(), opts);
+    const BucketSpec& spec = _unpacker.spec();
+    BucketLevelPredicates preds = makeBucketLevelPredicates(_eventFilterSpec, spec, opts);
     _wholeBucketFilterSpec = preds.tight;
     _wholeBucketFilter = preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight);
-    if (it != container->begin() && std::prev(it)->get() == _bucketMatch) {
-        container->erase(std::prev(it));
-        _bucketMatch = nullptr;
-    }
+    auto pos = _bucketMatchPosition(it, container);
     if (!preds.loose.isEmpty()) {
         auto bucketMatch = std::make_unique<DocumentSourceMatch>(_expCtx, preds.loose);
         _bucketMatch = bucketMatch.get();
-        container->insert(it, std::move(bucketMatch));
+        container->insert(pos, std::move(bucketMatch));
     }
-    return it;  // look again: another $match may follow
+    // A filter on the meta field only is decided exactly per bucket (spec §5.3.4): the
+    // bucket-level $match replaces it.
+    auto fields = matchFilterFields(_eventFilterSpec);
+    _eventFilterRedundant = spec.metaField && fields && !preds.tight.isEmpty() &&
+        !preds.loose.isEmpty() && fields->size() == 1 && *fields->begin() == *spec.metaField;
+    if (_eventFilterRedundant) {
+        _eventFilter = nullptr;
+        _wholeBucketFilter = nullptr;
+        _wholeBucketFilterSpec = BSONObj();
+    }
+}
+
+bool DocumentSourceInternalUnpackBucket::_moveMetaSort(StageList::iterator it,
+                                                       StageList::iterator next,
+                                                       StageList* container) {
+    auto* sort = dynamic_cast<DocumentSourceSort*>(next->get());
+    if (!sort || _bucketSort)
+        return false;
+    auto bucketSortSpec = timeseries_rewrite::bucketSortForMetaSort(sort->getSpec(), _unpacker.spec());
+    if (!bucketSortSpec)
+        return false;
+    long long limit = sort->getLimit();
+    auto after = std::next(next);
+    if (after != container->end())
+        if (auto* l = dynamic_cast<DocumentSourceLimit*>(after->get())) {
+            limit = limit > 0 ? std::min(limit, l->getLimit()) : l->getLimit();
+            container->erase(after);
+        }
+    container->erase(next);
+    auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, *bucketSortSpec, limit);
+    _bucketSort = bucketSort.get();
+    container->insert(it, std::move(bucketSort));
+    if (limit > 0)
+        container->insert(std::next(it), std::make_unique<DocumentSourceLimit>(_expCtx, limit));
+    return true;
+}
+
+void DocumentSourceInternalUnpackBucket::_useBoundedSort(StageList::iterator it,
+                                                         StageList::iterator next,
+                                                         StageList* container) {
+    auto* sort = dynamic_cast<DocumentSourceSort*>(next->get());
+    if (!sort || _bucketSort)
+        return;
+    auto plan = timeseries_rewrite::planBoundedSort(sort->getSpec(), _unpacker.spec());
+    if (!plan)
+        return;
+    long long limit = sort->getLimit();
+    auto after = std::next(next);
+    if (after != container->end())
+        if (auto* l = dynamic_cast<DocumentSourceLimit*>(after->get())) {
+            limit = limit > 0 ? std::min(limit, l->getLimit()) : l->getLimit();
+            container->erase(after);
+        }
+    // Buckets in control.min order: ascending needs bound min, descending min + span.
+    auto bounded = std::make_unique<DocumentSourceInternalBoundedSort>(
+        _expCtx, sort->getSpec(), DocumentSourceInternalBoundedSort::BoundBase::kMin,
+        plan->timeAscending ? 0 : _bucketMaxSpanSeconds, limit);
+    *next = std::move(bounded);
+    auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, plan->bucketSort);
+    _bucketSort = bucketSort.get();
+    container->insert(it, std::move(bucketSort));
+}
+
+bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
+                                                       StageList::iterator next,
+                                                       StageList* container,
+                                                       StageList::iterator* resume) {
+    if (_eventFilter || !dynamic_cast<DocumentSourceGroup*>(next->get()))
+        return false;
+    const BucketSpec& spec = _unpacker.spec();
+    if (spec.behavior != BucketSpec::Behavior::kExclude || !spec.fieldSet.empty() ||
+        !spec.computedMetaProjFields.empty())
+        return false;
+    BSONArrayBuilder arr;
+    (*next)->serialize(&arr);
+    BSONObj groupStage = arr.arr().firstElement().Obj().getOwned();
+    auto rewrite =
+        timeseries_rewrite::rewriteGroupOverBuckets(groupStage.firstElement().Obj(), spec);
+    if (!rewrite)
+        return false;
+    std::vector<std::string> maxFields;
+    for (const auto& f : rewrite->maxFields)
+        if (f != spec.timeField)  // control.max.<time> is exact
+            maxFields.push_back(f);
+    StageList replacement;
+    if (!rewrite->minFields.empty() || !maxFields.empty())
+        replacement.push_back(std::make_unique<DocumentSourceInternalTimeseriesExactMinMax>(
+            _expCtx, spec.timeField, rewrite->minFields, maxFields));
+    for (auto& st : parseDocumentSource(BSON("$group" << rewrite->bucketGroup), _expCtx))
+        replacement.push_back(std::move(st));
+    auto first = replacement.begin();
+    *resume = first;
+    container->splice(it, replacement);
+    container->erase(it, std::next(next));  // destroys this stage
+    return true;
+}
+
+bool DocumentSourceInternalUnpackBucket::_rewriteLastPoint(StageList::iterator it,
+                                                           StageList::iterator next,
+                                                           StageList* container) {
+    if (_eventFilter || _bucketSort)
+        return false;
+    BSONObj sortSpec;
+    long long sortLimit = 0;
+    auto groupIt = next;
+    if (auto* sort = dynamic_cast<DocumentSourceSort*>(next->get())) {
+        sortSpec = sort->getSpec();
+        sortLimit = sort->getLimit();
+        groupIt = std::next(next);
+    }
+    if (groupIt == container->end() || !dynamic_cast<DocumentSourceGroup*>(groupIt->get()))
+        return false;
+    BSONArrayBuilder arr;
+    (*groupIt)->serialize(&arr);
+    BSONObj groupStage = arr.arr().firstElement().Obj().getOwned();
+    auto rewrite = timeseries_rewrite::rewriteLastPoint(
+        sortSpec, sortLimit, groupStage.firstElement().Obj(), _unpacker.spec());
+    if (!rewrite)
+        return false;
+    for (const auto& stageObj : rewrite->bucketStages)
+        for (auto& st : parseDocumentSource(stageObj, _expCtx)) {
+            if (!_bucketSort)
+                _bucketSort = st.get();  // blocks the other sort rewrites
+            container->insert(it, std::move(st));
+        }
+    return true;
+}
+
+void DocumentSourceInternalUnpackBucket::_copyLimit(StageList::iterator it,
+                                                    StageList::iterator next,
+                                                    StageList* container) {
+    if (next == container->end() || _eventFilter || _bucketSort)
+        return;
+    auto* limit = dynamic_cast<DocumentSourceLimit*>(next->get());
+    if (!limit)
+        return;
+    // Each bucket holds at least one measurement: N buckets hold the first N.
+    container->insert(it, std::make_unique<DocumentSourceLimit>(_expCtx, limit->getLimit()));
 }
 
 void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator next,
@@ -218,6 +396,7 @@ void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator 
 }
 
 void DocumentSourceInternalUnpackBucket::appendExplainStats(BSONObjBuilder* b) const {
+    b->appendNumber("nReturned", _nReturned);  // not proxied: see Pipeline::stageStats
     b->append("nBucketsUnpacked", _bucketsExamined);
 }
 
@@ -256,7 +435,7 @@ void DocumentSourceInternalUnpackBucket::serialize(BSONArrayBuilder* out) const 
             b.append("includeMaxTimeAsMetadata", true);
         if (!_wholeBucketFilterSpec.isEmpty())
             b.append("wholeBucketFilter", _wholeBucketFilterSpec);
-        if (!_eventFilterSpec.isEmpty())
+        if (!_eventFilterSpec.isEmpty() && !_eventFilterRedundant)
             b.append("eventFilter", _eventFilterSpec);
         if (_fixedBuckets)
             b.append("fixedBuckets", true);

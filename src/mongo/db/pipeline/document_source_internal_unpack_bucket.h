@@ -2,8 +2,11 @@
 // reads bucket documents from the buckets collection and returns the
 // measurements they hold (BucketUnpacker), optionally filtered by `eventFilter`
 // (skipped for buckets matching `wholeBucketFilter`). The spec fields and parse
-// errors are those of spec §5.2. The optimiser rewrites around it (issue #7) are
-// not done here: this is the correct, unoptimised stage.
+// errors are those of spec §5.2. optimizeAt() applies the rewrites of spec §5.3-5.4
+// (helpers in bucket_level_predicates.h and timeseries_rewrites.h): $match split into
+// bucket predicates + eventFilter, $sort on meta and $limit moved before unpacking,
+// $sort on time turned into $_internalBoundedSort, $group on meta with $min/$max/count
+// answered from the bucket control fields (this stage then removed), field pruning.
 #pragma once
 
 #include <memory>
@@ -46,10 +49,49 @@ public:
     const BucketSpec& bucketSpec() const {
         return _unpacker.spec();
     }
+    /**
+     * Block access for a consumer that reads whole buckets instead of getNext()
+     * (group_over_buckets.h): moves to the next bucket of the source and returns the
+     * unpacker positioned on it; nullptr at the end. The caller applies no eventFilter, so
+     * it must only be used when serialize() shows none.
+     */
+    BucketUnpacker* nextBucketForBlockRead() {
+        std::optional<BSONObj> bucket = _source ? _source->getNext() : std::nullopt;
+        if (!bucket)
+            return nullptr;
+        ++_bucketsExamined;
+        _unpacker.reset(*bucket);
+        return &_unpacker;
+    }
+    /** The bucket the last returned measurement came from (empty before the first). */
+    const BSONObj& currentBucket() const {
+        return _unpacker.bucket();
+    }
 
 private:
     /** Restricts unpacking to the fields the stages after `next` need (once). */
     void _pruneUnusedFields(StageList::iterator next, StageList* container);
+    /** Absorbs the $match at `next` (see optimizeAt). */
+    void _absorbMatch(StageList::iterator it, StageList::iterator next, StageList* container);
+    /** $sort on meta only -> bucket-level $sort before this stage. True when moved. */
+    bool _moveMetaSort(StageList::iterator it, StageList::iterator next, StageList* container);
+    /** $sort on [meta...,] time -> bucket $sort + $_internalBoundedSort. */
+    void _useBoundedSort(StageList::iterator it, StageList::iterator next, StageList* container);
+    /**
+     * $group answered from control fields: replaces this stage and the $group; sets
+     * `*resume` to the first replacement stage. True when applied (`this` is destroyed).
+     */
+    bool _rewriteGroup(StageList::iterator it, StageList::iterator next, StageList* container,
+                       StageList::iterator* resume);
+    /**
+     * Last-point: [$sort on meta + time,] $group with $first/$last/$top/$bottom per series ->
+     * bucket-level stages (timeseries_lastpoint_rewrite.h) before this stage. True when applied.
+     */
+    bool _rewriteLastPoint(StageList::iterator it, StageList::iterator next, StageList* container);
+    /** A copy of a following $limit before this stage (no measurement filter). */
+    void _copyLimit(StageList::iterator it, StageList::iterator next, StageList* container);
+    /** Where a bucket-level stage of kind "match" goes (before any bucket $sort). */
+    StageList::iterator _bucketMatchPosition(StageList::iterator it, StageList* container);
 
     BucketUnpacker _unpacker;
     bool _fieldsPruned = false;
@@ -65,7 +107,10 @@ private:
     std::unique_ptr<MatchExpression> _wholeBucketFilter;
     bool _bucketMatchesWhole = false;
     const DocumentSource* _bucketMatch = nullptr;  // the $match this stage put before itself
+    const DocumentSource* _bucketSort = nullptr;   // the $sort this stage put before itself
+    bool _eventFilterRedundant = false;  // the bucket $match is exact (meta-only filter)
     long long _bucketsExamined = 0;
+    long long _nReturned = 0;  // measurements returned by getNext() (explain)
 };
 
 }  // namespace mongo

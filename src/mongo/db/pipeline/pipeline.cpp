@@ -1,11 +1,13 @@
 #include "mongo/db/pipeline/pipeline.h"
 
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_limit.h"
 #include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/util/time_support.h"
 
 namespace mongo {
 
@@ -87,21 +89,70 @@ bool Pipeline::isCollectionless() const {
     return !_stages.empty() && !_stages.front()->constraints().needsInput;
 }
 
+namespace {
+
+/** Counts and times the documents a stage returns (explain executionStats). */
+class DocumentSourceStatsProxy final : public DocumentSource {
+public:
+    DocumentSourceStatsProxy(std::shared_ptr<ExpressionContext> expCtx, DocumentSource* inner,
+                             StageExecStats* stats)
+        : DocumentSource(std::move(expCtx)), _inner(inner), _stats(stats) {}
+    std::optional<BSONObj> getNext() override {
+        long long start = curTimeMicros64();
+        auto doc = _inner->getNext();
+        _stats->micros += curTimeMicros64() - start;
+        if (doc)
+            ++_stats->nReturned;
+        return doc;
+    }
+    const char* getSourceName() const override {
+        return _inner->getSourceName();
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        _inner->serialize(out);
+    }
+
+private:
+    DocumentSource* _inner;
+    StageExecStats* _stats;
+};
+
+}  // namespace
+
 void Pipeline::stitch() {
     _stitched = true;
-    DocumentSource* prev = _input.get();
+    _stats.assign(_stages.size(), StageExecStats{});
+    _measured.assign(_stages.size(), false);
+    auto wrap = [this](DocumentSource* s, StageExecStats* stats, bool* measured) {
+        if (!_collectStats || !s || dynamic_cast<DocumentSourceInternalUnpackBucket*>(s))
+            return s;
+        *measured = true;
+        _proxies.push_back(std::make_unique<DocumentSourceStatsProxy>(_expCtx, s, stats));
+        return _proxies.back().get();
+    };
+    DocumentSource* prev = wrap(_input.get(), &_inputStats, &_inputMeasured);
+    size_t i = 0;
     for (auto& st : _stages) {
         st->setSource(prev);
-        prev = st.get();
+        bool measured = false;
+        prev = wrap(st.get(), &_stats[i], &measured);
+        _measured[i++] = measured;
     }
+    _output = prev;
 }
 
 std::optional<BSONObj> Pipeline::getNext() {
     if (!_stitched)
         stitch();
-    if (_stages.empty())
-        return _input ? _input->getNext() : std::nullopt;
-    return _stages.back()->getNext();
+    return _output ? _output->getNext() : std::nullopt;
+}
+
+const StageExecStats* Pipeline::stageStats(int i) const {
+    if (i < 0)
+        return _inputMeasured ? &_inputStats : nullptr;
+    if (static_cast<size_t>(i) >= _measured.size() || !_measured[i])
+        return nullptr;
+    return &_stats[i];
 }
 
 std::vector<BSONObj> Pipeline::serialize() const {

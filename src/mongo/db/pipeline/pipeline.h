@@ -22,6 +22,12 @@
 
 namespace mongo {
 
+/** Run statistics of one stage, collected when explaining with executionStats. */
+struct StageExecStats {
+    long long nReturned = 0;
+    long long micros = 0;  // time inside getNext(), including the stages it pulls from
+};
+
 class Pipeline {
 public:
     /**
@@ -44,6 +50,18 @@ public:
 
     std::optional<BSONObj> getNext();
 
+    /**
+     * Explain with executionStats: counts and times each stage's getNext() through a proxy
+     * placed between it and its consumer. Call before the first getNext(). A stage read
+     * directly by its consumer ($_internalUnpackBucket, whose consumers may read whole
+     * buckets from it) is not proxied and reports its own counts (appendExplainStats).
+     */
+    void enableExecutionStats() {
+        _collectStats = true;
+    }
+    /** The stats of stage `i` of stages() (-1: the input), or nullptr when not measured. */
+    const StageExecStats* stageStats(int i) const;
+
     /** The stages as {$stage: spec} objects (for explain and views). */
     std::vector<BSONObj> serialize() const;
     StageList& stages() {
@@ -65,6 +83,13 @@ private:
     StagePtr _input;       // the cursor stage (not part of _stages)
     PlanExecutor* _exec = nullptr;
     bool _stitched = false;
+    DocumentSource* _output = nullptr;  // what getNext() reads (the last stage or its proxy)
+    bool _collectStats = false;
+    StageExecStats _inputStats;
+    std::vector<StageExecStats> _stats;  // per stage of _stages
+    std::vector<bool> _measured;         // per stage: read through a proxy
+    bool _inputMeasured = false;
+    std::vector<StagePtr> _proxies;
 };
 
 /** A DocumentSource over a PlanExecutor (the find layer's output). */

@@ -10,6 +10,7 @@
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/util/time_support.h"
 
 namespace mongo {
 
@@ -74,32 +75,106 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     return out;
 }
 
-void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
-                           BSONObjBuilder& result) {
+namespace {
+
+void appendQueryPlanner(const PreparedPipeline& prepared, BSONObjBuilder* b) {
     Pipeline* p = prepared.pipeline.get();
-    auto queryPlanner = [&](BSONObjBuilder* b) {
-        BSONObjBuilder qp(b->subobjStart("queryPlanner"));
-        qp.append("namespace", prepared.executionNss.ns());
-        qp.append("parsedQuery", prepared.findParams.matcher
-                      ? prepared.findParams.matcher->serialize()
-                      : BSONObj());
-        qp.append("indexFilterSet", false);
-        qp.append("winningPlan", p->executor() ? p->executor()->explainPlan(false) : BSONObj());
-        qp.append("rejectedPlans", BSONArray());
-    };
+    BSONObjBuilder qp(b->subobjStart("queryPlanner"));
+    qp.append("namespace", prepared.executionNss.ns());
+    qp.append("parsedQuery",
+              prepared.findParams.matcher ? prepared.findParams.matcher->serialize() : BSONObj());
+    qp.append("indexFilterSet", false);
+    qp.append("winningPlan", p->executor() ? p->executor()->explainPlan(false) : BSONObj());
+    qp.append("rejectedPlans", BSONArray());
+}
+
+void appendExecutionStats(PlanExecutor* exec, long long nReturned, long long millis,
+                          ExplainVerbosity verbosity, BSONObjBuilder* b) {
+    StageStats totals = exec->totals();
+    BSONObjBuilder es(b->subobjStart("executionStats"));
+    es.append("executionSuccess", true);
+    es.appendNumber("nReturned", nReturned);
+    es.appendNumber("executionTimeMillis", millis);
+    es.appendNumber("totalKeysExamined", totals.keysExamined);
+    es.appendNumber("totalDocsExamined", totals.docsExamined);
+    es.append("executionStages", exec->explainPlan(true));
+    if (verbosity == ExplainVerbosity::kAllPlansExecution)
+        es.append("allPlansExecution", BSONArray());
+}
+
+/** nReturned / executionTimeMillisEstimate of one stage entry (`stats` null: not measured). */
+void appendStageStats(const StageExecStats* stats, long long fallbackMicros,
+                      BSONObjBuilder* b) {
+    if (stats)
+        b->appendNumber("nReturned", stats->nReturned);
+    b->appendNumber("executionTimeMillisEstimate",
+                    (stats ? stats->micros : fallbackMicros) / 1000);
+}
+
+}  // namespace
+
+void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
+                           BSONObjBuilder& result, ExplainVerbosity verbosity) {
+    Pipeline* p = prepared.pipeline.get();
+    const bool withStats = verbosity != ExplainVerbosity::kQueryPlanner;
+    long long totalMicros = 0;
+    if (withStats) {
+        p->enableExecutionStats();
+        long long start = curTimeMicros64();
+        while (p->getNext()) {
+        }
+        totalMicros = curTimeMicros64() - start;
+    }
     result.append("explainVersion", "1");
     if (p->stages().empty() && p->executor()) {
-        queryPlanner(&result);
+        appendQueryPlanner(prepared, &result);
+        if (withStats)
+            appendExecutionStats(p->executor(), p->executor()->nReturned(), totalMicros / 1000,
+                                 verbosity, &result);
         return;
+    }
+    // A stage that is not measured itself (read directly by its consumer) gets the time of
+    // the first measured stage after it: an upper bound, as that time includes its own.
+    const int n = static_cast<int>(p->stages().size());
+    std::vector<long long> fallbackMicros(n + 1, totalMicros);  // [i + 1]: stage i
+    long long after = totalMicros;
+    for (int i = n - 1; i >= -1; --i) {
+        fallbackMicros[i + 1] = after;
+        if (const StageExecStats* s = p->stageStats(i))
+            after = s->micros;
     }
     BSONArrayBuilder stages(result.subarrayStart("stages"));
     if (p->executor()) {
         BSONObjBuilder cursorStage(stages.subobjStart());
-        BSONObjBuilder inner(cursorStage.subobjStart("$cursor"));
-        queryPlanner(&inner);
+        {
+            BSONObjBuilder inner(cursorStage.subobjStart("$cursor"));
+            appendQueryPlanner(prepared, &inner);
+            if (withStats) {
+                const StageExecStats* in = p->stageStats(-1);
+                appendExecutionStats(p->executor(), p->executor()->nReturned(),
+                                     (in ? in->micros : fallbackMicros[0]) / 1000, verbosity,
+                                     &inner);
+            }
+        }
+        if (withStats)
+            appendStageStats(p->stageStats(-1), fallbackMicros[0], &cursorStage);
     }
-    for (const auto& s : p->serialize())
-        stages.append(s);
+    int i = 0;
+    for (const auto& st : p->stages()) {
+        BSONArrayBuilder one;
+        st->serialize(&one);
+        for (auto e : one.arr()) {
+            if (!withStats) {
+                stages.append(e.Obj());
+                continue;
+            }
+            BSONObjBuilder entry(stages.subobjStart());
+            entry.appendElements(e.Obj());
+            appendStageStats(p->stageStats(i), fallbackMicros[i + 1], &entry);
+            st->appendExplainStats(&entry);
+        }
+        ++i;
+    }
 }
 
 bool PipelineCursorSource::next(OperationContext* opCtx, BSONObj* out) {

@@ -42,13 +42,20 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
                                  const std::vector<BSONObj>& stages,
                                  const AggregationRequestOptions& opts);
 
+enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };
+
 /**
  * Appends aggregate's explain output: the find layer's queryPlanner when the whole
  * pipeline moved into it, else {explainVersion: "1", stages: [{$cursor: {queryPlanner}},
- * ...]}.
+ * ...]}. With kExecutionStats/kAllPlansExecution the pipeline is first run to the end
+ * (its results discarded): the $cursor stage gains `executionStats` (nReturned,
+ * executionTimeMillis, totalKeysExamined, totalDocsExamined, executionStages) and every
+ * stage entry `nReturned` and `executionTimeMillisEstimate` (plus the stage's own
+ * counters, e.g. $_internalUnpackBucket's nBucketsUnpacked). Throws what the pipeline throws.
  */
 void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
-                           BSONObjBuilder& result);
+                           BSONObjBuilder& result,
+                           ExplainVerbosity verbosity = ExplainVerbosity::kQueryPlanner);
 
 /** A cursor source over a pipeline (keeps the pipeline and its input alive). */
 class PipelineCursorSource : public CursorSource {

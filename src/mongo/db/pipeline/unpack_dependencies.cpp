@@ -80,6 +80,12 @@ std::optional<std::set<std::string>> neededTopLevelFields(const std::vector<BSON
                 return std::nullopt;
             for (auto k : spec.embeddedObject())
                 needed.insert(topLevel(k.fieldNameStringData()));
+        } else if (name == "$_internalBoundedSort") {
+            if (spec.type() != BSONType::kObject ||
+                spec.embeddedObject()["sortKey"].type() != BSONType::kObject)
+                return std::nullopt;
+            for (auto k : spec.embeddedObject()["sortKey"].embeddedObject())
+                needed.insert(topLevel(k.fieldNameStringData()));
         } else if (name == "$limit" || name == "$skip") {
             continue;
         } else if (name == "$addFields" || name == "$set") {

@@ -1,0 +1,136 @@
+/**
+ * The $_internalUnpackBucket rewrites of spec §5.4, one scenario each: the explain shape of
+ * the rewritten pipeline and results equal to the same pipeline over a plain collection.
+ */
+const ts = db[jsTestName() + "_ts"];
+const plain = db[jsTestName() + "_plain"];
+const base = ISODate("2024-02-01T00:00:00Z").getTime();
+
+function setUp() {
+    ts.drop();
+    plain.drop();
+    assert.commandWorked(db.createCollection(ts.getName(), {timeseries: {timeField: "t", metaField: "m"}}));
+    const docs = [];
+    for (let i = 0; i < 600; i++) {
+        const d = {_id: i, t: new Date(base + ((i * 37) % 600) * 60 * 1000 + i), m: {host: "h" + (i % 4)}};
+        if (i % 5 != 0)
+            d.x = i % 11 == 0 ? null : (i * 7) % 101;
+        docs.push(d);
+    }
+    assert.commandWorked(ts.insertMany(docs));
+    assert.commandWorked(plain.insertMany(docs));
+}
+
+/** The explain stages, with the $cursor stage reduced to its winning plan. */
+function stagesOf(pipeline) {
+    const e = ts.explain("queryPlanner").aggregate(pipeline);
+    assert(e.stages, tojson(e));
+    return e.stages.map(s => s.$cursor ? {$cursor: s.$cursor.queryPlanner.winningPlan} : s);
+}
+const names = (stages) => stages.map(s => Object.keys(s)[0]);
+
+function planHas(plan, pred) {
+    if (!plan)
+        return false;
+    return pred(plan) || planHas(plan.inputStage, pred);
+}
+
+const canon = (d) => {
+    if (d instanceof Array)
+        return d.map(canon);
+    if (d !== null && typeof d === "object" && !(d instanceof Date) && d._bsontype === undefined) {
+        const out = {};
+        for (const k of Object.keys(d).sort())
+            out[k] = canon(d[k]);
+        return out;
+    }
+    return d;
+};
+
+function assertSameResults(pipeline, ordered) {
+    let a = ts.aggregate(pipeline).toArray().map(d => tojson(canon(d)));
+    let b = plain.aggregate(pipeline).toArray().map(d => tojson(canon(d)));
+    if (!ordered) {
+        a.sort();
+        b.sort();
+    }
+    assert.eq(b, a, tojson(pipeline));
+}
+
+function metaSortMovesBeforeUnpack() {
+    const p = [{$sort: {"m.host": -1}}, {$limit: 3}, {$project: {_id: 0, m: 1}}];
+    const stages = stagesOf(p);
+    assert.eq(["$cursor", "$_internalUnpackBucket", "$limit", "$project"], names(stages), tojson(stages));
+    assert(planHas(stages[0].$cursor, s => s.stage == "SORT" && bsonWoCompare(s.sortPattern, {"meta.host": -1}) == 0),
+           tojson(stages[0]));
+    assertSameResults(p, true);
+}
+
+function limitCopiedBeforeUnpack() {
+    const p = [{$limit: 9}];
+    const stages = stagesOf(p);
+    assert.eq(["$cursor", "$_internalUnpackBucket", "$limit"], names(stages), tojson(stages));
+    assert(planHas(stages[0].$cursor, s => s.stage == "LIMIT"), tojson(stages[0]));
+    assert.eq(9, ts.aggregate(p).itcount());
+    // A measurement filter in between keeps the limit after unpacking only.
+    const filtered = stagesOf([{$match: {x: {$gt: 50}}}, {$limit: 9}]);
+    assert(!planHas(filtered[0].$cursor, s => s.stage == "LIMIT"), tojson(filtered));
+    assertSameResults([{$match: {x: {$gt: 50}}}, {$limit: 9}, {$count: "n"}], true);
+}
+
+function countFromControlCount() {
+    for (const p of [[{$count: "n"}], [{$match: {"m.host": "h1"}}, {$count: "n"}],
+                     [{$group: {_id: "$m.host", n: {$sum: 1}}}]]) {
+        const stages = stagesOf(p);
+        assert(!names(stages).includes("$_internalUnpackBucket"), tojson(stages));
+        const group = stages.find(s => s.$group).$group;
+        assert(tojson(group).includes("$control.count"), tojson(group));
+        assertSameResults(p, false);
+    }
+    // A filter on measurements needs the events: no rewrite.
+    const p = [{$match: {x: {$gte: 10}}}, {$count: "n"}];
+    assert(names(stagesOf(p)).includes("$_internalUnpackBucket"));
+    assertSameResults(p, true);
+}
+
+function groupMinMaxFromControl() {
+    const p = [{$group: {_id: "$m.host", lo: {$min: "$x"}, hi: {$max: "$x"}, last: {$max: "$t"}}}];
+    const stages = stagesOf(p);
+    assert(!names(stages).includes("$_internalUnpackBucket"), tojson(stages));
+    assert.docEq({_id: "$meta.host", lo: {$min: "$control.min.x"}, hi: {$max: "$control.max.x"},
+                  last: {$max: "$control.max.t"}},
+                 stages.find(s => s.$group).$group);
+    assertSameResults(p, false);
+    // $min of the time field cannot use the rounded control.min.t.
+    const q = [{$group: {_id: "$m.host", first: {$min: "$t"}}}];
+    assert(names(stagesOf(q)).includes("$_internalUnpackBucket"));
+    assertSameResults(q, false);
+}
+
+function boundedSortOnTime() {
+    const asc = [{$sort: {t: 1}}];
+    let stages = stagesOf(asc);
+    const sortStage = stages.find(s => s.$_internalBoundedSort);
+    assert(sortStage, tojson(stages));
+    assert.docEq({sortKey: {t: 1}, bound: {base: "min"}}, sortStage.$_internalBoundedSort);
+    assert(planHas(stages[0].$cursor, s => s.stage == "SORT" && bsonWoCompare(s.sortPattern, {"control.min.t": 1}) == 0));
+    assertSameResults(asc, true);
+
+    const desc = [{$sort: {t: -1}}, {$limit: 20}];
+    stages = stagesOf(desc);
+    assert.docEq({sortKey: {t: -1}, bound: {base: "min", offsetSeconds: 3600}, limit: 20},
+                 stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort);
+    assertSameResults(desc, true);
+
+    const metaTime = [{$match: {x: {$ne: null}}}, {$sort: {"m.host": 1, t: -1}}];
+    stages = stagesOf(metaTime);
+    assert(stages.find(s => s.$_internalBoundedSort), tojson(stages));
+    assertSameResults(metaTime, true);
+}
+
+setUp();
+metaSortMovesBeforeUnpack();
+limitCopiedBeforeUnpack();
+countFromControlCount();
+groupMinMaxFromControl();
+boundedSortOnTime();

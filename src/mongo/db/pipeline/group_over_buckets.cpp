@@ -1,0 +1,676 @@
+#include "mongo/db/pipeline/group_over_buckets.h"
+
+#include <cmath>
+#include <limits>
+
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/pipeline/date_util.h"
+#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+
+constexpr long long kTruncRef = 946684800000LL;  // 2000-01-01T00:00:00Z, $dateTrunc's origin
+
+/** $sum and $avg with exactly the arithmetic of SumState (accumulator.h). */
+class BlockSum final : public Accumulator {
+public:
+    explicit BlockSum(bool avg) : _avg(avg) {}
+
+    void process(const Value& v) override {
+        if (_avg) {
+            if (!v.numeric())
+                return;
+            ++_count;
+        }
+        add(v);
+    }
+    Value getValue() const override {
+        if (_avg) {
+            if (_count == 0)
+                return Value::null();
+            double avg = asDouble() / static_cast<double>(_count);
+            return _decimal ? Value(Decimal128::fromDouble(avg)) : Value(avg);
+        }
+        if (_decimal)
+            return Value(Decimal128::fromDouble(asDouble()));
+        if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
+            _long <= std::numeric_limits<int>::max())
+            return Value(static_cast<int>(_long));
+        if (_kind <= 1)
+            return Value(_long);
+        return Value(_double);
+    }
+    void reset() override {
+        *this = BlockSum(_avg);
+    }
+
+    void add(const Value& v) {
+        switch (v.getType()) {
+            case BSONType::kNumberInt:
+                addLong(v.getLong(), false);
+                return;
+            case BSONType::kNumberLong:
+                addLong(v.getLong(), true);
+                return;
+            case BSONType::kNumberDecimal:
+                _decimal = true;
+                addDouble(v.getDouble());
+                return;
+            case BSONType::kNumberDouble:
+                addDouble(v.getDouble());
+                return;
+            default:
+                return;
+        }
+    }
+
+    /** The present doubles of rows [from, to) of `col`. */
+    void addDoubles(const ScalarColumn& col, size_t from, size_t to);
+    /** The present integers of rows [from, to); `isLong`: int64 (else int32) values. */
+    void addLongs(const ScalarColumn& col, size_t from, size_t to, bool isLong);
+    /** `n` times the constant `v`. */
+    void addConstant(const Value& v, size_t n) {
+        for (size_t i = 0; i < n; ++i)
+            process(v);
+    }
+
+private:
+    void addLong(long long v, bool isLong) {
+        if (_kind < 2) {
+            long long r;
+            if (!__builtin_add_overflow(_long, v, &r)) {
+                _long = r;
+                if (isLong)
+                    _kind = 1;
+                return;
+            }
+            _kind = 2;  // overflow: continue in double
+            _double = static_cast<double>(_long);
+            _long = 0;
+        }
+        kahan(static_cast<double>(v));
+    }
+    void addDouble(double v) {
+        if (_kind < 2) {
+            _kind = 2;
+            _double += static_cast<double>(_long);
+            _long = 0;
+        }
+        kahan(v);
+    }
+    void kahan(double v) {
+        double y = v - _compensation;
+        double t = _double + y;
+        _compensation = (t - _double) - y;
+        _double = t;
+    }
+    double asDouble() const {
+        return _kind < 2 ? static_cast<double>(_long) : _double;
+    }
+
+    bool _avg;
+    int _kind = 0;  // 0 int, 1 long, 2 double
+    bool _decimal = false;
+    long long _long = 0;
+    double _double = 0;
+    double _compensation = 0;
+    long long _count = 0;
+};
+
+/** Calls f(i) for each present row i in [from, to) of `col`, word by word. */
+template <typename F>
+inline void forPresent(const ScalarColumn& col, size_t from, size_t to, F&& f) {
+    to = std::min(to, col.size);
+    size_t i = from;
+    while (i < to) {
+        const unsigned shift = i & 63;
+        uint64_t w = col.present[i >> 6] >> shift;
+        const size_t lim = std::min(to, (i | 63) + 1);
+        if (w == (~uint64_t(0) >> shift)) {
+            for (; i < lim; ++i)
+                f(i);
+        } else {
+            for (; i < lim; ++i, w >>= 1)
+                if (w & 1)
+                    f(i);
+        }
+    }
+}
+
+void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
+    const double* v = col.doubles.data();
+    // Locals: the compiler cannot keep members in registers across stores to `v`'s type.
+    int kind = _kind;
+    double sum = _double, comp = _compensation;
+    long long lng = _long, n = 0;
+    forPresent(col, from, to, [&](size_t i) {
+        if (kind < 2) {
+            kind = 2;
+            sum += static_cast<double>(lng);
+            lng = 0;
+        }
+        double y = v[i] - comp;
+        double t = sum + y;
+        comp = (t - sum) - y;
+        sum = t;
+        ++n;
+    });
+    _kind = kind;
+    _double = sum;
+    _compensation = comp;
+    _long = lng;
+    if (_avg)
+        _count += n;
+}
+
+void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool isLong) {
+    const int64_t* v = col.ints.data();
+    long long n = 0;
+    forPresent(col, from, to, [&](size_t i) {
+        addLong(v[i], isLong);
+        ++n;
+    });
+    if (_avg)
+        _count += n;
+}
+
+/** $min/$max with the generic rule: nullish ignored, strictly better replaces. */
+class BlockMinMax final : public Accumulator {
+public:
+    explicit BlockMinMax(bool isMax) : _max(isMax) {}
+    void process(const Value& v) override {
+        if (v.nullish())
+            return;
+        if (_val.missing()) {
+            _val = v.getOwned();
+            return;
+        }
+        int c = Value::compare(v, _val);
+        if (_max ? c > 0 : c < 0)
+            _val = v.getOwned();
+    }
+    Value getValue() const override {
+        return _val.missing() ? Value::null() : _val;
+    }
+    size_t memUsage() const override {
+        return 64 + static_cast<size_t>(_val.elem().size());
+    }
+    void reset() override {
+        _val = Value();
+    }
+    bool isMax() const {
+        return _max;
+    }
+
+private:
+    bool _max;
+    Value _val;
+};
+
+/** Canonical order of doubles (NaN first), as compareDoubles in bson_comparator. */
+inline int cmpDouble(double l, double r) {
+    if (l < r)
+        return -1;
+    if (l > r)
+        return 1;
+    if (l == r)
+        return 0;
+    bool ln = std::isnan(l), rn = std::isnan(r);
+    return ln && rn ? 0 : ln ? -1 : 1;
+}
+
+/** The first best present value of rows [from, to), folded into `acc` (one Value per run). */
+void minMaxRun(BlockMinMax* acc, const ScalarColumn& col, BSONType type, size_t from, size_t to) {
+    const bool isMax = acc->isMax();
+    bool any = false;
+    if (type == BSONType::kNumberDouble) {
+        const double* v = col.doubles.data();
+        double best = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            int c = any ? cmpDouble(v[i], best) : 0;
+            if (!any || (isMax ? c > 0 : c < 0))
+                best = v[i];
+            any = true;
+        });
+        if (any)
+            acc->process(Value(best));
+        return;
+    }
+    const int64_t* v = col.ints.data();
+    int64_t best = 0;
+    forPresent(col, from, to, [&](size_t i) {
+        if (!any || (isMax ? v[i] > best : v[i] < best))
+            best = v[i];
+        any = true;
+    });
+    if (!any)
+        return;
+    if (type == BSONType::kNumberInt)
+        acc->process(Value(static_cast<int>(best)));
+    else if (type == BSONType::kNumberLong)
+        acc->process(Value(static_cast<long long>(best)));
+    else
+        acc->process(Value(Date_t::fromMillisSinceEpoch(best)));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The analysed spec.
+
+struct GroupOverBuckets::Plan {
+    enum class Op { kSum, kAvg, kMin, kMax };
+    struct Acc {
+        Op op;
+        std::string field;  // empty: constant
+        Value constant;
+    };
+
+    BucketSpec spec;
+    ExprPtr idExpr;
+    std::vector<AccumulationStatement> accs;  // generic expressions (per-measurement path)
+    std::vector<Acc> blockAccs;
+    // The unpack stage's filters: a bucket matching `wholeBucketFilter` keeps every
+    // measurement; other buckets keep those matching `eventFilter` (per measurement).
+    std::unique_ptr<MatchExpression> eventFilter;
+    std::unique_ptr<MatchExpression> wholeBucketFilter;
+    bool keyUsesMeta = false;
+    bool keyUsesTime = false;
+    long long width = 0;  // time bin width in ms (1: the time itself)
+    long long origin = 0;
+
+    bool isMetaPath(StringData path) const {
+        if (!spec.metaField)
+            return false;
+        StringData first = path.substr(0, path.find('.'));
+        return first == *spec.metaField;
+    }
+    bool setTimeBins(long long w, long long o) {
+        if (keyUsesTime && (width != w || origin != o))
+            return false;
+        keyUsesTime = true;
+        width = w;
+        origin = o;
+        return true;
+    }
+    bool analyzeKey(const BSONElement& e);
+    bool analyzeDateTrunc(const BSONElement& args);
+    bool analyzeAccumulator(const BSONElement& e);
+};
+
+bool GroupOverBuckets::Plan::analyzeKey(const BSONElement& e) {
+    switch (e.type()) {
+        case BSONType::kString: {
+            StringData s = e.valueStringData();
+            if (!s.starts_with("$"))
+                return true;
+            if (s.starts_with("$$"))
+                return false;
+            StringData path = s.substr(1);
+            if (isMetaPath(path)) {
+                keyUsesMeta = true;
+                return true;
+            }
+            return path == spec.timeField && setTimeBins(1, 0);
+        }
+        case BSONType::kObject: {
+            BSONObj obj = e.embeddedObject();
+            if (obj.isEmpty())
+                return true;
+            StringData first = obj.firstElementFieldNameStringData();
+            if (first.starts_with("$")) {
+                if (obj.nFields() != 1)
+                    return false;
+                if (first == "$literal")
+                    return true;
+                return first == "$dateTrunc" && analyzeDateTrunc(obj.firstElement());
+            }
+            for (auto f : obj)
+                if (!analyzeKey(f))
+                    return false;
+            return true;
+        }
+        case BSONType::kArray:
+            for (auto f : e.embeddedObject())
+                if (!analyzeKey(f))
+                    return false;
+            return true;
+        default:
+            return true;  // a constant
+    }
+}
+
+bool GroupOverBuckets::Plan::analyzeDateTrunc(const BSONElement& args) {
+    if (args.type() != BSONType::kObject)
+        return false;
+    bool haveDate = false;
+    TimeUnit unit = TimeUnit::kYear;
+    bool haveUnit = false;
+    long long binSize = 1;
+    for (auto a : args.embeddedObject()) {
+        StringData name = a.fieldNameStringData();
+        bool isString = a.type() == BSONType::kString;
+        if (name == "date") {
+            haveDate = isString && a.valueStringData() == "$" + spec.timeField;
+        } else if (name == "unit") {
+            haveUnit = isString && !a.valueStringData().starts_with("$") &&
+                parseTimeUnit(a.valueStringData(), &unit);
+        } else if (name == "binSize") {
+            Value v(a);
+            if (!v.integral64Bit() || v.getLong() <= 0)
+                return false;
+            binSize = v.getLong();
+        } else if (name == "timezone") {
+            if (!isString || (a.valueStringData() != "UTC" && a.valueStringData() != "GMT"))
+                return false;
+        } else if (name == "startOfWeek") {
+            if (!isString || a.valueStringData().starts_with("$"))
+                return false;
+        } else {
+            return false;
+        }
+    }
+    if (!haveDate || !haveUnit || unit > TimeUnit::kDay)
+        return false;
+    long long width;
+    if (__builtin_mul_overflow(unitMillis(unit), binSize, &width))
+        return false;
+    return setTimeBins(width, kTruncRef);
+}
+
+bool GroupOverBuckets::Plan::analyzeAccumulator(const BSONElement& e) {
+    if (e.type() != BSONType::kObject || e.embeddedObject().nFields() != 1)
+        return false;
+    BSONElement arg = e.embeddedObject().firstElement();
+    StringData op = arg.fieldNameStringData();
+    Acc acc;
+    if (op == "$count") {
+        acc.op = Op::kSum;
+        acc.constant = Value(1);
+        blockAccs.push_back(std::move(acc));
+        return true;
+    }
+    if (op == "$sum")
+        acc.op = Op::kSum;
+    else if (op == "$avg")
+        acc.op = Op::kAvg;
+    else if (op == "$min")
+        acc.op = Op::kMin;
+    else if (op == "$max")
+        acc.op = Op::kMax;
+    else
+        return false;
+    if (arg.type() == BSONType::kString && arg.valueStringData().starts_with("$")) {
+        StringData path = arg.valueStringData().substr(1);
+        if (path.starts_with("$") || path.find('.') != StringData::npos || path.empty() ||
+            (spec.metaField && path == *spec.metaField))
+            return false;
+        acc.field = std::string(path);
+    } else if (acc.op == Op::kSum && arg.type() != BSONType::kObject &&
+               arg.type() != BSONType::kArray && arg.type() != BSONType::kString) {
+        acc.constant = Value::copyOf(arg);
+    } else {
+        return false;
+    }
+    blockAccs.push_back(std::move(acc));
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+
+std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(std::shared_ptr<ExpressionContext> expCtx,
+                                                         const BSONObj& groupSpec,
+                                                         const BucketSpec& spec) {
+    if (!spec.computedMetaProjFields.empty())
+        return nullptr;
+    auto plan = std::make_unique<Plan>();
+    plan->spec = spec;
+    BSONElement idElem;
+    for (auto e : groupSpec) {
+        if (e.fieldNameStringData() == "_id") {
+            if (!idElem.eoo() || !plan->analyzeKey(e))
+                return nullptr;
+            idElem = e;
+        } else if (!plan->analyzeAccumulator(e)) {
+            return nullptr;
+        }
+    }
+    if (idElem.eoo())
+        return nullptr;
+    auto vps = expCtx->makeParseState();
+    plan->idExpr = Expression::parseOperand(expCtx.get(), idElem, vps);
+    for (auto e : groupSpec)
+        if (e.fieldNameStringData() != "_id")
+            plan->accs.push_back(parseAccumulationStatement(expCtx.get(), e, vps));
+    return std::unique_ptr<GroupOverBuckets>(new GroupOverBuckets(std::move(expCtx), std::move(plan)));
+}
+
+std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(
+    std::shared_ptr<ExpressionContext> expCtx, const BSONObj& groupSpec,
+    const DocumentSourceInternalUnpackBucket& unpack) {
+    BSONArrayBuilder arr;
+    unpack.serialize(&arr);
+    BSONObj stages = arr.arr();  // owns the bytes `stage` points into
+    BSONObj stage = stages.firstElement().embeddedObject().firstElement().embeddedObject();
+    if (stage.hasField("computedMetaProjFields"))
+        return nullptr;
+    auto out = make(std::move(expCtx), groupSpec, unpack.bucketSpec());
+    if (!out)
+        return nullptr;
+    BSONElement event = stage["eventFilter"];
+    BSONElement whole = stage["wholeBucketFilter"];
+    if (event.type() == BSONType::kObject && !event.Obj().isEmpty()) {
+        out->_plan->eventFilter = uassertStatusOK(parseMatchExpression(event.Obj().getOwned()));
+        if (whole.type() == BSONType::kObject && !whole.Obj().isEmpty())
+            out->_plan->wholeBucketFilter =
+                uassertStatusOK(parseMatchExpression(whole.Obj().getOwned()));
+    }
+    return out;
+}
+
+GroupOverBuckets::GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx,
+                                   std::unique_ptr<Plan> plan)
+    : _expCtx(std::move(expCtx)), _plan(std::move(plan)) {}
+
+GroupOverBuckets::~GroupOverBuckets() = default;
+
+void GroupOverBuckets::processAll(DocumentSourceInternalUnpackBucket* unpack) {
+    while (BucketUnpacker* u = unpack->nextBucketForBlockRead())
+        processBucket(u);
+}
+
+std::vector<GroupOverBuckets::Group> GroupOverBuckets::releaseGroups() {
+    _index.clear();
+    _rowGroups.clear();
+    return std::move(_groups);
+}
+
+void GroupOverBuckets::chargeMemory(size_t bytes) {
+    _mem += bytes;
+    uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
+            "Exceeded memory limit for $group, but didn't allow external sort. Pass "
+            "allowDiskUse:true to opt in.",
+            _mem <= static_cast<size_t>(_expCtx->maxMemoryBytes) || _expCtx->allowDiskUse);
+}
+
+size_t GroupOverBuckets::groupFor(const Value& evaluated) {
+    Value key = evaluated.missing() ? Value::null() : evaluated;
+    auto it = _index.find(key);
+    if (it != _index.end())
+        return it->second;
+    Group g;
+    g.key = key.getOwned();
+    for (const auto& a : _plan->blockAccs) {
+        if (a.op == Plan::Op::kSum || a.op == Plan::Op::kAvg)
+            g.accs.push_back(std::make_unique<BlockSum>(a.op == Plan::Op::kAvg));
+        else
+            g.accs.push_back(std::make_unique<BlockMinMax>(a.op == Plan::Op::kMax));
+    }
+    size_t idx = _groups.size();
+    _groups.push_back(std::move(g));
+    _index.emplace(_groups.back().key, idx);
+    chargeMemory(128 + static_cast<size_t>(_groups.back().key.elem().size()) +
+                 64 * _plan->blockAccs.size());
+    return idx;
+}
+
+uint32_t GroupOverBuckets::metaIdOf(const BSONElement& meta) {
+    _metaKey.assign(1, static_cast<char>(meta.type()));  // reused: no allocation per bucket
+    if (!meta.eoo())
+        _metaKey.append(meta.value(), meta.valuesize());
+    auto it = _metaIds.find(_metaKey);
+    if (it != _metaIds.end())
+        return it->second;
+    uint32_t id = static_cast<uint32_t>(_metaIds.size());
+    _metaIds.emplace(_metaKey, id);
+    return id;
+}
+
+size_t GroupOverBuckets::groupForRow(uint32_t metaId, int64_t bin, int64_t t,
+                                     const BSONElement& meta) {
+    auto it = _rowGroups.find(std::make_pair(metaId, bin));
+    if (it != _rowGroups.end())
+        return it->second;
+    // The key of these rows is the _id expression over {time, meta} of one of them.
+    const BucketSpec& spec = _plan->spec;
+    BSONObjBuilder b;
+    if (spec.includes(spec.timeField))
+        b.appendDate(spec.timeField, Date_t::fromMillisSinceEpoch(t));
+    if (spec.metaField && !meta.eoo() && spec.includes(*spec.metaField))
+        b.appendAs(meta, *spec.metaField);
+    BSONObj doc = b.obj();
+    Variables* vars = &_expCtx->variables;
+    size_t idx;
+    {
+        ScopedFieldCache fieldCache(vars, doc);
+        idx = groupFor(_plan->idExpr->evaluate(doc, vars));
+    }
+    _rowGroups.emplace(std::make_pair(metaId, bin), static_cast<uint32_t>(idx));
+    return idx;
+}
+
+void GroupOverBuckets::processBucket(BucketUnpacker* unpacker) {
+    const Plan& plan = *_plan;
+    const bool filtered = plan.eventFilter &&
+        !(plan.wholeBucketFilter && plan.wholeBucketFilter->matchesBSON(unpacker->bucket()));
+    if (!filtered && processBlock(unpacker)) {
+        ++_blockBuckets;
+        return;
+    }
+    ++_fallbackBuckets;
+    processGeneric(unpacker, filtered ? plan.eventFilter.get() : nullptr);
+}
+
+void GroupOverBuckets::processGeneric(BucketUnpacker* unpacker, const MatchExpression* filter) {
+    Variables* vars = &_expCtx->variables;
+    while (unpacker->hasNext()) {
+        BSONObj doc = unpacker->getNext();
+        if (filter && !filter->matchesBSON(doc))
+            continue;
+        ScopedFieldCache fieldCache(vars, doc);
+        Group& g = _groups[groupFor(_plan->idExpr->evaluate(doc, vars))];
+        for (size_t i = 0; i < _plan->accs.size(); ++i)
+            g.accs[i]->process(_plan->accs[i].expr->evaluate(doc, vars));
+    }
+}
+
+void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n) {
+    const Plan& plan = *_plan;
+    uint32_t metaId = plan.keyUsesMeta ? metaIdOf(meta) : 0;
+    _runs.clear();
+    if (!time) {
+        _runs.emplace_back(n, groupForRow(metaId, 0, 0, meta));
+        return;
+    }
+    const int64_t* t = time->ints.data();
+    int64_t lo = 1, hi = 0;  // empty bin
+    uint32_t g = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (t[i] >= lo && t[i] < hi)
+            continue;
+        if (i > 0)
+            _runs.emplace_back(i, g);
+        // floor((t - origin) / width), exact for any int64 time.
+        __int128 off = static_cast<__int128>(t[i]) - plan.origin;
+        __int128 q = off / plan.width;
+        if (off % plan.width < 0)
+            --q;
+        __int128 start = plan.origin + q * plan.width;
+        __int128 end = start + plan.width;
+        constexpr __int128 kMin = std::numeric_limits<int64_t>::min();
+        constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
+        lo = static_cast<int64_t>(std::max(start, kMin));
+        hi = static_cast<int64_t>(std::min(end, kMax));
+        g = static_cast<uint32_t>(groupForRow(metaId, lo, t[i], meta));
+    }
+    _runs.emplace_back(n, g);
+}
+
+bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
+    using State = BucketUnpacker::ColumnAccess::State;
+    const Plan& plan = *_plan;
+    const size_t n = unpacker->numberOfMeasurements();
+    if (n == 0 || n > std::numeric_limits<uint32_t>::max())
+        return n == 0;
+
+    // Preflight: every column this group reads must be block-decoded (or absent).
+    const ScalarColumn* time = nullptr;
+    if (plan.keyUsesTime) {
+        auto tc = unpacker->column(plan.spec.timeField);
+        if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n)
+            return false;
+        for (size_t w = 0; w < n / 64; ++w)
+            if (tc.scalar->present[w] != ~uint64_t(0))
+                return false;
+        if (n % 64 && tc.scalar->present[n / 64] != (~uint64_t(0) >> (64 - n % 64)))
+            return false;
+        time = tc.scalar;
+    }
+    auto& cols = _cols;
+    cols.assign(plan.blockAccs.size(), BucketUnpacker::ColumnAccess());
+    for (size_t a = 0; a < plan.blockAccs.size(); ++a) {
+        const Plan::Acc& acc = plan.blockAccs[a];
+        if (acc.field.empty())
+            continue;
+        cols[a] = unpacker->column(acc.field);
+        if (cols[a].state == State::kOther)
+            return false;
+        BSONType t = cols[a].type;
+        if (cols[a].state == State::kScalar &&
+            (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) &&
+            t != BSONType::kNumberDouble && t != BSONType::kNumberInt &&
+            t != BSONType::kNumberLong && t != BSONType::kDate)
+            return false;
+    }
+
+    buildRuns(time, unpacker->meta(), n);
+
+    // Fold each accumulator's column run by run.
+    for (size_t a = 0; a < plan.blockAccs.size(); ++a) {
+        const Plan::Acc& acc = plan.blockAccs[a];
+        const auto& col = cols[a];
+        if (!acc.field.empty() && col.state == State::kAbsent)
+            continue;  // every row missing: ignored by all four operators
+        size_t from = 0;
+        for (auto [end, g] : _runs) {
+            Accumulator* target = _groups[g].accs[a].get();
+            if (acc.field.empty()) {
+                static_cast<BlockSum*>(target)->addConstant(acc.constant, end - from);
+            } else if (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) {
+                minMaxRun(static_cast<BlockMinMax*>(target), *col.scalar, col.type, from, end);
+            } else if (col.type == BSONType::kNumberDouble) {
+                static_cast<BlockSum*>(target)->addDoubles(*col.scalar, from, end);
+            } else if (col.type == BSONType::kNumberInt || col.type == BSONType::kNumberLong) {
+                static_cast<BlockSum*>(target)->addLongs(*col.scalar, from, end,
+                                                         col.type == BSONType::kNumberLong);
+            }  // dates, bools, timestamps: not numbers, ignored by $sum/$avg
+            from = end;
+        }
+    }
+    return true;
+}
+
+}  // namespace mongo

@@ -1,0 +1,115 @@
+// GroupOverBuckets: the block path of a $group that directly follows
+// $_internalUnpackBucket. Instead of turning every measurement into a document and
+// evaluating the group's expressions on it, it reads each bucket's decoded columns
+// (BucketUnpacker::column) and folds whole runs of rows into the groups:
+//
+//   _id:  constants, paths into the meta field ("$tags.hostname"), the time field, and
+//         {$dateTrunc: {date: "$<time>", unit: millisecond|second|minute|hour|day,
+//         binSize: <const>, timezone: "UTC"|"GMT" (or absent)}}, in objects/arrays;
+//   accumulators: $sum/$avg/$min/$max of a top-level measurement field "$f",
+//         $sum of a constant, $count.
+//
+// The meta part of the key is read once per bucket, the time part is a floor division
+// per row (recomputed only when a row leaves the current bin). A bucket the unpack
+// stage's eventFilter does not keep whole, or whose columns are not single-type scalar
+// columns (v1 buckets, strings, mixed int32/int64, objects, decimals...), goes through
+// the generic per-measurement path into the same groups.
+// Results, types, group order (first seen) and the memory error (292) equal those of
+// the generic $group (document_source_group.h); with allowDiskUse the groups stay in
+// memory instead of spilling. Thread safety: one owner.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "mongo/db/pipeline/accumulator.h"
+#include "mongo/db/pipeline/bucket_unpacker.h"
+#include "mongo/db/pipeline/expression_context.h"
+
+namespace mongo {
+
+class DocumentSourceInternalUnpackBucket;
+class MatchExpression;
+
+class GroupOverBuckets {
+public:
+    /** One output group. The accumulators' getValue() are the group's results. */
+    struct Group {
+        Value key;
+        std::vector<std::unique_ptr<Accumulator>> accs;
+    };
+
+    /**
+     * The block plan of $group `groupSpec` (the stage's argument object) over measurements
+     * unpacked with `spec`, or nullptr when the spec is not eligible (file comment). Never
+     * throws for an ineligible spec; a spec the generic $group rejects may throw its codes.
+     */
+    static std::unique_ptr<GroupOverBuckets> make(std::shared_ptr<ExpressionContext> expCtx,
+                                                  const BSONObj& groupSpec,
+                                                  const BucketSpec& spec);
+    /**
+     * As above for the stage `unpack`; nullptr when that stage computes fields from meta
+     * (computedMetaProjFields). With an eventFilter, buckets that match the stage's
+     * wholeBucketFilter take the block path, the others the per-measurement path with the
+     * filter applied, as the stage itself does.
+     */
+    static std::unique_ptr<GroupOverBuckets> make(std::shared_ptr<ExpressionContext> expCtx,
+                                                  const BSONObj& groupSpec,
+                                                  const DocumentSourceInternalUnpackBucket& unpack);
+
+    ~GroupOverBuckets();
+
+    /**
+     * Folds the bucket `unpacker` was just reset() on into the groups. Throws
+     * QueryExceededMemoryLimitNoDiskUseAllowed (292) past the memory limit without
+     * allowDiskUse, and what the generic path throws for the bucket's measurements.
+     */
+    void processBucket(BucketUnpacker* unpacker);
+    /** Reads every remaining bucket of `unpack` (nextBucketForBlockRead) and folds it in. */
+    void processAll(DocumentSourceInternalUnpackBucket* unpack);
+    /** The groups in first-seen order; the object is spent afterwards. */
+    std::vector<Group> releaseGroups();
+
+    /** Buckets folded by the block path / by the per-measurement path (tests, bench). */
+    long long blockBuckets() const {
+        return _blockBuckets;
+    }
+    long long fallbackBuckets() const {
+        return _fallbackBuckets;
+    }
+
+    struct Plan;  // the analysed spec (group_over_buckets.cpp)
+
+private:
+    GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx, std::unique_ptr<Plan> plan);
+
+    /** The per-measurement path for the current bucket, keeping what `filter` matches. */
+    void processGeneric(BucketUnpacker* unpacker, const MatchExpression* filter);
+    /** False when the bucket needs the per-measurement path. */
+    bool processBlock(BucketUnpacker* unpacker);
+    /** Splits the rows [0, n) of the current bucket into `_runs` of one group each. */
+    void buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n);
+    /** The group of `key` (evaluated, owned or not), created if new. */
+    size_t groupFor(const Value& key);
+    /** The group of the rows of the current bucket with meta id `metaId` and time `t`. */
+    size_t groupForRow(uint32_t metaId, int64_t bin, int64_t t, const BSONElement& meta);
+    uint32_t metaIdOf(const BSONElement& meta);
+    void chargeMemory(size_t bytes);
+
+    std::shared_ptr<ExpressionContext> _expCtx;
+    std::unique_ptr<Plan> _plan;
+    std::vector<Group> _groups;
+    absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
+    absl::flat_hash_map<std::string, uint32_t> _metaIds;  // type byte + value bytes
+    std::string _metaKey;                                 // metaIdOf()'s buffer
+    std::vector<BucketUnpacker::ColumnAccess> _cols;      // processBlock()'s columns
+    absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> _rowGroups;  // (meta, bin)
+    std::vector<std::pair<uint32_t, uint32_t>> _runs;  // (end row, group) of one bucket
+    size_t _mem = 0;
+    long long _blockBuckets = 0;
+    long long _fallbackBuckets = 0;
+};
+
+}  // namespace mongo

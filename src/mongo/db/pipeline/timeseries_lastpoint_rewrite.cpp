@@ -1,0 +1,199 @@
+#include "mongo/db/pipeline/timeseries_lastpoint_rewrite.h"
+
+#include <algorithm>
+#include <string>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/pipeline/timeseries_rewrites.h"
+
+namespace mongo::timeseries_rewrite {
+
+namespace {
+
+constexpr StringData kBucketField = "bucket";
+constexpr StringData kBoundField = "__lastPointBound";
+
+bool metaUsable(const BucketSpec& spec) {
+    if (!spec.metaField || !spec.includes(*spec.metaField))
+        return false;
+    return std::find(spec.computedMetaProjFields.begin(), spec.computedMetaProjFields.end(),
+                     *spec.metaField) == spec.computedMetaProjFields.end();
+}
+
+int sortDirection(const BSONElement& e) {
+    if (!e.isNumber())
+        return 0;
+    double d = e.numberDouble();
+    return d == 1 ? 1 : d == -1 ? -1 : 0;
+}
+
+/** The group key: its measurement-level meta paths and the same key over buckets. */
+struct GroupKey {
+    std::vector<std::string> paths;  // "m", "m.a"
+    BSONObj bucketKey;               // {_id: <key renamed to meta>}
+};
+
+/** "$m.a" -> path "m.a" appended to `key`, "$meta.a" appended to `out` under `name`. */
+bool appendMetaPathKey(const BSONElement& e, StringData name, const BucketSpec& spec,
+                       GroupKey* key, BSONObjBuilder* out) {
+    if (e.type() != BSONType::kString)
+        return false;
+    StringData s = e.valueStringData();
+    if (!s.starts_with("$") || s.starts_with("$$"))
+        return false;
+    auto renamed = renameMetaPath(s.substr(1), spec);
+    if (!renamed)
+        return false;
+    key->paths.emplace_back(s.substr(1));
+    out->append(name, "$" + *renamed);
+    return true;
+}
+
+std::optional<GroupKey> parseGroupKey(const BSONElement& id, const BucketSpec& spec) {
+    GroupKey key;
+    BSONObjBuilder b;
+    if (id.type() == BSONType::kNull) {
+        b.appendNull("_id");
+    } else if (id.type() == BSONType::kObject) {
+        BSONObjBuilder sub(b.subobjStart("_id"));
+        for (auto f : id.embeddedObject()) {
+            if (f.fieldNameStringData().starts_with("$") ||
+                !appendMetaPathKey(f, f.fieldNameStringData(), spec, &key, &sub))
+                return std::nullopt;
+        }
+        sub.done();
+        if (key.paths.empty())
+            return std::nullopt;
+    } else if (!appendMetaPathKey(id, "_id", spec, &key, &b)) {
+        return std::nullopt;
+    }
+    key.bucketKey = b.obj();
+    return key;
+}
+
+bool coveredByKey(StringData path, const GroupKey& key) {
+    for (const auto& g : key.paths)
+        if (path == g || (path.starts_with(g) && path.size() > g.size() && path[g.size()] == '.'))
+            return true;
+    return false;
+}
+
+/** Which end of the time order the accumulators select. */
+struct Selection {
+    bool latest = true;
+    bool firstStyle = true;  // the bucket $group takes $first (else $last)
+};
+
+/**
+ * One accumulator `{$first: e}` / `{$top: {sortBy: {t: d}, output: e}}`...: whether it
+ * selects the latest measurement. `timeDir` is the $sort's time direction (0: no $sort).
+ */
+std::optional<Selection> accumulatorSelection(const BSONElement& acc, int timeDir,
+                                              const std::string& timeField) {
+    if (acc.type() != BSONType::kObject || acc.embeddedObject().nFields() != 1)
+        return std::nullopt;
+    BSONElement op = acc.embeddedObject().firstElement();
+    StringData name = op.fieldNameStringData();
+    if (name == "$first" || name == "$last") {
+        if (timeDir == 0)
+            return std::nullopt;
+        bool first = name == "$first";
+        return Selection{first == (timeDir < 0), first};
+    }
+    if (name != "$top" && name != "$bottom")
+        return std::nullopt;
+    if (op.type() != BSONType::kObject)
+        return std::nullopt;
+    BSONElement sortBy = op.embeddedObject().getField("sortBy");
+    if (sortBy.type() != BSONType::kObject || sortBy.embeddedObject().nFields() != 1)
+        return std::nullopt;
+    BSONElement t = sortBy.embeddedObject().firstElement();
+    int dir = sortDirection(t);
+    if (t.fieldNameStringData() != timeField || dir == 0)
+        return std::nullopt;
+    bool top = name == "$top";
+    return Selection{top == (dir < 0), top};
+}
+
+/** The user's $sort: meta keys (all covered by the group key) then the time key. */
+bool parseSort(const BSONObj& sortSpec, const BucketSpec& spec, const GroupKey& key,
+               BSONObjBuilder* bucketSort, int* timeDir) {
+    int n = sortSpec.nFields(), i = 0;
+    for (auto e : sortSpec) {
+        int dir = sortDirection(e);
+        if (dir == 0)
+            return false;
+        StringData path = e.fieldNameStringData();
+        if (++i == n) {
+            if (path != spec.timeField)
+                return false;
+            *timeDir = dir;
+            return true;
+        }
+        auto renamed = renameMetaPath(path, spec);
+        if (!renamed || !coveredByKey(path, key))
+            return false;
+        bucketSort->append(*renamed, dir);
+    }
+    return false;
+}
+
+}  // namespace
+
+std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long long sortLimit,
+                                                 const BSONObj& groupSpec,
+                                                 const BucketSpec& spec) {
+    if (sortLimit > 0 || !metaUsable(spec) || !spec.includes(spec.timeField))
+        return std::nullopt;
+    auto key = parseGroupKey(groupSpec.getField("_id"), spec);
+    if (!key)
+        return std::nullopt;
+
+    BSONObjBuilder bucketSort;
+    int timeDir = 0;
+    if (!sortSpec.isEmpty() && !parseSort(sortSpec, spec, *key, &bucketSort, &timeDir))
+        return std::nullopt;
+
+    std::optional<Selection> sel;
+    for (auto f : groupSpec) {
+        if (f.fieldNameStringData() == "_id")
+            continue;
+        auto s = accumulatorSelection(f, timeDir, spec.timeField);
+        if (!s || (sel && s->latest != sel->latest))
+            return std::nullopt;
+        if (!sel)
+            sel = s;
+    }
+    if (!sel)
+        return std::nullopt;
+
+    LastPointRewrite out;
+    out.latest = sel->latest;
+    const std::string maxTime = "control.max." + spec.timeField;
+    const std::string minTime = "control.min." + spec.timeField;
+    if (sel->latest) {
+        // $first over a descending order, $last over an ascending one: among buckets tied on
+        // control.max the one scanned first (last) holds the measurement the user's $first
+        // ($last) returns.
+        bucketSort.append(maxTime, sel->firstStyle ? -1 : 1);
+        out.bucketStages.push_back(BSON("$sort" << bucketSort.obj()));
+        BSONObjBuilder group;
+        group.appendElements(key->bucketKey);
+        group.append(kBucketField, BSON((sel->firstStyle ? "$first" : "$last") << "$$ROOT"));
+        out.bucketStages.push_back(BSON("$group" << group.obj()));
+        out.bucketStages.push_back(
+            BSON("$replaceRoot" << BSON("newRoot" << "$" + std::string(kBucketField))));
+        return out;
+    }
+    BSONObjBuilder swf;
+    swf.appendAs(key->bucketKey.firstElement(), "partitionBy");
+    swf.append("output", BSON(kBoundField << BSON("$min" << "$" + maxTime)));
+    out.bucketStages.push_back(BSON("$setWindowFields" << swf.obj()));
+    out.bucketStages.push_back(BSON(
+        "$match" << BSON("$expr" << BSON("$lte" << BSON_ARRAY("$" + minTime
+                                                              << "$" + std::string(kBoundField))))));
+    out.bucketStages.push_back(BSON("$project" << BSON(kBoundField << 0)));
+    return out;
+}
+
+}  // namespace mongo::timeseries_rewrite

@@ -1,0 +1,382 @@
+// The block path of $group over buckets against the generic $group over the unpacked
+// measurements, on randomized v1/v2 buckets: results must be byte-identical (same values,
+// same types, same group order).
+#include "mongo/db/pipeline/group_over_buckets.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "mongo/bson/bson_comparator.h"
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/column/bsoncolumnbuilder.h"
+#include "mongo/bson/json.h"
+#include "mongo/db/pipeline/date_util.h"
+#include "mongo/db/pipeline/document_source_group.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+namespace {
+
+constexpr long long kDay = 86400000LL;
+
+/** Buckets with the shape of the write path: time "t", meta "m", fields a b c d s. */
+class BucketGen {
+public:
+    explicit BucketGen(uint32_t seed) : _rng(seed) {}
+
+    /** No bucket before 1970 (bucket _ids hold unsigned seconds: predicates on them differ). */
+    void noPre1970() {
+        _pre1970 = false;
+    }
+
+    BSONObj meta(int series) {
+        switch (series % 5) {
+            case 0:
+                return BSON("m" << BSON("host" << ("h" + std::to_string(series)) << "r" << 1));
+            case 1:
+                return BSON("m" << BSON("host" << ("h" + std::to_string(series % 3))));
+            case 2:
+                return BSON("m" << 1);
+            case 3:
+                return BSON("m" << 1LL);  // a different series, the same group key as 1
+            default:
+                return BSONObj();  // no meta
+        }
+    }
+
+    std::vector<BSONObj> measurements(size_t n) {
+        std::vector<BSONObj> out;
+        long long t0 = _pre1970 && pick(4) == 0 ? -3 * kDay + pick(kDay)
+                                                : 1700000000000LL + pick(kDay);
+        int shape = pick(6);  // what kinds of values this bucket's columns get
+        for (size_t i = 0; i < n; ++i) {
+            BSONObjBuilder b;
+            b.appendDate("t", Date_t::fromMillisSinceEpoch(t0 + pick(3600 * 1000 * 3)));
+            if (pick(8) != 0) {
+                if (shape == 1 && pick(20) == 0)
+                    b.append("a", std::nan(""));
+                else if (shape == 2 && pick(10) == 0)
+                    b.append("a", pick(2) ? -0.0 : 0.0);
+                else if (shape == 3 && pick(10) == 0)
+                    b.append("a", static_cast<int>(pick(5)));  // mixed kinds: generic path
+                else
+                    b.append("a", static_cast<double>(pick(400)) / 4.0);
+            }
+            if (pick(6) != 0) {
+                if (shape == 4 && pick(5) == 0)
+                    b.append("b", static_cast<long long>(pick(100)));  // int32 + int64
+                else
+                    b.append("b", static_cast<int>(pick(2000)) - 1000);
+            }
+            if (pick(3) != 0)
+                b.append("c", (shape == 5 ? (1LL << 62) : 0LL) + static_cast<long long>(pick(1000)));
+            if (pick(2) != 0) {
+                if (shape == 0 && pick(10) == 0)
+                    b.append("d", Decimal128::fromDouble(1.5));
+                else
+                    b.append("d", static_cast<double>(pick(100)));
+            }
+            if (shape == 3 && pick(4) == 0)
+                b.append("s", "x" + std::to_string(pick(10)));
+            out.push_back(b.obj());
+        }
+        std::sort(out.begin(), out.end(), [](const BSONObj& l, const BSONObj& r) {
+            return l["t"].date() < r["t"].date();
+        });
+        return out;
+    }
+
+    /** v2 (compressed, sorted) or v1 (objects keyed "0", "1"...) bucket of `ms`. */
+    static BSONObj bucket(const BSONObj& meta, const std::vector<BSONObj>& ms, bool v1) {
+        std::vector<std::string> names;
+        for (const auto& m : ms)
+            for (auto e : m)
+                if (std::find(names.begin(), names.end(), e.fieldName()) == names.end())
+                    names.push_back(e.fieldName());
+        long long minT = std::numeric_limits<long long>::max();
+        for (const auto& m : ms)
+            minT = std::min(minT, m["t"].date().toMillisSinceEpoch());
+        OID id = OID::gen();
+        id.initFromTimestampSeconds(static_cast<uint32_t>(floorDiv(minT, 1000)));
+        BSONObjBuilder b;
+        b.append("_id", id);
+        BSONObjBuilder control(b.subobjStart("control"));
+        control.append("version", v1 ? 1 : 2);
+        for (bool isMax : {false, true}) {  // per field, canonical order (scalars only here)
+            BSONObjBuilder mm(control.subobjStart(isMax ? "max" : "min"));
+            for (const auto& name : names) {
+                BSONElement best;
+                for (const auto& m : ms) {
+                    BSONElement e = m[name];
+                    if (e.eoo())
+                        continue;
+                    int c = best.eoo() ? 0 : compareElementValues(e, best);
+                    if (best.eoo() || (isMax ? c > 0 : c < 0))
+                        best = e;
+                }
+                if (!best.eoo())
+                    mm.appendAs(best, name);
+            }
+            mm.done();
+        }
+        control.append("count", static_cast<int>(ms.size()));
+        control.done();
+        if (!meta.isEmpty())
+            b.appendAs(meta.firstElement(), "meta");
+        BSONObjBuilder data(b.subobjStart("data"));
+        for (const auto& name : names) {
+            if (v1) {
+                BSONObjBuilder col(data.subobjStart(name));
+                for (size_t i = 0; i < ms.size(); ++i)
+                    if (ms[i].hasField(name))
+                        col.appendAs(ms[i][name], std::to_string(i));
+                col.done();
+                continue;
+            }
+            BSONColumnBuilder col;
+            for (const auto& m : ms)
+                m.hasField(name) ? col.append(m[name]) : col.skip();
+            std::string bin = col.finalize();
+            data.appendBinData(name, static_cast<int>(bin.size()), BinDataType::Column, bin.data());
+        }
+        data.done();
+        return b.obj();
+    }
+
+    std::vector<BSONObj> buckets(size_t count) {
+        std::vector<BSONObj> out;
+        for (size_t i = 0; i < count; ++i) {
+            int series = pick(7);
+            out.push_back(bucket(meta(series), measurements(1 + pick(300)), pick(6) == 0));
+        }
+        return out;
+    }
+
+    long long pick(long long n) {
+        return std::uniform_int_distribution<long long>(0, n - 1)(_rng);
+    }
+
+private:
+    std::mt19937 _rng;
+    bool _pre1970 = true;
+};
+
+BucketSpec tsSpec() {
+    BucketSpec spec;
+    spec.timeField = "t";
+    spec.metaField = "m";
+    return spec;
+}
+
+/** Readable text plus the exact bytes (types, -0.0 and NaN bits included). */
+std::string render(const BSONObj& doc) {
+    static const char* kHex = "0123456789abcdef";
+    std::string out = doc.toString() + "#";
+    for (int i = 0; i < doc.objsize(); ++i) {
+        unsigned char c = static_cast<unsigned char>(doc.objdata()[i]);
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+    return out + ";\n";
+}
+
+std::shared_ptr<ExpressionContext> makeExpCtx() {
+    return std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "ts"));
+}
+
+/** The generic $group over the unpacked measurements, as "doc;doc;..." with exact bytes. */
+std::string genericGroup(const BSONObj& groupSpec, const std::vector<BSONObj>& buckets) {
+    std::vector<BSONObj> docs;
+    BucketUnpacker u(tsSpec());
+    for (const auto& b : buckets) {
+        u.reset(b);
+        while (u.hasNext())
+            docs.push_back(u.getNext());
+    }
+    auto expCtx = makeExpCtx();
+    DocumentSourceQueue queue(expCtx, docs);
+    DocumentSourceGroup group(expCtx, groupSpec);
+    group.setSource(&queue);
+    std::string out;
+    while (auto d = group.getNext())
+        out += render(*d);
+    return out;
+}
+
+/** The block path over the same buckets; also reports how many buckets took which path. */
+std::string blockGroup(const BSONObj& groupSpec, const std::vector<BSONObj>& buckets,
+                       long long* block = nullptr, long long* fallback = nullptr) {
+    auto expCtx = makeExpCtx();
+    auto g = GroupOverBuckets::make(expCtx, groupSpec, tsSpec());
+    if (!g)
+        return "<not eligible>";
+    BucketUnpacker u(tsSpec());
+    for (const auto& b : buckets) {
+        u.reset(b);
+        g->processBucket(&u);
+    }
+    if (block)
+        *block = g->blockBuckets();
+    if (fallback)
+        *fallback = g->fallbackBuckets();
+    std::string out;
+    std::vector<std::string> names;
+    for (auto e : groupSpec)
+        if (e.fieldNameStringData() != "_id")
+            names.push_back(e.fieldName());
+    for (auto& grp : g->releaseGroups()) {
+        BSONObjBuilder b;
+        grp.key.addToBsonObj(&b, "_id");
+        for (size_t i = 0; i < names.size(); ++i)
+            grp.accs[i]->getValue().addToBsonObj(&b, names[i]);
+        out += render(b.obj());
+    }
+    return out;
+}
+
+const char* kEligibleSpecs[] = {
+    R"({"_id": {"host": "$m.host", "hour": {"$dateTrunc": {"date": "$t", "unit": "hour"}}},
+        "avg": {"$avg": "$a"}})",
+    R"({"_id": "$m.host", "s": {"$sum": "$b"}, "mn": {"$min": "$a"}, "mx": {"$max": "$c"},
+        "n": {"$count": {}}, "one": {"$sum": 1}})",
+    R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "minute", "binSize": 7}},
+        "s": {"$sum": "$c"}, "a": {"$avg": "$b"}, "mx": {"$max": "$t"}, "mn": {"$min": "$b"}})",
+    R"({"_id": null, "s": {"$sum": "$d"}, "m": {"$min": "$d"}, "x": {"$max": "$s"},
+        "sa": {"$sum": "$a"}, "ma": {"$max": "$a"}})",
+    R"({"_id": {"d": {"$dateTrunc": {"date": "$t", "unit": "day", "binSize": 2,
+                                      "timezone": "UTC"}}, "m": "$m"},
+        "s": {"$sum": 2.5}, "a": {"$avg": "$a"}, "l": {"$sum": {"$numberLong": "3"}}})",
+    R"({"_id": ["$m", {"$dateTrunc": {"date": "$t", "unit": "second", "binSize": 90}}, 5],
+        "n": {"$count": {}}, "q": {"$avg": "$nope"}, "r": {"$min": "$nope"}})",
+    R"({"_id": "$t", "n": {"$count": {}}})",
+};
+
+TEST(GroupOverBuckets, MatchesGenericGroupOnRandomBuckets) {
+    for (uint32_t seed = 1; seed <= 12; ++seed) {
+        BucketGen gen(seed);
+        auto buckets = gen.buckets(40);
+        for (const char* specJson : kEligibleSpecs) {
+            BSONObj spec = fromjson(specJson);
+            long long block = 0, fallback = 0;
+            std::string fast = blockGroup(spec, buckets, &block, &fallback);
+            ASSERT_EQ(fast, genericGroup(spec, buckets)) << "seed " << seed << " spec " << specJson;
+            EXPECT_GT(block, 0) << specJson;
+        }
+    }
+}
+
+TEST(GroupOverBuckets, MixedOrV1BucketsTakeThePerMeasurementPath) {
+    BucketGen gen(7);
+    std::vector<BSONObj> buckets;
+    auto ms = gen.measurements(50);
+    buckets.push_back(BucketGen::bucket(gen.meta(0), ms, /*v1*/ true));
+    buckets.push_back(BucketGen::bucket(gen.meta(0), ms, /*v1*/ false));
+    BSONObj spec = fromjson(R"({"_id": "$m.host", "s": {"$sum": "$a"}})");
+    long long block = 0, fallback = 0;
+    std::string fast = blockGroup(spec, buckets, &block, &fallback);
+    EXPECT_EQ(fast, genericGroup(spec, buckets));
+    EXPECT_EQ(block, 1);
+    EXPECT_EQ(fallback, 1);
+}
+
+TEST(GroupOverBuckets, IneligibleSpecsAreRefused) {
+    const char* specs[] = {
+        R"({"_id": "$a", "n": {"$sum": 1}})",
+        R"({"_id": null, "p": {"$push": "$a"}})",
+        R"({"_id": null, "s": {"$sum": {"$multiply": ["$a", 2]}}})",
+        R"({"_id": null, "s": {"$sum": "$x.y"}})",
+        R"({"_id": null, "s": {"$sum": "$m"}})",
+        R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "month"}}, "n": {"$count": {}}})",
+        R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "hour", "timezone": "Europe/Paris"}}})",
+        R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "hour", "binSize": "$b"}}})",
+        R"({"_id": {"$add": ["$m", 1]}})",
+        R"({"_id": "$$ROOT"})",
+        R"({"_id": {"a": {"$dateTrunc": {"date": "$t", "unit": "hour"}},
+                    "b": {"$dateTrunc": {"date": "$t", "unit": "day"}}}})",
+    };
+    for (const char* s : specs)
+        EXPECT_EQ(GroupOverBuckets::make(makeExpCtx(), fromjson(s), tsSpec()), nullptr) << s;
+}
+
+/** `stages` over the buckets through $_internalUnpackBucket, or over the measurements. */
+std::string runPipeline(const std::vector<BSONObj>& buckets, const std::vector<BSONObj>& stages,
+                        bool viaUnpack) {
+    auto expCtx = makeExpCtx();
+    std::vector<BSONObj> all;
+    std::vector<BSONObj> input = buckets;
+    if (viaUnpack) {
+        all.push_back(fromjson(R"({"$_internalUnpackBucket": {"timeField": "t",
+            "metaField": "m", "bucketMaxSpanSeconds": 86400}})"));
+    } else {
+        input.clear();
+        BucketUnpacker u(tsSpec());
+        for (const auto& b : buckets) {
+            u.reset(b);
+            while (u.hasNext())
+                input.push_back(u.getNext());
+        }
+    }
+    all.insert(all.end(), stages.begin(), stages.end());
+    auto p = Pipeline::parse(all, expCtx);
+    p->optimize();
+    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, input));
+    std::string out;
+    while (auto d = p->getNext())
+        out += render(*d);
+    return out;
+}
+
+TEST(GroupOverBuckets, PipelineHookGivesTheGenericResult) {
+    BucketGen gen(3);
+    auto buckets = gen.buckets(30);
+    for (const char* group : kEligibleSpecs) {
+        std::vector<BSONObj> stages = {BSON("$group" << fromjson(group))};
+        EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false))
+            << group;
+    }
+}
+
+TEST(GroupOverBuckets, EventFilterKeepsWholeBucketsOnTheBlockPathAndFiltersTheRest) {
+    BucketGen gen(9);
+    gen.noPre1970();
+    auto buckets = gen.buckets(30);
+    const char* matches[] = {
+        R"({"$match": {"t": {"$gte": {"$date": "2023-11-15T00:00:00Z"}}}})",
+        R"({"$match": {"m.host": "h1", "t": {"$lt": {"$date": "2023-11-15T06:00:00Z"}}}})",
+        R"({"$match": {"a": {"$gt": 50}}})",
+    };
+    for (const char* match : matches) {
+        for (const char* group : kEligibleSpecs) {
+            std::vector<BSONObj> stages = {fromjson(match), BSON("$group" << fromjson(group))};
+            EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false))
+                << match << " " << group;
+        }
+    }
+}
+
+TEST(GroupOverBuckets, TooManyGroupsWithoutAllowDiskUseFails) {
+    BucketGen gen(5);
+    auto buckets = gen.buckets(10);
+    auto expCtx = makeExpCtx();
+    expCtx->maxMemoryBytes = 2000;
+    auto g = GroupOverBuckets::make(expCtx, fromjson(R"({"_id": "$t"})"), tsSpec());
+    ASSERT_NE(g, nullptr);
+    BucketUnpacker u(tsSpec());
+    try {
+        for (const auto& b : buckets) {
+            u.reset(b);
+            g->processBucket(&u);
+        }
+        FAIL();
+    } catch (const DBException& ex) {
+        EXPECT_EQ(ex.code(), ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed);
+    }
+}
+
+}  // namespace
+}  // namespace mongo

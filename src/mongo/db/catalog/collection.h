@@ -7,6 +7,8 @@
 // The index list may only change under the exclusive lock.
 #pragma once
 
+#include <atomic>
+
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -144,6 +146,23 @@ public:
     long long numRecords(OperationContext* opCtx) const;
     long long dataSize(OperationContext* opCtx) const;
 
+    /**
+     * Time-series catalog flags of a buckets collection (spec timeseries-semantics.md §2.2),
+     * kept in the durable catalog entry beside the options (CollectionCatalog::
+     * setTimeseriesFlag writes them). Mixed schema: unknown (absent) counts as "may have".
+     */
+    struct TimeseriesFlags {
+        std::atomic<bool> mayHaveMixedSchemaData{true};
+        std::atomic<bool> requiresExtendedRangeSupport{false};
+        std::atomic<bool> bucketingParametersHaveChanged{false};
+    };
+    TimeseriesFlags& timeseriesFlags() {
+        return _tsFlags;
+    }
+    const TimeseriesFlags& timeseriesFlags() const {
+        return _tsFlags;
+    }
+
 private:
     void _insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
     void _removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
@@ -159,6 +178,7 @@ private:
     std::vector<std::shared_ptr<IndexEntry>> _indexes;
     mutable std::shared_mutex _lock;
     bool _dropped = false;
+    TimeseriesFlags _tsFlags;
 };
 
 /** Raises DuplicateKey for `key` in `index` (message and extra info as upstream). */

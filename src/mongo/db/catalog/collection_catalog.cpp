@@ -43,6 +43,11 @@ std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
     auto coll = std::make_shared<Collection>(nss, catalogId, entry->uuid(),
                                              md["options"].embeddedObject(),
                                              _durable->getRecordStore(*entry));
+    if (BSONElement f = md[kMixedSchemaFlag]; f.isBoolean())
+        coll->timeseriesFlags().mayHaveMixedSchemaData = f.boolean();
+    coll->timeseriesFlags().requiresExtendedRangeSupport = md[kExtendedRangeFlag].trueValue();
+    coll->timeseriesFlags().bucketingParametersHaveChanged =
+        md[kParametersChangedFlag].trueValue();
     for (auto idx : md["indexes"].embeddedObject()) {
         BSONObj idxMd = idx.embeddedObject();
         BSONObj spec = idxMd["spec"].embeddedObject();
@@ -498,6 +503,50 @@ Status CollectionCatalog::modifyIndexOptions(OperationContext* opCtx, const Name
     }
     std::string name = desc.name;  // `index` is replaced by updateIndexSpec
     return updateIndexSpec(opCtx, nss, name, newSpec.obj());
+}
+
+Status CollectionCatalog::setTimeseriesFlag(OperationContext* opCtx,
+                                            const std::shared_ptr<Collection>& coll,
+                                            StringData flag, bool value) {
+    auto& flags = coll->timeseriesFlags();
+    std::atomic<bool>* slot = flag == kMixedSchemaFlag ? &flags.mayHaveMixedSchemaData
+        : flag == kExtendedRangeFlag                  ? &flags.requiresExtendedRangeSupport
+        : flag == kParametersChangedFlag              ? &flags.bucketingParametersHaveChanged
+                                                      : nullptr;
+    invariant(slot);
+    if (slot->load() == value)
+        return Status::OK();
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    bool stored = false;
+    try {
+        writeConflictRetry(ru, "setTimeseriesFlag", [&] {
+            WriteUnitOfWork wuow(ru);
+            auto entry = _durable->getEntry(ru, coll->catalogId());
+            if (!entry)
+                return;
+            BSONElement current = entry->md[flag];
+            if (current.isBoolean() && current.boolean() == value) {
+                stored = true;
+                return;
+            }
+            BSONObjBuilder md;
+            for (auto e : entry->md)
+                if (e.fieldNameStringData() != flag)
+                    md.append(e);
+            md.append(flag, value);
+            uassertStatusOK(_durable->putMetaData(ru, coll->catalogId(), md.obj()));
+            wuow.commit();
+            stored = true;
+        });
+    } catch (const DBException& ex) {
+        ru->abandonSnapshot();
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    if (stored)
+        slot->store(value);
+    return Status::OK();
 }
 
 Status CollectionCatalog::updateCollectionOptions(OperationContext* opCtx,

@@ -82,6 +82,18 @@ public:
     Status modifyIndexOptions(OperationContext* opCtx, const NamespaceString& nss,
                               const IndexEntry& index, const BSONElement& hidden,
                               const BSONElement& expireAfterSeconds, BSONObjBuilder* result);
+    /** Catalog-entry names of the time-series flags (Collection::TimeseriesFlags). */
+    static constexpr StringData kMixedSchemaFlag = "timeseriesBucketsMayHaveMixedSchemaData";
+    static constexpr StringData kExtendedRangeFlag = "requiresTimeseriesExtendedRangeSupport";
+    static constexpr StringData kParametersChangedFlag = "timeseriesBucketingParametersHaveChanged";
+
+    /**
+     * Sets one time-series flag (a k...Flag name) of `coll` in its durable catalog entry and
+     * in memory. Writes nothing when the flag already has that value.
+     */
+    Status setTimeseriesFlag(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                             StringData flag, bool value);
+
     /** Replaces the stored options of a collection (collMod). */
     Status updateCollectionOptions(OperationContext* opCtx, const NamespaceString& nss,
                                    const BSONObj& newOptions);

@@ -145,12 +145,54 @@ std::vector<ViewDefinition> viewsInDb(OperationContext* opCtx, StringData db) {
     return out;
 }
 
+namespace {
+
+/**
+ * A time-series view resolves to `$_internalUnpackBucket` over its buckets collection; the
+ * stage learns the collection's catalog flags here, at resolution (spec §2.2, §5.2):
+ * assumeNoMixedSchemaData, usesExtendedRange, and fixedBuckets (rounding equal to the span
+ * and bucketing parameters never changed).
+ */
+void addTimeseriesFlags(OperationContext* opCtx, ResolvedView* r) {
+    if (!r->nss.isTimeseriesBucketsCollection() || r->pipeline.empty() ||
+        r->pipeline.front().firstElementFieldNameStringData() != "$_internalUnpackBucket" ||
+        r->pipeline.front().firstElement().type() != BSONType::kObject)
+        return;
+    auto coll = opCtx->getServiceContext()->catalog->lookup(r->nss);
+    if (!coll)
+        return;
+    const auto& flags = coll->timeseriesFlags();
+    BSONObj ts = coll->options()["timeseries"].type() == BSONType::kObject
+        ? coll->options()["timeseries"].Obj()
+        : BSONObj();
+    const bool fixed = !flags.bucketingParametersHaveChanged.load() &&
+        ts["bucketRoundingSeconds"].isNumber() && ts["bucketMaxSpanSeconds"].isNumber() &&
+        ts["bucketRoundingSeconds"].numberLong() == ts["bucketMaxSpanSeconds"].numberLong();
+    BSONObjBuilder spec;
+    for (auto e : r->pipeline.front().firstElement().Obj()) {
+        StringData f = e.fieldNameStringData();
+        if (f != "assumeNoMixedSchemaData" && f != "usesExtendedRange" && f != "fixedBuckets")
+            spec.append(e);
+    }
+    if (!flags.mayHaveMixedSchemaData.load())
+        spec.append("assumeNoMixedSchemaData", true);
+    if (flags.requiresExtendedRangeSupport.load())
+        spec.append("usesExtendedRange", true);
+    if (fixed)
+        spec.append("fixedBuckets", true);
+    r->pipeline.front() = BSON("$_internalUnpackBucket" << spec.obj());
+}
+
+}  // namespace
+
 StatusWith<ResolvedView> resolveView(OperationContext* opCtx, const NamespaceString& nss) {
     ResolvedView r{nss, {}};
     for (int depth = 0;; ++depth) {
         auto def = lookupView(opCtx, r.nss);
-        if (!def)
+        if (!def) {
+            addTimeseriesFlags(opCtx, &r);
             return r;
+        }
         if (depth >= kMaxViewDepth)
             return Status(ErrorCodes::ViewDepthLimitExceeded,
                           "View depth too deep or view cycle detected; maximum depth is " +

@@ -281,6 +281,10 @@ public:
         uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
         uassert(ErrorCodes::InvalidOptions, "collMod: 'viewOn' and 'pipeline' apply only to views",
                 !cmd.getViewOn() && !cmd.getPipeline());
+        uassert(ErrorCodes::InvalidOptions,
+                "option only supported on a time-series collection: "
+                "timeseriesBucketsMayHaveMixedSchemaData",
+                !cmd.getTimeseriesBucketsMayHaveMixedSchemaData());
         uassert(ErrorCodes::CommandNotSupported,
                 "collMod supports only the 'index' option on this server so far",
                 !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&

@@ -65,9 +65,33 @@ void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
     uassertStatusOK(sw.getStatus());
     if (auto spec = generateDefaultIndexSpec(options, BSONObj()))
         uassertStatusOK(catalog->createIndexes(opCtx, bucketsNss, {*spec}).getStatus());
+    // A new collection starts without mixed-schema buckets (spec §2.2): its buckets are
+    // checked on direct inserts and queries may assume it.
+    if (auto coll = catalog->lookup(bucketsNss))
+        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, coll, CollectionCatalog::kMixedSchemaFlag,
+                                                   false));
 }
 
 }  // namespace
+
+Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket) {
+    if (buckets.timeseriesFlags().mayHaveMixedSchemaData.load())
+        return Status::OK();
+    BSONElement control = bucket[kBucketControlFieldName];
+    if (control.type() != BSONType::kObject)
+        return Status::OK();  // the validator reports it
+    BSONElement min = control.Obj()[kBucketControlMinFieldName];
+    BSONElement max = control.Obj()[kBucketControlMaxFieldName];
+    if (min.type() != BSONType::kObject || max.type() != BSONType::kObject)
+        return Status::OK();
+    if (bucket_catalog::Schema::parseFromBSON(min.Obj(), max.Obj()).isOK())
+        return Status::OK();
+    return Status(ErrorCodes::CannotInsertTimeseriesBucketsWithMixedSchema,
+                  "Cannot insert a time-series bucket with mixed-schema data into " +
+                      buckets.ns().ns() +
+                      ": its control.min and control.max disagree on a field's type (set "
+                      "timeseriesBucketsMayHaveMixedSchemaData with collMod to allow it)");
+}
 
 std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets) {
     BSONElement ts = buckets.options()["timeseries"];
@@ -227,6 +251,7 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         }
         StringData f = e.fieldNameStringData();
         if (f == "expireAfterSeconds" || f == "timeseries" || f == "index" || f == "$db" ||
+            f == CollectionCatalog::kMixedSchemaFlag ||
             f == "writeConcern" || f == "comment" || f == "lsid" || f == "maxTimeMS" ||
             f == "$readPreference" || f == "$clusterTime" || f == "apiVersion" ||
             f == "apiStrict" || f == "apiDeprecationErrors")
@@ -244,6 +269,9 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         auto res = uassertStatusOK(applyTimeseriesOptionsModifications(
             ts->options, CollModTimeseries::parse(mod.Obj(), "timeseries")));
         if (res.changed) {
+            // Buckets made before the change may not follow the new parameters (§1.7).
+            uassertStatusOK(catalog->setTimeseriesFlag(
+                opCtx, ts->buckets, CollectionCatalog::kParametersChangedFlag, true));
             // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
             uassertStatusOK(modifyView(opCtx, makeViewDefinition(nss, res.options)));
             BSONObjBuilder b;
@@ -258,6 +286,15 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
             bucket_catalog::clearBuckets(bucket_catalog::BucketCatalog::get(),
                                          ts->buckets->uuid());
         }
+    }
+
+    if (BSONElement mixed = cmd[CollectionCatalog::kMixedSchemaFlag]; !mixed.eoo()) {
+        uassert(ErrorCodes::TypeMismatch,
+                "'timeseriesBucketsMayHaveMixedSchemaData' must be a boolean",
+                mixed.isBoolean());
+        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts->buckets,
+                                                   CollectionCatalog::kMixedSchemaFlag,
+                                                   mixed.boolean()));
     }
 
     if (BSONElement ttl = cmd["expireAfterSeconds"]; !ttl.eoo()) {

@@ -33,6 +33,13 @@ struct TimeseriesCollection {
     TimeseriesOptions options;
 };
 
+/**
+ * A raw bucket inserted directly into `buckets` (spec §2.5): when the collection is not
+ * flagged as possibly holding mixed-schema buckets, a bucket whose control.min/max show a
+ * field with two shapes is refused with CannotInsertTimeseriesBucketsWithMixedSchema (408).
+ */
+Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket);
+
 /** The stored `timeseries` options of a buckets collection, or nullopt when it has none. */
 std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets);
 

@@ -7,8 +7,10 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/storage/record_store.h"
@@ -293,9 +295,14 @@ Status insertOne(OperationContext* opCtx, const TimeseriesCollection& ts,
  * the catalog together, in time order, which keeps buckets sorted (v2) and the per-series
  * state warm in cache; the result is the same as any other order of an unordered insert.
  */
+/** Whether a time lies outside what a 32-bit seconds count from 1970 holds (§2.2). */
+bool needsExtendedRange(long long millis) {
+    return millis < 0 || millis >= (1LL << 32) * 1000;
+}
+
 std::vector<int> stagingOrder(const TimeseriesCollection& ts,
                               const std::vector<BSONObj>& measurements,
-                              bucket_catalog::BucketKeyCache& keys) {
+                              bucket_catalog::BucketKeyCache& keys, bool* extendedRange) {
     const std::string& timeField = ts.options.getTimeField();
     const auto& metaField = ts.options.getMetaField();
     std::unordered_map<const bucket_catalog::BucketKey*, size_t> groupOf;
@@ -318,6 +325,8 @@ std::vector<int> stagingOrder(const TimeseriesCollection& ts,
         const long long millis = t.type() == BSONType::kDate
             ? t.date().toMillisSinceEpoch()
             : std::numeric_limits<long long>::min();
+        if (t.type() == BSONType::kDate && needsExtendedRange(millis))
+            *extendedRange = true;
         groups[it->second].emplace_back(millis, static_cast<int>(i));
     }
     std::vector<int> order;
@@ -354,12 +363,30 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
     std::map<WriteBatch*, std::vector<int>> mine;
     bucket_catalog::BucketKeyCache keys;
     std::vector<int> order;
+    bool extendedRange = false;
     if (ordered) {
         order.resize(measurements.size());
         for (size_t i = 0; i < order.size(); ++i)
             order[i] = static_cast<int>(i);
+        if (!ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load()) {
+            for (const auto& m : measurements) {
+                BSONElement t = m[ts.options.getTimeField()];
+                if (t.type() == BSONType::kDate &&
+                    needsExtendedRange(t.date().toMillisSinceEpoch())) {
+                    extendedRange = true;
+                    break;
+                }
+            }
+        }
     } else {
-        order = stagingOrder(ts, measurements, keys);
+        order = stagingOrder(ts, measurements, keys, &extendedRange);
+    }
+    // Queries must stop deriving _id bounds from times once such a time is stored: flag the
+    // collection before any of these measurements can be read.
+    if (extendedRange && !ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load()) {
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts.buckets,
+                                                   CollectionCatalog::kExtendedRangeFlag, true));
     }
     for (int i : order) {
         opCtx->checkForInterrupt();

@@ -3,7 +3,9 @@
  * (several series, a series without meta, missing fields, mixed types, out-of-order
  * times, enough data to roll buckets over) are stored both in a time-series collection
  * and in a plain collection; every pipeline of a list must return the same documents
- * from both (compared in order when the pipeline defines one, as a multiset otherwise).
+ * from both (compared in order when the pipeline defines one, as a multiset otherwise),
+ * and the same again with the rewrites off ($_internalInhibitOptimization after the view's
+ * unpacking stage).
  */
 const ts = db[jsTestName() + "_ts"];
 const plain = db[jsTestName() + "_plain"];
@@ -136,19 +138,44 @@ const pipelines = [
     [[{$match: {t: {$gte: D(12)}}}, {$sort: {m: 1, t: 1}}, {$group: {_id: "$m", t: {$first: "$t"}, x: {$first: "$x"}}}], false],
 ];
 
+/**
+ * The same pipeline with the rewrites off: run over the buckets collection behind the view's
+ * own $_internalUnpackBucket stage, with $_internalInhibitOptimization keeping every rewrite
+ * from looking past the unpacking.
+ */
+function withoutRewrites(p) {
+    const view = db.system.views.findOne({_id: ts.getFullName()});
+    const stages = view.pipeline.concat([{$_internalInhibitOptimization: {}}], p);
+    return db.getCollection("system.buckets." + ts.getName()).aggregate(stages);
+}
+
+function assertSame(expected, actual, ordered, p, what) {
+    const a = actual.map(key);
+    const b = expected.map(key);
+    if (!ordered) {
+        a.sort();
+        b.sort();
+    }
+    assert.eq(b.length, a.length, what + ": count differs for " + tojson(p));
+    for (let i = 0; i < a.length; i++)
+        assert.eq(b[i], a[i], what + ": result " + i + " differs for " + tojson(p));
+}
+
 function runAll() {
     setUp();
     for (const [p, ordered] of pipelines) {
-        const a = ts.aggregate(p).toArray().map(key);
-        const b = plain.aggregate(p).toArray().map(key);
-        if (!ordered) {
-            a.sort();
-            b.sort();
-        }
-        assert.eq(b.length, a.length, "count differs for " + tojson(p));
-        for (let i = 0; i < a.length; i++)
-            assert.eq(b[i], a[i], "result " + i + " differs for " + tojson(p));
+        const expected = plain.aggregate(p).toArray();
+        assertSame(expected, ts.aggregate(p).toArray(), ordered, p, "rewrites on");
+        assertSame(expected, withoutRewrites(p).toArray(), ordered, p, "rewrites off");
     }
+    // The unoptimised form really is unoptimised: no bucket-level stage before the unpacking.
+    const explain = db.getCollection("system.buckets." + ts.getName())
+                        .explain("queryPlanner")
+                        .aggregate(db.system.views.findOne({_id: ts.getFullName()})
+                                       .pipeline.concat([{$_internalInhibitOptimization: {}},
+                                                         {$match: {x: {$gt: 500}}}]));
+    const unpack = explain.stages.find(s => s.$_internalUnpackBucket);
+    assert(unpack && !unpack.$_internalUnpackBucket.eventFilter, tojson(explain));
 }
 
 runAll();

@@ -131,6 +131,18 @@ std::string Decimal128::toString() const {
     return buf;
 }
 
+std::uint32_t Decimal128::getBiasedExponent() const {
+    std::uint64_t hi = _v.high64;
+    if ((hi & 0x6000000000000000ull) == 0x6000000000000000ull)
+        return static_cast<std::uint32_t>((hi >> 47) & 0x3FFF);
+    return static_cast<std::uint32_t>((hi >> 49) & 0x3FFF);
+}
+
+Decimal128 Decimal128::makeQuantum(int exponent) {
+    std::uint64_t biased = static_cast<std::uint64_t>(exponent + kExponentBias);
+    return Decimal128(Value{1, biased << 49});
+}
+
 bool Decimal128::isZero() const {
     return bid128_isZero(toBid(*this)) != 0;
 }

@@ -80,9 +80,15 @@ public:
         return Decimal128(v);
     }
 
+    static constexpr int kExponentBias = 6176;
+
     Value getValue() const {
         return _v;
     }
+    /** The stored exponent plus kExponentBias (meaningless for NaN and infinities). */
+    std::uint32_t getBiasedExponent() const;
+    /** 1E<exponent> (e.g. makeQuantum(-2) is 0.01), for quantize(). */
+    static Decimal128 makeQuantum(int exponent);
     std::string toString() const;
 
     // Classification.

@@ -22,8 +22,14 @@ int compareStrings(StringData a, StringData b) {
 int compareNumbers(const BSONElement& l, const BSONElement& r) {
     BSONType lt = l.type(), rt = r.type();
     if (lt == BSONType::kNumberDecimal || rt == BSONType::kNumberDecimal) {
-        // Exact decimal comparison comes with issue #4; doubles are close enough here.
-        return compareDoubles(l.numberDouble(), r.numberDouble());
+        if (lt != BSONType::kNumberDecimal)
+            return -compareNumbers(r, l);
+        Decimal128 ld = l._numberDecimal();
+        if (rt == BSONType::kNumberDecimal)
+            return compareDecimals(ld, r._numberDecimal());
+        if (rt == BSONType::kNumberDouble)
+            return compareDecimalToDouble(ld, r._numberDouble());
+        return compareDecimalToLong(ld, r.numberLong());
     }
     if (lt == BSONType::kNumberDouble && rt == BSONType::kNumberDouble)
         return compareDoubles(l._numberDouble(), r._numberDouble());
@@ -182,11 +188,32 @@ std::size_t hashElementValue(const BSONElement& e, std::size_t seed) {
         case BSONType::kNumberLong:
         case BSONType::kNumberDouble:
         case BSONType::kNumberDecimal: {
-            double d = e.numberDouble();
+            // Equal numbers of any type hash alike: a value that is a long hashes as
+            // that long, else one that is exactly a double as that double, else as
+            // its normalized decimal (1.0 and 1.00 share a hash).
+            double d;
+            if (e.type() == BSONType::kNumberDecimal) {
+                Decimal128 dec = e._numberDecimal();
+                if (dec.isNaN())
+                    return mix(seed, 0x7ff8);
+                std::uint32_t flags = 0;
+                long long asLong = dec.toLongExact(&flags);
+                if (flags == 0)
+                    return mix(seed, std::hash<long long>()(asLong));
+                flags = 0;
+                d = dec.toDouble(&flags);
+                if (Decimal128::hasFlag(flags, Decimal128::kInexact)) {
+                    Decimal128::Value v = dec.normalize().getValue();
+                    return mix(mix(seed, std::hash<std::uint64_t>()(v.low64)),
+                               std::hash<std::uint64_t>()(v.high64));
+                }
+            } else if (e.type() != BSONType::kNumberDouble) {
+                return mix(seed, std::hash<long long>()(e.numberLong()));
+            } else {
+                d = e._numberDouble();
+            }
             if (std::isnan(d))
                 return mix(seed, 0x7ff8);
-            if (e.type() != BSONType::kNumberDouble && e.type() != BSONType::kNumberDecimal)
-                return mix(seed, std::hash<long long>()(e.numberLong()));
             if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
                 d == std::floor(d))
                 return mix(seed, std::hash<long long>()(static_cast<long long>(d)));

@@ -117,8 +117,18 @@ long long BSONElement::numberLong() const {
             return _numberInt();
         case BSONType::kNumberLong:
             return _numberLong();
-        case BSONType::kNumberDouble:
         case BSONType::kNumberDecimal: {
+            Decimal128 dec = _numberDecimal();
+            if (dec.isNaN())
+                return 0;
+            std::uint32_t flags = 0;
+            long long v = dec.toLong(&flags, Decimal128::kRoundTowardZero);
+            if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
+                return dec.isNegative() ? std::numeric_limits<long long>::min()
+                                        : std::numeric_limits<long long>::max();
+            return v;
+        }
+        case BSONType::kNumberDouble: {
             double d = numberDouble();
             if (std::isnan(d))
                 return 0;
@@ -162,8 +172,7 @@ bool BSONElement::trueValue() const {
         case BSONType::kNumberDouble:
             return _numberDouble() != 0;
         case BSONType::kNumberDecimal: {
-            double d = _numberDecimal().toDouble();
-            return d != 0 || _numberDecimal().isNaN();
+            return !_numberDecimal().isZero();
         }
         default:
             return true;

@@ -33,7 +33,7 @@ bool isNaNNumber(const BSONElement& e) {
     if (e.type() == BSONType::kNumberDouble)
         return std::isnan(e._numberDouble());
     if (e.type() == BSONType::kNumberDecimal)
-        return std::isnan(e.numberDouble());
+        return e._numberDecimal().isNaN();
     return false;
 }
 }  // namespace

@@ -74,7 +74,8 @@ void SumState::add(const Value& v) {
             break;
         case BSONType::kNumberDecimal:
             _decimal = true;
-            [[fallthrough]];
+            _decimalSum = _decimalSum.add(v.getDecimal());
+            return;
         case BSONType::kNumberDouble:
             if (_kind < 2) {
                 _kind = 2;
@@ -96,9 +97,15 @@ double SumState::asDouble() const {
     return _kind < 2 ? static_cast<double>(_long) : _double;
 }
 
+Decimal128 SumState::asDecimal() const {
+    if (_kind < 2)
+        return _decimalSum.add(Decimal128(_long));
+    return _decimalSum.add(Decimal128(_double));
+}
+
 Value SumState::sum() const {
     if (_decimal)
-        return Value(Decimal128::fromDouble(asDouble()));
+        return Value(asDecimal());
     if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
         _long <= std::numeric_limits<int>::max())
         return Value(static_cast<int>(_long));
@@ -136,10 +143,9 @@ public:
     Value getValue() const override {
         if (_count == 0)
             return Value::null();
-        double avg = _s.asDouble() / static_cast<double>(_count);
         if (_s.isDecimal())
-            return Value(Decimal128::fromDouble(avg));
-        return Value(avg);
+            return Value(_s.asDecimal().divide(Decimal128(_count)));
+        return Value(_s.asDouble() / static_cast<double>(_count));
     }
     void reset() override {
         _s.reset();

@@ -51,12 +51,17 @@ using AccumulatorParser = std::function<std::pair<ExprPtr, AccumulatorFactory>(
 void registerAccumulator(StringData name, AccumulatorParser parser);
 bool isAccumulatorRegistered(StringData name);
 
-/** Running sum with int -> long -> double promotion (shared by $sum, $avg). */
+/**
+ * Running sum with int -> long -> double promotion (shared by $sum, $avg). Decimal
+ * inputs are summed exactly on their own; once any is seen the result is a decimal.
+ */
 class SumState {
 public:
     void add(const Value& v);
     Value sum() const;
     double asDouble() const;
+    /** The whole sum as a decimal (non-decimal parts converted as $toDecimal does). */
+    Decimal128 asDecimal() const;
     bool isDecimal() const {
         return _decimal;
     }
@@ -70,6 +75,7 @@ private:
     long long _long = 0;
     double _double = 0;      // doubles (Kahan-compensated)
     double _compensation = 0;
+    Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
 };
 
 }  // namespace mongo

@@ -48,8 +48,16 @@ public:
     explicit NumberFolder(bool multiply) : _mul(multiply), _l(multiply ? 1 : 0), _d(_l) {}
     void add(const Value& v) {
         NumKind k = kindOf(v);
+        if (k == NumKind::kDecimal && _kind != NumKind::kDecimal) {
+            // From here on the running value is an exact decimal.
+            _dec = _kind <= NumKind::kLong ? Decimal128(_l) : Decimal128(_d);
+        }
         if (k > _kind)
             _kind = k;
+        if (_kind == NumKind::kDecimal) {
+            _dec = _mul ? _dec.multiply(v.getDecimal()) : _dec.add(v.getDecimal());
+            return;
+        }
         if (_kind <= NumKind::kLong) {
             long long x = v.getLong(), r;
             bool overflow = _mul ? __builtin_mul_overflow(_l, x, &r)
@@ -64,12 +72,16 @@ public:
         _d = _mul ? _d * v.getDouble() : _d + v.getDouble();
     }
     Value result() const {
+        if (_kind == NumKind::kDecimal)
+            return Value(_dec);
         return makeNumber(_kind, _l, _d);
     }
     NumKind kind() const {
         return _kind;
     }
     double asDouble() const {
+        if (_kind == NumKind::kDecimal)
+            return _dec.toDouble();
         return _kind <= NumKind::kLong ? static_cast<double>(_l) : _d;
     }
     long long asLong() const {
@@ -81,6 +93,7 @@ private:
     NumKind _kind = NumKind::kInt;
     long long _l;
     double _d;
+    Decimal128 _dec;
 };
 
 long long roundToLong(double d) {
@@ -129,6 +142,8 @@ Value subtractFn(const ValueArgs& args) {
     uassert(16556, "cant $subtract a " + typeNameOf(r) + " from a " + typeNameOf(l),
             l.numeric() && r.numeric());
     NumKind k = std::max(kindOf(l), kindOf(r));
+    if (k == NumKind::kDecimal)
+        return Value(l.getDecimal().subtract(r.getDecimal()));
     if (k <= NumKind::kLong) {
         long long res;
         if (!__builtin_sub_overflow(l.getLong(), r.getLong(), &res))
@@ -158,11 +173,13 @@ Value divideFn(const ValueArgs& args) {
     uassert(16609,
             "$divide only supports numeric types, not " + typeNameOf(l) + " and " + typeNameOf(r),
             l.numeric() && r.numeric());
+    if (kindOf(l) == NumKind::kDecimal || kindOf(r) == NumKind::kDecimal) {
+        Decimal128 divisor = r.getDecimal();
+        uassert(16608, "can't $divide by zero", !divisor.isZero());
+        return Value(l.getDecimal().divide(divisor));
+    }
     uassert(16608, "can't $divide by zero", r.getDouble() != 0);
-    double d = l.getDouble() / r.getDouble();
-    if (kindOf(l) == NumKind::kDecimal || kindOf(r) == NumKind::kDecimal)
-        return Value(Decimal128::fromDouble(d));
-    return Value(d);
+    return Value(l.getDouble() / r.getDouble());
 }
 
 Value modFn(const ValueArgs& args) {
@@ -180,15 +197,20 @@ Value modFn(const ValueArgs& args) {
             return makeNumber(k, 0, 0);
         return makeNumber(k, l.getLong() % r.getLong(), 0);
     }
+    if (k == NumKind::kDecimal) {
+        Decimal128 divisor = r.getDecimal();
+        uassert(16610, "can't $mod by zero", !divisor.isZero());
+        return Value(l.getDecimal().modulo(divisor));
+    }
     uassert(16610, "can't $mod by zero", r.getDouble() != 0);
     return makeNumber(k, 0, std::fmod(l.getDouble(), r.getDouble()));
 }
 
 /** Registers a one-argument numeric function (null in, null out). */
-void registerUnaryMath(StringData name, int typeCode, double (*fn)(double),
-                       bool keepIntegers) {
+void registerUnaryMath(StringData name, int typeCode, double (*fn)(double), bool keepIntegers,
+                       Decimal128 (*decFn)(const Decimal128&) = nullptr) {
     std::string n(name);
-    registerNaryExpression(name, 1, 1, [n, typeCode, fn, keepIntegers](const ValueArgs& a) {
+    registerNaryExpression(name, 1, 1, [n, typeCode, fn, keepIntegers, decFn](const ValueArgs& a) {
         const Value& v = a[0];
         if (v.nullish())
             return Value::null();
@@ -196,6 +218,8 @@ void registerUnaryMath(StringData name, int typeCode, double (*fn)(double),
         NumKind k = kindOf(v);
         if (keepIntegers && k <= NumKind::kLong)
             return v;
+        if (k == NumKind::kDecimal && decFn)
+            return Value(decFn(v.getDecimal()));
         double r = fn(v.getDouble());
         return k == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
     });
@@ -216,7 +240,7 @@ Value absFn(const ValueArgs& a) {
         case NumKind::kDouble:
             return Value(std::fabs(v.getDouble()));
         case NumKind::kDecimal:
-            return Value(Decimal128::fromDouble(std::fabs(v.getDouble())));
+            return Value(v.getDecimal().toAbs());
     }
     return Value();
 }
@@ -263,6 +287,16 @@ Value roundLike(const ValueArgs& a, bool isRound) {
         }
         return makeNumber(k, q * p10, 0);
     }
+    if (k == NumKind::kDecimal) {
+        Decimal128 dec = v.getDecimal();
+        // Only values with digits beyond `place` change; others keep their form.
+        if (!dec.isFinite() ||
+            static_cast<long long>(dec.getBiasedExponent()) - Decimal128::kExponentBias >= -place)
+            return v;
+        return Value(dec.quantize(Decimal128::makeQuantum(static_cast<int>(-place)),
+                                  isRound ? Decimal128::kRoundTiesToEven
+                                          : Decimal128::kRoundTowardZero));
+    }
     double x = v.getDouble();
     double scale = std::pow(10.0, static_cast<double>(place));
     double r = place == 0 ? op(x) : op(x * scale) / scale;
@@ -277,6 +311,12 @@ Value powFn(const ValueArgs& a) {
     uassert(28762, "$pow's base must be numeric, not " + typeNameOf(b), b.numeric());
     uassert(28763, "$pow's exponent must be numeric, not " + typeNameOf(e), e.numeric());
     NumKind k = std::max(kindOf(b), kindOf(e));
+    if (k == NumKind::kDecimal) {
+        Decimal128 base = b.getDecimal(), exp = e.getDecimal();
+        uassert(28764, "$pow cannot take a base of 0 and a negative exponent",
+                !(base.isZero() && exp.isLess(Decimal128(0))));
+        return Value(base.power(exp));
+    }
     uassert(28764, "$pow cannot take a base of 0 and a negative exponent",
             !(b.getDouble() == 0 && e.getDouble() < 0));
     if (k <= NumKind::kLong && e.getLong() >= 0) {
@@ -299,6 +339,15 @@ Value logFn(const ValueArgs& a) {
         return Value::null();
     uassert(28756, "$log's argument must be numeric, not " + typeNameOf(a[0]), a[0].numeric());
     uassert(28757, "$log's base must be numeric, not " + typeNameOf(a[1]), a[1].numeric());
+    if (kindOf(a[0]) == NumKind::kDecimal || kindOf(a[1]) == NumKind::kDecimal) {
+        Decimal128 x = a[0].getDecimal(), b = a[1].getDecimal();
+        uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(),
+                x.isGreater(Decimal128(0)) || x.isNaN());
+        uassert(28759,
+                "$log's base must be a positive number not equal to 1, but is " + a[1].toString(),
+                (b.isGreater(Decimal128(0)) && !b.isEqual(Decimal128(1))) || b.isNaN());
+        return Value(x.logarithm(b));
+    }
     double x = a[0].getDouble(), b = a[1].getDouble();
     uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(), x > 0);
     uassert(28759, "$log's base must be a positive number not equal to 1, but is " +
@@ -308,13 +357,26 @@ Value logFn(const ValueArgs& a) {
 }
 
 void registerCheckedLog(StringData name, int typeCode, int domainCode, double (*fn)(double),
-                        bool allowZero) {
+                        bool allowZero, Decimal128 (*decFn)(const Decimal128&)) {
     std::string n(name);
     registerNaryExpression(name, 1, 1, [=](const ValueArgs& a) {
         const Value& v = a[0];
         if (v.nullish())
             return Value::null();
         uassert(typeCode, n + " only supports numeric types, not " + typeNameOf(v), v.numeric());
+        if (kindOf(v) == NumKind::kDecimal) {
+            Decimal128 x = v.getDecimal();
+            if (!x.isNaN()) {
+                if (allowZero)
+                    uassert(domainCode, n + "'s argument must be greater than or equal to 0",
+                            x.isGreaterEqual(Decimal128(0)));
+                else
+                    uassert(domainCode,
+                            n + "'s argument must be a positive number, but is " + v.toString(),
+                            x.isGreater(Decimal128(0)));
+            }
+            return Value(decFn(x));
+        }
         double x = v.getDouble();
         if (!std::isnan(x)) {
             if (allowZero)
@@ -365,12 +427,24 @@ const bool kRegistered = [] {
     registerNaryExpression("$divide", 2, 2, divideFn);
     registerNaryExpression("$mod", 2, 2, modFn);
     registerNaryExpression("$abs", 1, 1, absFn);
-    registerUnaryMath("$ceil", 28765, [](double d) { return std::ceil(d); }, true);
-    registerUnaryMath("$floor", 28765, [](double d) { return std::floor(d); }, true);
-    registerUnaryMath("$exp", 28765, [](double d) { return std::exp(d); }, false);
-    registerCheckedLog("$sqrt", 28765, 28714, [](double d) { return std::sqrt(d); }, true);
-    registerCheckedLog("$ln", 28765, 28766, [](double d) { return std::log(d); }, false);
-    registerCheckedLog("$log10", 28765, 28761, [](double d) { return std::log10(d); }, false);
+    registerUnaryMath(
+        "$ceil", 28765, [](double d) { return std::ceil(d); }, true,
+        [](const Decimal128& d) { return d.ceil(); });
+    registerUnaryMath(
+        "$floor", 28765, [](double d) { return std::floor(d); }, true,
+        [](const Decimal128& d) { return d.floor(); });
+    registerUnaryMath(
+        "$exp", 28765, [](double d) { return std::exp(d); }, false,
+        [](const Decimal128& d) { return d.exponential(); });
+    registerCheckedLog(
+        "$sqrt", 28765, 28714, [](double d) { return std::sqrt(d); }, true,
+        [](const Decimal128& d) { return d.squareRoot(); });
+    registerCheckedLog(
+        "$ln", 28765, 28766, [](double d) { return std::log(d); }, false,
+        [](const Decimal128& d) { return d.logarithm(); });
+    registerCheckedLog(
+        "$log10", 28765, 28761, [](double d) { return std::log10(d); }, false,
+        [](const Decimal128& d) { return d.log10(); });
     registerNaryExpression("$log", 2, 2, logFn);
     registerUnaryMath("$sin", 28765, [](double d) { return std::sin(d); }, false);
     registerUnaryMath("$cos", 28765, [](double d) { return std::cos(d); }, false);

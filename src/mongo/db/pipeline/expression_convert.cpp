@@ -72,8 +72,7 @@ Value convertTo(const Value& v, BSONType to) {
     switch (to) {
         case BSONType::kBool:
             if (v.numeric())
-                return Value(v.getType() == BSONType::kNumberDecimal ? v.getDouble() != 0
-                                                                     : v.coerceToBool());
+                return Value(v.coerceToBool());
             return Value(true);
         case BSONType::kNumberInt:
         case BSONType::kNumberLong: {
@@ -83,7 +82,17 @@ Value convertTo(const Value& v, BSONType to) {
                 r = v.getBool() ? 1 : 0;
             } else if (from == BSONType::kNumberInt || from == BSONType::kNumberLong) {
                 r = v.getLong();
-            } else if (from == BSONType::kNumberDouble || from == BSONType::kNumberDecimal) {
+            } else if (from == BSONType::kNumberDecimal) {
+                Decimal128 dec = v.getDecimal();
+                if (dec.isNaN() || dec.isInfinite())
+                    conversionFailure("Attempt to convert NaN or infinity value to integer type "
+                                      "in $convert with no onError value: " + v.toString());
+                std::uint32_t flags = 0;
+                r = dec.toLong(&flags, Decimal128::kRoundTowardZero);
+                if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
+                    conversionFailure("Conversion would overflow target type in $convert with "
+                                      "no onError value: " + v.toString());
+            } else if (from == BSONType::kNumberDouble) {
                 double d = v.getDouble();
                 if (std::isnan(d) || std::isinf(d))
                     conversionFailure("Attempt to convert NaN or infinity value to integer type "
@@ -112,6 +121,19 @@ Value convertTo(const Value& v, BSONType to) {
         }
         case BSONType::kNumberDouble:
         case BSONType::kNumberDecimal: {
+            if (to == BSONType::kNumberDecimal && from == BSONType::kString) {
+                auto sw = Decimal128::parse(v.getStringData());
+                if (sw.isOK())
+                    return Value(sw.getValue());
+            }
+            if (to == BSONType::kNumberDouble && from == BSONType::kNumberDecimal) {
+                std::uint32_t flags = 0;
+                double r = v.getDecimal().toDouble(&flags);
+                if (flags != Decimal128::kNoFlag && flags != Decimal128::kInexact)
+                    conversionFailure("Conversion would overflow target type in $convert with "
+                                      "no onError value: " + v.toString());
+                return Value(r);
+            }
             double d;
             if (from == BSONType::kBool)
                 d = v.getBool() ? 1 : 0;
@@ -124,11 +146,6 @@ Value convertTo(const Value& v, BSONType to) {
                     conversionFailure("Failed to parse number '" + v.getString() +
                                       "' in $convert with no onError value: Did not consume "
                                       "whole string.");
-                if (to == BSONType::kNumberDecimal) {
-                    auto sw = Decimal128::parse(v.getStringData());
-                    if (sw.isOK())
-                        return Value(sw.getValue());
-                }
             } else {
                 unsupported(v, to);
             }
@@ -137,6 +154,10 @@ Value convertTo(const Value& v, BSONType to) {
                     return v;
                 if (from == BSONType::kNumberInt || from == BSONType::kNumberLong)
                     return Value(Decimal128::fromInt64(v.getLong()));
+                if (from == BSONType::kBool)
+                    return Value(Decimal128(v.getBool() ? 1 : 0));
+                if (from == BSONType::kDate)
+                    return Value(Decimal128(v.getDate().toMillisSinceEpoch()));
                 return Value(Decimal128::fromDouble(d));
             }
             return Value(d);
@@ -167,8 +188,15 @@ Value convertTo(const Value& v, BSONType to) {
                     return v;
                 case BSONType::kNumberLong:
                     return Value(Date_t::fromMillisSinceEpoch(v.getLong()));
-                case BSONType::kNumberDouble:
                 case BSONType::kNumberDecimal: {
+                    std::uint32_t flags = 0;
+                    long long ms = v.getDecimal().toLong(&flags, Decimal128::kRoundTowardZero);
+                    if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
+                        conversionFailure("Conversion would overflow target type in $convert "
+                                          "with no onError value: " + v.toString());
+                    return Value(Date_t::fromMillisSinceEpoch(ms));
+                }
+                case BSONType::kNumberDouble: {
                     double d = v.getDouble();
                     if (std::isnan(d) || std::isinf(d) || std::fabs(d) >= 9.2e18)
                         conversionFailure("Conversion would overflow target type in $convert "

@@ -182,7 +182,7 @@ bool Value::coerceToBool() const {
         case BSONType::kNumberDouble:
             return _e._numberDouble() != 0;
         case BSONType::kNumberDecimal:
-            return _e.numberDouble() != 0;
+            return !_e._numberDecimal().isZero();
         default:
             return true;
     }
@@ -217,9 +217,9 @@ bool Value::integral() const {
                 d <= std::numeric_limits<int>::max();
         }
         case BSONType::kNumberDecimal: {
-            double d = _e.numberDouble();
-            return std::trunc(d) == d && d >= std::numeric_limits<int>::min() &&
-                d <= std::numeric_limits<int>::max();
+            std::uint32_t flags = 0;
+            _e._numberDecimal().toIntExact(&flags);
+            return flags == 0;
         }
         default:
             return false;
@@ -231,9 +231,13 @@ bool Value::integral64Bit() const {
         case BSONType::kNumberInt:
         case BSONType::kNumberLong:
             return true;
-        case BSONType::kNumberDouble:
         case BSONType::kNumberDecimal: {
-            double d = _e.numberDouble();
+            std::uint32_t flags = 0;
+            _e._numberDecimal().toLongExact(&flags);
+            return flags == 0;
+        }
+        case BSONType::kNumberDouble: {
+            double d = _e._numberDouble();
             return std::trunc(d) == d && d >= -9223372036854775808.0 &&
                 d < 9223372036854775808.0;
         }

@@ -270,8 +270,11 @@ namespace {
 Status arithmetic(bool multiply, const BSONElement& cur, const BSONElement& arg,
                   BSONObjBuilder* out) {
     BSONType a = cur.type(), b = arg.type();
-    if (a == BSONType::kNumberDecimal || b == BSONType::kNumberDecimal)
-        return Status(ErrorCodes::BadValue, "Decimal128 arithmetic is not supported yet");
+    if (a == BSONType::kNumberDecimal || b == BSONType::kNumberDecimal) {
+        Decimal128 x = cur.numberDecimal(), y = arg.numberDecimal();
+        out->append("", multiply ? x.multiply(y) : x.add(y));
+        return Status::OK();
+    }
     if (a == BSONType::kNumberDouble || b == BSONType::kNumberDouble) {
         double x = cur.numberDouble(), y = arg.numberDouble();
         out->append("", multiply ? x * y : x + y);
@@ -303,7 +306,7 @@ Status ModifierOp::applyArith(MutableNode* container, const std::string& name,
         else if (_arg.type() == BSONType::kNumberLong)
             b.append("", 0LL);
         else if (_arg.type() == BSONType::kNumberDecimal)
-            b.append("", _arg._numberDecimal());  // sign of zero aside, decimal 0 * x is rare
+            b.append("", Decimal128(0).multiply(_arg._numberDecimal()));
         else
             b.append("", 0);
         assign(container, name, MutableNode::copyOf(b.obj().firstElement()));

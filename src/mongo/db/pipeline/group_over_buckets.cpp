@@ -31,11 +31,12 @@ public:
         if (_avg) {
             if (_count == 0)
                 return Value::null();
-            double avg = asDouble() / static_cast<double>(_count);
-            return _decimal ? Value(Decimal128::fromDouble(avg)) : Value(avg);
+            if (_decimal)
+                return Value(asDecimal().divide(Decimal128(_count)));
+            return Value(asDouble() / static_cast<double>(_count));
         }
         if (_decimal)
-            return Value(Decimal128::fromDouble(asDouble()));
+            return Value(asDecimal());
         if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
             _long <= std::numeric_limits<int>::max())
             return Value(static_cast<int>(_long));
@@ -57,7 +58,7 @@ public:
                 return;
             case BSONType::kNumberDecimal:
                 _decimal = true;
-                addDouble(v.getDouble());
+                _decimalSum = _decimalSum.add(v.getDecimal());
                 return;
             case BSONType::kNumberDouble:
                 addDouble(v.getDouble());
@@ -110,6 +111,11 @@ private:
     double asDouble() const {
         return _kind < 2 ? static_cast<double>(_long) : _double;
     }
+    /** As SumState::asDecimal: decimal inputs summed exactly, the rest converted once. */
+    Decimal128 asDecimal() const {
+        return _kind < 2 ? _decimalSum.add(Decimal128(_long))
+                         : _decimalSum.add(Decimal128(_double));
+    }
 
     bool _avg;
     int _kind = 0;  // 0 int, 1 long, 2 double
@@ -117,6 +123,7 @@ private:
     long long _long = 0;
     double _double = 0;
     double _compensation = 0;
+    Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
     long long _count = 0;
 };
 

@@ -8,6 +8,7 @@
 //   simple8b::decodeWord<uint64_t>(words[0], prev, out, cap);
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -96,6 +97,26 @@ public:
 
     explicit Simple8bBuilder(WriteFn fn = nullptr, void* ctx = nullptr) : _fn(fn), _ctx(ctx) {
         _resetFamilies();
+    }
+    // Copies take only the pending slots in use (the encoder copies packers whenever it
+    // finishes a column's tail: 64 slots would be most of the cost).
+    Simple8bBuilder(const Simple8bBuilder& o) {
+        *this = o;
+    }
+    Simple8bBuilder& operator=(const Simple8bBuilder& o) {
+        if (this == &o)
+            return *this;
+        _fn = o._fn;
+        _ctx = o._ctx;
+        _n = o._n;
+        std::copy(o._pending.begin(), o._pending.begin() + o._n, _pending.begin());
+        _maxBits = o._maxBits;
+        _allowed = o._allowed;
+        _lastFit = o._lastFit;
+        _rleValue = o._rleValue;
+        _rleMissing = o._rleMissing;
+        _rleCount = o._rleCount;
+        return *this;
     }
     void setWriter(WriteFn fn, void* ctx) {
         _fn = fn;

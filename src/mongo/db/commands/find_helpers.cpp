@@ -2,14 +2,64 @@
 
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/db/query/projection.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
+namespace {
+
+/** A computed field evaluated by the aggregation engine; shares one context per projection. */
+class AggregationProjectionExpression final : public ProjectionExpression {
+public:
+    AggregationProjectionExpression(std::shared_ptr<ExpressionContext> expCtx, ExprPtr expr)
+        : _expCtx(std::move(expCtx)), _expr(std::move(expr)) {}
+
+    void appendValue(const BSONObj& root, StringData name, BSONObjBuilder* out) const override {
+        Value v = _expr->evaluate(root, &_expCtx->variables);
+        if (!v.missing())
+            v.addToBsonObj(out, name);
+    }
+
+private:
+    std::shared_ptr<ExpressionContext> _expCtx;
+    ExprPtr _expr;
+};
+
+std::shared_ptr<ExpressionContext> makeExpressionContext(const FindExpressionContext& ctx) {
+    auto expCtx = std::make_shared<ExpressionContext>(ctx.opCtx, ctx.nss);
+    for (auto e : ctx.letVars) {
+        validateVariableName(e.fieldNameStringData());
+        auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+        Value v = expr->evaluate(BSONObj(), &expCtx->variables).getOwned();
+        VariableId id = expCtx->topScope().defineVariable(e.fieldNameStringData());
+        expCtx->variables.setValue(id, v);
+    }
+    return expCtx;
+}
+
+}  // namespace
+
+Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx) {
+    std::shared_ptr<ExpressionContext> expCtx;  // made on the first computed field
+    ProjectionExpressionParser parser =
+        [&](const BSONElement& e) -> StatusWith<std::unique_ptr<ProjectionExpression>> {
+        try {
+            if (!expCtx)
+                expCtx = makeExpressionContext(exprCtx);
+            auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+            return std::unique_ptr<ProjectionExpression>(
+                std::make_unique<AggregationProjectionExpression>(expCtx, std::move(expr)));
+        } catch (const DBException& ex) {
+            return ex.toStatus();
+        }
+    };
+    return uassertStatusOK(Projection::parse(spec, parser));
+}
 
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
-                              const BSONObj& projection, const HintArg& hint) {
+                              const BSONObj& projection, const HintArg& hint,
+                              const FindExpressionContext& exprCtx) {
     FindPlanParams params;
     params.filter = filter.getOwned();
     if (!filter.isEmpty()) {
@@ -22,7 +72,7 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
             std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(params.sort)));
     }
     if (!projection.isEmpty()) {
-        auto proj = std::make_shared<Projection>(uassertStatusOK(Projection::parse(projection)));
+        auto proj = std::make_shared<Projection>(parseFindProjection(projection, exprCtx));
         auto matcher = params.matcher;
         params.projectionSpec = projection.getOwned();
         params.simpleProjection = true;

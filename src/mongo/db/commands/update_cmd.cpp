@@ -136,7 +136,9 @@ public:
                                                BSONObj(), cmd.getHint());
         std::optional<Projection> fields;
         if (cmd.getFields() && !cmd.getFields()->isEmpty())
-            fields = uassertStatusOK(Projection::parse(*cmd.getFields()));
+            fields = parseFindProjection(
+                *cmd.getFields(),
+                FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj())});
         auto project = [&](const BSONObj& doc) {
             return fields ? uassertStatusOK(fields->apply(doc)) : doc;
         };

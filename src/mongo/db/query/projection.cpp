@@ -16,6 +16,7 @@ struct Projection::Node {
     std::optional<long long> limit;  // $slice: [skip, limit] or the single number in `skip`
     std::unique_ptr<MatchExpression> elemMatch;
     BSONElement value;  // computed: literal value or "$path" string (views _spec)
+    std::unique_ptr<ProjectionExpression> expr;  // computed, when an expression parser was given
 
     Node* child(StringData name) const {
         for (const auto& [n, c] : children)
@@ -119,7 +120,15 @@ public:
             }
             applyField(e, *c, out);
         }
-        appendComputed(rootDoc ? *rootDoc : obj, node, out);
+        const BSONObj& root = rootDoc ? *rootDoc : obj;
+        appendComputed(root, node, out);
+        // Computed fields under a path the document lacks create that path.
+        for (const auto& [name, c] : node.children) {
+            if (c->kind == Kind::kInterior && hasComputed(*c) && obj.getField(name).eoo()) {
+                BSONObjBuilder sub(out->subobjStart(name));
+                appendComputedOnly(root, *c, &sub);
+            }
+        }
     }
 
 private:
@@ -151,8 +160,29 @@ private:
                     applyArray(e.Obj(), c, &arr);
                 } else if (_type == Projection::Type::kExclusion) {
                     out->append(e);
+                } else if (hasComputed(c)) {
+                    // A scalar on the path of a computed field is replaced by an object.
+                    BSONObjBuilder sub(out->subobjStart(name));
+                    appendComputedOnly(*rootDoc, c, &sub);
                 }
                 return;
+        }
+    }
+
+    static bool hasComputed(const Node& n) {
+        for (const auto& [name, c] : n.children)
+            if (c->kind == Kind::kComputed || (c->kind == Kind::kInterior && hasComputed(*c)))
+                return true;
+        return false;
+    }
+
+    void appendComputedOnly(const BSONObj& root, const Node& node, BSONObjBuilder* out) {
+        appendComputed(root, node, out);
+        for (const auto& [name, c] : node.children) {
+            if (c->kind == Kind::kInterior && hasComputed(*c)) {
+                BSONObjBuilder sub(out->subobjStart(name));
+                appendComputedOnly(root, *c, &sub);
+            }
         }
     }
 
@@ -177,6 +207,10 @@ private:
         for (const auto& [name, c] : node.children) {
             if (c->kind != Kind::kComputed)
                 continue;
+            if (c->expr) {
+                c->expr->appendValue(doc, name, out);
+                continue;
+            }
             StringData v = c->value.type() == BSONType::kString ? c->value.valueStringData()
                                                                  : StringData();
             if (!v.empty() && v[0] == '$') {
@@ -223,6 +257,7 @@ Projection& Projection::operator=(Projection&&) noexcept = default;
 namespace {
 struct ParseState {
     Node* root = nullptr;
+    const ProjectionExpressionParser* parseExpression = nullptr;
     std::optional<Projection::Type> type;
     std::optional<bool> idInclusion;
     std::string positional;
@@ -238,6 +273,26 @@ Status setType(ParseState* st, Projection::Type t, const std::string& path) {
     }
     st->type = t;
     return Status::OK();
+}
+
+/** A computed field at `path`: compiled by the expression parser when there is one. */
+Status addComputed(ParseState* st, const std::string& path, const BSONElement& e,
+                   std::unique_ptr<Node> leaf) {
+    if (st->type == Projection::Type::kExclusion)
+        return err(31252, "Cannot use expression other than $meta in exclusion projection");
+    Status s = setType(st, Projection::Type::kInclusion, path);
+    if (!s.isOK())
+        return s;
+    leaf->kind = Kind::kComputed;
+    leaf->value = e;
+    if (*st->parseExpression) {
+        auto expr = (*st->parseExpression)(e);
+        if (!expr.isOK())
+            return expr.getStatus();
+        leaf->expr = std::move(expr.getValue());
+    }
+    st->computed.emplace_back(path, leaf.get());
+    return insertPath(st->root, path, std::move(leaf));
 }
 
 Status parseElement(ParseState* st, const std::string& path, const BSONElement& e) {
@@ -300,10 +355,13 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
             st->elemMatches.emplace_back(path, leaf.get());
             return insertPath(st->root, path, std::move(leaf));
         }
-        if (!first.empty() && first[0] == '$')
-            return err(ErrorCodes::BadValue,
-                       "Unsupported projection option: " + e.toString() +
-                           " (projection expressions are not supported yet)");
+        if (!first.empty() && first[0] == '$') {
+            if (first == "$meta" || !*st->parseExpression)
+                return err(ErrorCodes::BadValue,
+                           "Unsupported projection option: " + e.toString() +
+                               " (not supported in find projections)");
+            return addComputed(st, path, e, std::move(leaf));
+        }
         for (BSONElement sub : o) {
             Status s = parseElement(st, path + "." + std::string(sub.fieldNameStringData()), sub);
             if (!s.isOK())
@@ -311,22 +369,18 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
         }
         return Status::OK();
     }
-    // Literal or "$path": a computed field.
-    Status s = setType(st, Projection::Type::kInclusion, path);
-    if (!s.isOK())
-        return s;
-    leaf->kind = Kind::kComputed;
-    leaf->value = e;
-    st->computed.emplace_back(path, leaf.get());
-    return insertPath(st->root, path, std::move(leaf));
+    // Literal, "$path" or "$$var": a computed field.
+    return addComputed(st, path, e, std::move(leaf));
 }
 }  // namespace
 
-StatusWith<Projection> Projection::parse(const BSONObj& spec) {
+StatusWith<Projection> Projection::parse(const BSONObj& spec,
+                                         const ProjectionExpressionParser& parseExpression) {
     Projection p;
     p._spec = spec.getOwned();
     ParseState st;
     st.root = p._root.get();
+    st.parseExpression = &parseExpression;
     for (BSONElement e : p._spec) {
         StringData name = e.fieldNameStringData();
         if (name.empty() || name[0] == '$')

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/decimal128.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -53,6 +54,9 @@ constexpr unsigned char kEnd = 4;
 constexpr unsigned char kLess = 3;
 constexpr unsigned char kGreater = 0xFE;
 constexpr unsigned char kEndOfObject = 0;
+// After a number's magnitude: an inexact decimal's tie-break follows. No byte that
+// can follow a number (rank bytes, 0x00, type bytes, discriminators) is 0xFF.
+constexpr unsigned char kDecimalTieBreak = 0xFF;
 
 // Type-bit codes (one byte per number or string-rank value, in encoding order).
 constexpr char kTbInt = 'i', kTbLong = 'l', kTbDouble = 'd', kTbNegZero = 'z', kTbDecimal = 'D',
@@ -142,6 +146,138 @@ void appendIntegerValue(std::string& out, long long v) {
     appendSigned(out, v < 0, m, 0, false, 0);
 }
 
+/** A magnitude point of the number encoding: integer part + double fraction, or big. */
+struct MagPoint {
+    std::uint64_t intPart = 0;
+    double frac = 0;
+    bool big = false;
+    double bigValue = 0;
+};
+
+void appendMagPoint(std::string& out, const MagPoint& p) {
+    appendMagnitude(out, p.intPart, p.frac, p.big, p.bigValue);
+}
+
+/**
+ * The exact-order tie-break of an inexact decimal magnitude: the adjusted exponent
+ * (biased, uint16 BE) and the coefficient scaled to 34 digits (15 bytes BE). Equal
+ * values in different cohorts (1.50, 1.5) give the same bytes.
+ */
+void appendDecimalTieBreak(std::string& out, const Decimal128& m) {
+    Decimal128::Value v = m.getValue();
+    unsigned __int128 coeff;
+    int exponent;
+    if (((v.high64 >> 61) & 3) == 3) {
+        // Non-canonical large-coefficient form: only reachable for zero (handled earlier).
+        coeff = 0;
+        exponent = static_cast<int>((v.high64 >> 47) & 0x3fff);
+    } else {
+        coeff = (static_cast<unsigned __int128>(v.high64 & 0x1ffffffffffffull) << 64) | v.low64;
+        exponent = static_cast<int>((v.high64 >> 49) & 0x3fff);
+    }
+    unsigned __int128 pow = 1;
+    int digits = 0;
+    while (digits < 34 && pow <= coeff) {
+        pow *= 10;
+        ++digits;
+    }
+    for (int i = digits; i < 34; ++i)
+        coeff *= 10;
+    std::uint32_t adjusted = static_cast<std::uint32_t>(exponent + digits - 1);
+    out.push_back(static_cast<char>((adjusted >> 8) & 0xff));
+    out.push_back(static_cast<char>(adjusted & 0xff));
+    for (int i = 14; i >= 0; --i)
+        out.push_back(static_cast<char>(static_cast<std::uint64_t>(coeff >> (i * 8)) & 0xff));
+}
+
+/** floor(m) as uint64 for 0 <= m < 2^64. */
+std::uint64_t decimalFloorToU64(const Decimal128& m) {
+    static const Decimal128 k2Pow63 =
+        Decimal128(static_cast<long long>(INT64_MAX)).add(Decimal128(1));
+    Decimal128 ip = m.floor();
+    if (ip.isLess(k2Pow63))
+        return static_cast<std::uint64_t>(ip.toLong());
+    return static_cast<std::uint64_t>(ip.subtract(k2Pow63).toLong()) + (1ull << 63);
+}
+
+/**
+ * Locates magnitude `m` (finite, > 0) among the encodable points: `lower` is the
+ * largest point <= m and `upper` the smallest point > m. Returns true when m is
+ * exactly `lower`.
+ */
+bool locateDecimal(const Decimal128& m, MagPoint* lower, MagPoint* upper) {
+    std::uint32_t flags = 0;
+    if (compareDecimalToDouble(m, k2Pow64) >= 0) {
+        double md = m.toDouble(&flags, Decimal128::kRoundTowardZero);
+        lower->big = upper->big = true;
+        lower->bigValue = md;
+        upper->bigValue = std::nextafter(md, HUGE_VAL);
+        return !Decimal128::hasFlag(flags, Decimal128::kInexact) &&
+            !Decimal128::hasFlag(flags, Decimal128::kOverflow);
+    }
+    std::uint64_t ip = decimalFloorToU64(m);
+    Decimal128 ipDec = m.floor();
+    Decimal128 f = m.subtract(ipDec);
+    lower->intPart = ip;
+    if (f.isZero())
+        return true;
+    double fd = f.toDouble(&flags, Decimal128::kRoundTowardZero);
+    lower->frac = fd;
+    if (!Decimal128::hasFlag(flags, Decimal128::kInexact))
+        return true;
+    double next = std::nextafter(fd, 1.0);
+    if (next < 1.0) {
+        upper->intPart = ip;
+        upper->frac = next;
+    } else if (ip + 1 != 0) {
+        upper->intPart = ip + 1;
+    } else {
+        upper->big = true;
+        upper->bigValue = k2Pow64;
+    }
+    return false;
+}
+
+/**
+ * A decimal: its exact value when that is an encodable point (then the bytes equal
+ * those of an equal int, long or double); otherwise a key strictly between the two
+ * neighbouring points: the neighbour nearer zero (positive) or farther from zero
+ * (negative), 0xFF (above any byte that can follow a number), and the tie-break
+ * (inverted for negative values). README.md ("KeyString").
+ */
+void appendDecimalValue(std::string& out, const Decimal128& d) {
+    if (d.isNaN()) {
+        out.push_back(static_cast<char>(kNumNaN));
+        return;
+    }
+    if (d.isZero()) {
+        out.push_back(static_cast<char>(kNumZero));
+        return;
+    }
+    if (d.isInfinite()) {
+        appendDoubleValue(out, d.isNegative() ? -HUGE_VAL : HUGE_VAL);
+        return;
+    }
+    bool negative = d.isNegative();
+    Decimal128 m = d.toAbs();
+    MagPoint lower, upper;
+    bool exact = locateDecimal(m, &lower, &upper);
+    out.push_back(static_cast<char>(negative ? kNumNeg : kNumPos));
+    std::size_t start = out.size();
+    appendMagPoint(out, exact || !negative ? lower : upper);
+    if (negative)
+        for (std::size_t i = start; i < out.size(); ++i)
+            out[i] = static_cast<char>(~out[i]);
+    if (exact)
+        return;
+    out.push_back(static_cast<char>(kDecimalTieBreak));
+    std::size_t tbStart = out.size();
+    appendDecimalTieBreak(out, m);
+    if (negative)
+        for (std::size_t i = tbStart; i < out.size(); ++i)
+            out[i] = static_cast<char>(~out[i]);
+}
+
 int rankByte(BSONType t) {
     return canonicalizeBSONType(t) + 2;
 }
@@ -193,7 +329,7 @@ void appendValue(std::string& out, TypeBits& tb, const BSONElement& e) {
         case BSONType::kNumberDecimal: {
             tb.push_back(kTbDecimal);
             tb.append(e.value(), 16);
-            appendDoubleValue(out, e._numberDecimal().toDouble());
+            appendDecimalValue(out, e._numberDecimal());
             return;
         }
         case BSONType::kString:

@@ -181,6 +181,11 @@ void readNumber(Reader& r, BSONObjBuilder& b, StringData name, unsigned char cty
             b.append(name, -0.0);
             return;
         case 'D': {
+            // An inexact decimal's magnitude is followed by 0xFF and its 17-byte tie-break.
+            if (ctype == 31 || ctype == 33) {
+                if (r.peek() == 0xff)
+                    r.bytes(1 + 17);
+            }
             std::string raw = r.typeBitBytes(16);
             appendRaw(b, BSONType::kNumberDecimal, name, raw);
             return;

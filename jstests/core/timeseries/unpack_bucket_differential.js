@@ -136,6 +136,20 @@ const pipelines = [
     [[{$match: {m: {$exists: false}}}, {$sort: {t: 1}}, {$group: {_id: "$m", t: {$first: "$t"}, y: {$first: "$y"}}}], false],
     [[{$match: {t: {$lt: D(30)}}}, {$sort: {m: 1, t: -1}}, {$group: {_id: "$m", t: {$first: "$t"}, x: {$first: "$x"}}}], false],
     [[{$match: {t: {$gte: D(12)}}}, {$sort: {m: 1, t: 1}}, {$group: {_id: "$m", t: {$first: "$t"}, x: {$first: "$x"}}}], false],
+    // Computed meta projections (evaluated per bucket) and $match on their fields.
+    [[{$set: {h: {$concat: ["$m.host", "-", {$toString: "$m.rack"}]}, w: "$z"}}], false],
+    [[{$addFields: {x: "$m.rack"}}], false],  // replaces a measurement field
+    [[{$addFields: {h: "$m.host", r: {$ifNull: ["$m.rack", -1]}}}, {$match: {h: "h1"}}], false],
+    [[{$addFields: {h: "$m.host"}}, {$match: {h: {$in: ["h1", "h3"]}, x: {$gt: 100}}}], false],
+    [[{$addFields: {h: "$m.host"}}, {$match: {$or: [{h: "h2"}, {x: {$lt: 0}}]}}], false],
+    [[{$addFields: {h: "$m.host"}}, {$match: {h: null}}], false],
+    [[{$addFields: {h: "$m.host"}}, {$match: {h: "h0", t: {$lt: D(20)}}}, {$sort: {t: 1}}], true],
+    [[{$addFields: {h: "$m.host"}}, {$group: {_id: "$h", n: {$sum: 1}, hi: {$max: "$x"}}}], false],
+    [[{$match: {x: {$gt: 50}}}, {$addFields: {x: "$m.host"}}], false],  // filter reads the old x
+    [[{$project: {h: "$m.host", x: 1}}], false],
+    [[{$project: {_id: 0, t: 1, h: {$toUpper: "$m.host"}, y2: {$ifNull: ["$y", "none"]}}}], false],
+    [[{$project: {h: "$m.host", r: "$m.rack"}}, {$match: {r: 1, h: {$ne: "h3"}}}], false],
+    [[{$addFields: {h: "$m.host", t2: "$t"}}], false],  // t2 reads time: stays after unpacking
 ];
 
 /**

@@ -128,9 +128,53 @@ function boundedSortOnTime() {
     assertSameResults(metaTime, true);
 }
 
+function computedMetaProjectionMovesBeforeUnpack() {
+    const p = [{$addFields: {h: {$toUpper: "$m.host"}}}, {$match: {h: "H2"}}];
+    let stages = stagesOf(p);
+    assert.eq(["$cursor", "$addFields", "$match", "$_internalUnpackBucket"], names(stages),
+              tojson(stages));
+    assert.docEq({h: {$toUpper: "$meta.host"}}, stages[1].$addFields);
+    assert.docEq({h: "H2"}, stages[2].$match);
+    const unpack = stages[3].$_internalUnpackBucket;
+    assert.eq(["h"], unpack.computedMetaProjFields, tojson(unpack));
+    assert(!unpack.eventFilter, tojson(unpack));
+    assertSameResults(p, false);
+
+    // A meta predicate in the same $match still reaches the find layer ahead of $addFields.
+    const q = [{$addFields: {h: "$m.host"}}, {$match: {h: "h1", "m.host": {$ne: "h0"}}}];
+    stages = stagesOf(q);
+    assert.eq(["$cursor", "$addFields", "$match", "$_internalUnpackBucket"], names(stages),
+              tojson(stages));
+    assert(tojson(stages[0]).includes("meta.host"), tojson(stages[0]));
+    assertSameResults(q, false);
+
+    // $project: the computed meta field moves; the rest of the projection stays.
+    const r = [{$project: {_id: 0, x: 1, h: "$m.host"}}];
+    stages = stagesOf(r);
+    assert.eq(["$cursor", "$addFields", "$_internalUnpackBucket", "$project"], names(stages),
+              tojson(stages));
+    assert.docEq({_id: 0, x: 1, h: 1}, stages[3].$project);
+    assertSameResults(r, false);
+
+    // Reading a measurement, the time field or $$ROOT keeps the stage after unpacking.
+    for (const spec of [{h: {$concat: ["$m.host", "$x"]}}, {h: "$t"}, {h: "$$ROOT"}]) {
+        stages = stagesOf([{$addFields: spec}]);
+        assert.eq(["$cursor", "$_internalUnpackBucket", "$addFields"], names(stages),
+                  tojson(stages));
+    }
+    // Names of the bucket, time or meta field are never computed per bucket.
+    for (const name of ["t", "m", "_id", "control", "meta", "data"]) {
+        stages = stagesOf([{$addFields: {[name]: "$m.host"}}]);
+        assert(!stages.find(s => s.$_internalUnpackBucket &&
+                                 s.$_internalUnpackBucket.computedMetaProjFields),
+               tojson(stages));
+    }
+}
+
 setUp();
 metaSortMovesBeforeUnpack();
 limitCopiedBeforeUnpack();
 countFromControlCount();
 groupMinMaxFromControl();
 boundedSortOnTime();
+computedMetaProjectionMovesBeforeUnpack();

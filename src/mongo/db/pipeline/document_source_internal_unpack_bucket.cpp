@@ -7,6 +7,7 @@
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
 #include "mongo/db/pipeline/document_source_limit.h"
 #include "mongo/db/pipeline/document_source_match.h"
+#include "mongo/db/pipeline/document_source_project.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/timeseries_lastpoint_rewrite.h"
 #include "mongo/db/pipeline/timeseries_min_max_rewrite.h"
@@ -173,6 +174,8 @@ StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::it
         _pruneUnusedFields(next, container);
         return next;
     }
+    if (_pushDownComputedMetaProjection(it, next, container))
+        return it;  // look again: a $match on the new fields may follow
     if (_moveMetaSort(it, next, container))
         return it;
     if (_rewriteLastPoint(it, next, container))
@@ -195,10 +198,61 @@ StageList::iterator DocumentSourceInternalUnpackBucket::_bucketMatchPosition(
             return after;
         }
     }
+    // Before the bucket $sort, and before the pushed-down computed meta projections (the
+    // bucket predicates read only meta, control and _id): the find layer takes a leading
+    // $match.
     for (auto i = container->begin(); i != it; ++i)
-        if (i->get() == _bucketSort)
+        if (i->get() == _bucketSort ||
+            std::find(_bucketProjections.begin(), _bucketProjections.end(), i->get()) !=
+                _bucketProjections.end())
             return i;
     return it;
+}
+
+bool DocumentSourceInternalUnpackBucket::_pushDownComputedMetaProjection(StageList::iterator it,
+                                                                         StageList::iterator next,
+                                                                         StageList* container) {
+    auto* transform = dynamic_cast<DocumentSourceSingleDocumentTransformation*>(next->get());
+    if (!transform || !transform->projection())
+        return false;
+    BSONArrayBuilder arr;
+    transform->serialize(&arr);
+    BSONObj stageObj = arr.arr().firstElement().Obj().getOwned();
+    const BucketSpec& spec = _unpacker.spec();
+    auto pushed = timeseries_rewrite::extractComputedMetaProjection(stageObj, spec);
+    if (!pushed)
+        return false;
+    if (!_eventFilterSpec.isEmpty()) {
+        // The eventFilter of an earlier $match reads the measurement's own fields.
+        auto read = matchFilterFields(_eventFilterSpec);
+        if (!read)
+            return false;
+        for (const auto& f : pushed->fields)
+            if (read->count(f))
+                return false;
+    }
+    BucketSpec extended = spec;
+    for (const auto& f : pushed->fields) {
+        extended.computedMetaProjFields.push_back(f);
+        // A measurement column of the same name is replaced, not unpacked.
+        if (extended.behavior == BucketSpec::Behavior::kExclude)
+            extended.fieldSet.insert(f);
+        else
+            extended.fieldSet.erase(f);
+    }
+    _unpacker = BucketUnpacker(std::move(extended));
+    for (auto& st : parseDocumentSource(BSON("$addFields" << pushed->bucketAddFields), _expCtx)) {
+        _bucketProjections.push_back(st.get());
+        container->insert(it, std::move(st));
+    }
+    if (pushed->rest) {
+        auto restStages = parseDocumentSource(*pushed->rest, _expCtx);
+        invariant(restStages.size() == 1);
+        *next = std::move(restStages.front());
+    } else {
+        container->erase(next);
+    }
+    return true;
 }
 
 void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
@@ -206,18 +260,42 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
                                                       StageList* container) {
     auto* match = static_cast<DocumentSourceMatch*>(next->get());
     BSONObj filter = match->getQuery().getOwned();
+    BSONObj predicateSource = filter;
+    if (!_unpacker.spec().computedMetaProjFields.empty()) {
+        // Conjuncts on computed meta fields run exactly on the buckets, after the pushed
+        // $addFields (spec §5.4); the others must not be mapped to control fields.
+        auto split = timeseries_rewrite::splitComputedMetaMatch(filter, _unpacker.spec());
+        if (!split.bucketFilter.isEmpty())
+            container->insert(it, std::make_unique<DocumentSourceMatch>(_expCtx, split.bucketFilter));
+        if (!split.predicatesComplete)
+            _predicatesPartial = true;
+        filter = split.rest;
+        predicateSource = split.predicateSource;
+        if (filter.isEmpty()) {
+            container->erase(next);
+            return;
+        }
+    }
     _eventFilterSpec = _eventFilterSpec.isEmpty()
         ? filter
         : BSON("$and" << BSON_ARRAY(_eventFilterSpec << filter));
     _eventFilter = parseFilter(_eventFilterSpec);
     container->erase(next);
+    if (!predicateSource.isEmpty())
+        _predicateSpec = _predicateSpec.isEmpty()
+            ? predicateSource
+            : BSON("$and" << BSON_ARRAY(_predicateSpec << predicateSource));
 
     BucketPredicateOptions opts;
     opts.bucketMaxSpanSeconds = _bucketMaxSpanSeconds;
     opts.assumeNoMixedSchemaData = _assumeNoMixedSchemaData;
     opts.usesExtendedRange = _usesExtendedRange;
     const BucketSpec& spec = _unpacker.spec();
-    BucketLevelPredicates preds = makeBucketLevelPredicates(_eventFilterSpec, spec, opts);
+    BucketLevelPredicates preds = _predicateSpec.isEmpty()
+        ? BucketLevelPredicates()
+        : makeBucketLevelPredicates(_predicateSpec, spec, opts);
+    if (_predicatesPartial)
+        preds.tight = BSONObj();  // a part of the eventFilter has no bucket-level image
     _wholeBucketFilterSpec = preds.tight;
     _wholeBucketFilter = preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight);
     auto pos = _bucketMatchPosition(it, container);
@@ -326,8 +404,8 @@ bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
 bool DocumentSourceInternalUnpackBucket::_rewriteLastPoint(StageList::iterator it,
                                                            StageList::iterator next,
                                                            StageList* container) {
-    if (_eventFilter || _bucketSort)
-        return false;
+    if (_eventFilter || _bucketSort || !_unpacker.spec().computedMetaProjFields.empty())
+        return false;  // the bucket-level $group keeps only meta, control and data
     BSONObj sortSpec;
     long long sortLimit = 0;
     auto groupIt = next;
@@ -369,9 +447,12 @@ void DocumentSourceInternalUnpackBucket::_copyLimit(StageList::iterator it,
 void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator next,
                                                              StageList* container) {
     const BucketSpec& spec = _unpacker.spec();
-    if (_fieldsPruned || spec.behavior != BucketSpec::Behavior::kExclude ||
-        !spec.fieldSet.empty() || !spec.computedMetaProjFields.empty())
+    if (_fieldsPruned || spec.behavior != BucketSpec::Behavior::kExclude)
         return;
+    const auto& computed = spec.computedMetaProjFields;
+    for (const auto& f : spec.fieldSet)  // only the names the computed fields replace
+        if (std::find(computed.begin(), computed.end(), f) == computed.end())
+            return;
     _fieldsPruned = true;
     std::vector<BSONObj> rest;
     for (auto i = next; i != container->end(); ++i) {
@@ -389,6 +470,8 @@ void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator 
             return;
         needed->insert(filterFields->begin(), filterFields->end());
     }
+    for (const auto& f : computed)
+        needed->erase(f);  // copied from the bucket, not unpacked
     BucketSpec pruned = spec;
     pruned.behavior = BucketSpec::Behavior::kInclude;
     pruned.fieldSet = *needed;

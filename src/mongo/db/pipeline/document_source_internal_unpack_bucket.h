@@ -6,10 +6,14 @@
 // (helpers in bucket_level_predicates.h and timeseries_rewrites.h): $match split into
 // bucket predicates + eventFilter, $sort on meta and $limit moved before unpacking,
 // $sort on time turned into $_internalBoundedSort, $group on meta with $min/$max/count
-// answered from the bucket control fields (this stage then removed), field pruning.
+// answered from the bucket control fields (this stage then removed), field pruning,
+// $addFields/$set/$project fields computed from meta only evaluated once per bucket (a
+// bucket-level $addFields + computedMetaProjFields) and $match conjuncts on those fields
+// run on the buckets.
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
@@ -73,6 +77,12 @@ private:
     void _pruneUnusedFields(StageList::iterator next, StageList* container);
     /** Absorbs the $match at `next` (see optimizeAt). */
     void _absorbMatch(StageList::iterator it, StageList::iterator next, StageList* container);
+    /**
+     * $addFields/$set/$project computing fields from meta only -> a bucket-level $addFields
+     * before this stage and computedMetaProjFields (spec §5.4). True when applied.
+     */
+    bool _pushDownComputedMetaProjection(StageList::iterator it, StageList::iterator next,
+                                         StageList* container);
     /** $sort on meta only -> bucket-level $sort before this stage. True when moved. */
     bool _moveMetaSort(StageList::iterator it, StageList::iterator next, StageList* container);
     /** $sort on [meta...,] time -> bucket $sort + $_internalBoundedSort. */
@@ -108,6 +118,9 @@ private:
     bool _bucketMatchesWhole = false;
     const DocumentSource* _bucketMatch = nullptr;  // the $match this stage put before itself
     const DocumentSource* _bucketSort = nullptr;   // the $sort this stage put before itself
+    std::vector<const DocumentSource*> _bucketProjections;  // pushed computed meta $addFields
+    BSONObj _predicateSpec;  // the eventFilter parts mapped to bucket-level predicates
+    bool _predicatesPartial = false;  // some eventFilter part reads a computed meta field
     bool _eventFilterRedundant = false;  // the bucket $match is exact (meta-only filter)
     long long _bucketsExamined = 0;
     long long _nReturned = 0;  // measurements returned by getNext() (explain)

@@ -1,8 +1,10 @@
 #include "mongo/db/pipeline/timeseries_rewrites.h"
 
 #include <algorithm>
+#include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/pipeline/unpack_dependencies.h"
 
 namespace mongo::timeseries_rewrite {
 
@@ -77,6 +79,78 @@ std::optional<std::string> plainMeasurementField(const BSONElement& e, const Buc
     if (spec.metaField && f == *spec.metaField)
         return std::nullopt;
     return f;
+}
+
+/**
+ * Whether `e` is a computed field of a $addFields (every value) or of a $project
+ * (a "$path", or an {$operator: ...} object; numbers and booleans there are flags).
+ */
+bool isComputedValue(const BSONElement& e, bool project) {
+    switch (e.type()) {
+        case BSONType::kString:
+            return !project || e.valueStringData().starts_with("$");
+        case BSONType::kObject: {
+            BSONObj o = e.embeddedObject();
+            return o.nFields() == 1 && o.firstElement().fieldNameStringData().starts_with("$");
+        }
+        case BSONType::kArray:
+            return !project;
+        case BSONType::kNumberInt:
+        case BSONType::kNumberLong:
+        case BSONType::kNumberDouble:
+        case BSONType::kNumberDecimal:
+        case BSONType::kBool:
+            return !project;
+        default:
+            return true;
+    }
+}
+
+/** A name a computed meta field may take: top-level, not a bucket or time/meta field. */
+bool eligibleComputedName(StringData f, const BucketSpec& spec) {
+    if (f.empty() || f.find('.') != StringData::npos || f.starts_with("$"))
+        return false;
+    for (const char* reserved : {"_id", "control", "meta", "data"})
+        if (f == reserved)
+            return false;
+    if (f == spec.timeField || (spec.metaField && f == *spec.metaField))
+        return false;
+    return std::find(spec.computedMetaProjFields.begin(), spec.computedMetaProjFields.end(), f) ==
+        spec.computedMetaProjFields.end();
+}
+
+/** True when `e` reads "$<name>..." for a name in `names`, or $$ROOT / $$CURRENT. */
+bool readsAny(const BSONElement& e, const std::set<std::string>& names) {
+    switch (e.type()) {
+        case BSONType::kString: {
+            StringData s = e.valueStringData();
+            if (s.starts_with("$$"))
+                return s.starts_with("$$ROOT") || s.starts_with("$$CURRENT");
+            if (!s.starts_with("$"))
+                return false;
+            StringData path = s.substr(1);
+            return names.count(std::string(path.substr(0, path.find('.')))) > 0;
+        }
+        case BSONType::kObject:
+        case BSONType::kArray:
+            for (auto sub : e.embeddedObject())
+                if (sub.fieldNameStringData() != "$literal" && readsAny(sub, names))
+                    return true;
+            return false;
+        default:
+            return false;
+    }
+}
+
+BSONObj andOf(const std::vector<BSONObj>& conjuncts) {
+    if (conjuncts.empty())
+        return BSONObj();
+    if (conjuncts.size() == 1)
+        return conjuncts.front();
+    BSONArrayBuilder arr;
+    for (const auto& c : conjuncts)
+        arr.append(c);
+    return BSON("$and" << arr.arr());
 }
 
 }  // namespace
@@ -169,6 +243,107 @@ std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
         }
     }
     out.bucketGroup = b.obj();
+    return out;
+}
+
+std::optional<ComputedMetaProjection> extractComputedMetaProjection(const BSONObj& stage,
+                                                                    const BucketSpec& spec) {
+    if (!metaUsable(spec) || stage.isEmpty())
+        return std::nullopt;
+    BSONElement s = stage.firstElement();
+    StringData name = s.fieldNameStringData();
+    bool project = name == "$project";
+    if ((!project && name != "$addFields" && name != "$set") || s.type() != BSONType::kObject)
+        return std::nullopt;
+    BSONObj body = s.embeddedObject();
+    if (project)
+        for (auto e : body)
+            if (e.fieldNameStringData() != "_id" && (e.isNumber() || e.type() == BSONType::kBool) &&
+                !e.trueValue())
+                return std::nullopt;  // an exclusion projection
+    ComputedMetaProjection out;
+    BSONObjBuilder bucket;
+    BSONObjBuilder rest;
+    std::set<std::string> taken;
+    bool open = true;  // still in the leading run of computed fields
+    for (auto e : body) {
+        StringData f = e.fieldNameStringData();
+        bool computed = isComputedValue(e, project);
+        bool takeable = computed &&
+            (!project || e.type() == BSONType::kString || e.type() == BSONType::kObject);
+        if (open && takeable && eligibleComputedName(f, spec)) {
+            BSONObjBuilder renamed;
+            if (appendRenamedMetaExpr(e, f, spec, &renamed)) {
+                bucket.appendElements(renamed.obj());
+                taken.insert(std::string(f));
+                out.fields.push_back(std::string(f));
+                if (project)
+                    rest.append(f, 1);
+                continue;
+            }
+        }
+        // In a $project the computed fields follow the included ones whatever their
+        // position in the spec: only a computed field left behind ends the run.
+        if (computed || !project)
+            open = false;
+        rest.append(e);
+    }
+    if (taken.empty())
+        return std::nullopt;
+    BSONObj restBody = rest.obj();
+    for (auto e : restBody)
+        if (!(project && taken.count(std::string(e.fieldNameStringData())) && e.isNumber()) &&
+            readsAny(e, taken))
+            return std::nullopt;
+    out.bucketAddFields = bucket.obj();
+    if (!restBody.isEmpty())
+        out.rest = BSON(name << restBody);
+    return out;
+}
+
+ComputedMetaMatch splitComputedMetaMatch(const BSONObj& filter, const BucketSpec& spec) {
+    std::set<std::string> computed(spec.computedMetaProjFields.begin(),
+                                   spec.computedMetaProjFields.end());
+    std::vector<BSONObj> bucket, rest, pred;
+    ComputedMetaMatch out;
+    auto place = [&](const BSONObj& conjunct) {
+        auto fields = matchFilterFields(conjunct);
+        bool touches = !fields;
+        bool onlyComputed = fields && !fields->empty();
+        if (fields)
+            for (const auto& f : *fields) {
+                if (computed.count(f))
+                    touches = true;
+                else
+                    onlyComputed = false;
+            }
+        if (fields && touches && onlyComputed) {
+            bucket.push_back(conjunct);
+            return;
+        }
+        rest.push_back(conjunct);
+        if (touches)
+            out.predicatesComplete = false;
+        else
+            pred.push_back(conjunct);
+    };
+    for (auto e : filter) {
+        bool flatten = e.fieldNameStringData() == "$and" && e.type() == BSONType::kArray;
+        if (flatten)
+            for (auto sub : e.embeddedObject())
+                flatten = flatten && sub.type() == BSONType::kObject;
+        if (flatten) {
+            for (auto sub : e.embeddedObject())
+                place(sub.embeddedObject().getOwned());
+        } else {
+            BSONObjBuilder one;
+            one.append(e);
+            place(one.obj());
+        }
+    }
+    out.bucketFilter = andOf(bucket);
+    out.rest = andOf(rest);
+    out.predicateSource = andOf(pred);
     return out;
 }
 

@@ -55,6 +55,43 @@ struct GroupRewrite {
 std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
                                                     const BucketSpec& spec);
 
+/** A $addFields/$set/$project split around the unpack stage (spec §5.4). */
+struct ComputedMetaProjection {
+    BSONObj bucketAddFields;          // $addFields spec over buckets ("$<meta>" -> "$meta")
+    std::vector<std::string> fields;  // the new computedMetaProjFields, in spec order
+    std::optional<BSONObj> rest;      // {<stage name>: spec} kept after unpacking; none: drop
+};
+
+/**
+ * The computed fields of `stage` ({$addFields|$set|$project: spec}) that depend only on
+ * the meta field and can be evaluated once per bucket. Only a leading run of computed
+ * fields is taken (so measurement field order is unchanged); each must be a top-level
+ * name other than _id, the time field, the meta field and the bucket's own fields
+ * (control, meta, data), with an expression that reads no variable ($$ROOT, $$CURRENT,
+ * ...) and no field but the meta field; the rest of the stage must not read a taken
+ * name. For $project (inclusion only) the taken names stay in the rest as `name: 1`.
+ * nullopt when nothing can be taken, there is no meta field, or it is not unpacked.
+ */
+std::optional<ComputedMetaProjection> extractComputedMetaProjection(const BSONObj& stage,
+                                                                    const BucketSpec& spec);
+
+/** A $match filter split for a spec with computedMetaProjFields (spec §5.4). */
+struct ComputedMetaMatch {
+    BSONObj bucketFilter;     // conjuncts reading only computed fields: exact on buckets
+    BSONObj rest;             // the other conjuncts: the eventFilter part (may be empty)
+    BSONObj predicateSource;  // conjuncts of `rest` reading no computed field (may be empty)
+    bool predicatesComplete = true;  // predicateSource == rest (else no wholeBucketFilter)
+};
+
+/**
+ * Splits the top-level conjuncts of `filter` (a top-level $and is flattened once): those
+ * reading only fields of spec.computedMetaProjFields can run on the buckets after the
+ * pushed-down $addFields; those reading a computed field with others, or whole documents,
+ * stay in the eventFilter and must not be mapped to control-field predicates (a computed
+ * name may shadow a measurement column).
+ */
+ComputedMetaMatch splitComputedMetaMatch(const BSONObj& filter, const BucketSpec& spec);
+
 /**
  * The per-bucket measurement count as an aggregation expression: control.count
  * for v2/v3 buckets, the number of entries of data.<time> for v1.

@@ -217,5 +217,138 @@ TEST(TimeseriesRewritePipeline, BoundedSortOrdersOverlappingBuckets) {
                              buckets, "x"));
 }
 
+TEST(TimeseriesRewrites, AddFieldsOnMetaIsEvaluatedPerBucket) {
+    auto r = extractComputedMetaProjection(
+        fromjson(R"({"$addFields": {"h": "$m.host", "u": {"$toUpper": "$m.host"}, "y": "$x"}})"),
+        tsSpec());
+    ASSERT_TRUE(r);
+    EXPECT_EQ(fromjson(R"({"h": "$meta.host", "u": {"$toUpper": "$meta.host"}})").toString(),
+              r->bucketAddFields.toString());
+    EXPECT_EQ((std::vector<std::string>{"h", "u"}), r->fields);
+    ASSERT_TRUE(r->rest);
+    EXPECT_EQ(fromjson(R"({"$addFields": {"y": "$x"}})").toString(), r->rest->toString());
+    // Everything taken: no stage left after unpacking.
+    auto all = extractComputedMetaProjection(fromjson(R"({"$set": {"h": "$m"}})"), tsSpec());
+    ASSERT_TRUE(all);
+    EXPECT_FALSE(all->rest);
+}
+
+TEST(TimeseriesRewrites, OnlyALeadingRunOfMetaFieldsIsTaken) {
+    // "y" first: taking "h" would move it ahead of "y" in the output.
+    EXPECT_FALSE(extractComputedMetaProjection(
+        fromjson(R"({"$addFields": {"y": "$x", "h": "$m.host"}})"), tsSpec()));
+    // The rest reads a taken name: it would see the new value.
+    EXPECT_FALSE(extractComputedMetaProjection(
+        fromjson(R"({"$addFields": {"h": "$m.host", "y": "$h"}})"), tsSpec()));
+    EXPECT_FALSE(extractComputedMetaProjection(
+        fromjson(R"({"$addFields": {"h": "$m.host", "y": "$$ROOT"}})"), tsSpec()));
+}
+
+TEST(TimeseriesRewrites, ExpressionsReadingMoreThanMetaAreNotTaken) {
+    for (const char* spec : {R"({"$addFields": {"h": "$t"}})", R"({"$addFields": {"h": "$x"}})",
+                             R"({"$addFields": {"h": "$$ROOT"}})",
+                             R"({"$addFields": {"h": "$$CURRENT.m"}})",
+                             R"({"$addFields": {"h": {"$concat": ["$m.a", "$x"]}}})",
+                             R"({"$addFields": {"h": {"a": "$m.a"}}})",
+                             R"({"$addFields": {"h.a": "$m.a"}})"})
+        EXPECT_FALSE(extractComputedMetaProjection(fromjson(spec), tsSpec())) << spec;
+}
+
+TEST(TimeseriesRewrites, ReservedAndTimeMetaNamesAreNotTaken) {
+    for (const char* name : {"_id", "t", "m", "control", "meta", "data"}) {
+        BSONObj stage = BSON("$addFields" << BSON(name << "$m.host"));
+        EXPECT_FALSE(extractComputedMetaProjection(stage, tsSpec())) << name;
+    }
+    BucketSpec already = tsSpec();
+    already.computedMetaProjFields.push_back("h");
+    EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$addFields": {"h": "$m"}})"), already));
+    BucketSpec noMeta = tsSpec();
+    noMeta.metaField.reset();
+    EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$addFields": {"h": 1}})"), noMeta));
+}
+
+TEST(TimeseriesRewrites, InclusionProjectKeepsTakenFieldsIncluded) {
+    auto r = extractComputedMetaProjection(
+        fromjson(R"({"$project": {"_id": 0, "x": 1, "h": "$m.host", "y": {"$add": ["$x", 1]}}})"),
+        tsSpec());
+    ASSERT_TRUE(r);
+    EXPECT_EQ(fromjson(R"({"h": "$meta.host"})").toString(), r->bucketAddFields.toString());
+    ASSERT_TRUE(r->rest);
+    EXPECT_EQ(fromjson(R"({"$project": {"_id": 0, "x": 1, "h": 1, "y": {"$add": ["$x", 1]}}})")
+                  .toString(),
+              r->rest->toString());
+    // Exclusion projections and pure inclusions have nothing to take.
+    EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$project": {"x": 0}})"), tsSpec()));
+    EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$project": {"m": 1}})"), tsSpec()));
+}
+
+TEST(TimeseriesRewrites, MatchOnComputedFieldsIsSplitFromTheRest) {
+    BucketSpec spec = tsSpec();
+    spec.computedMetaProjFields = {"h"};
+    auto s = splitComputedMetaMatch(fromjson(R"({"h": "a", "x": {"$gt": 1}})"), spec);
+    EXPECT_EQ(fromjson(R"({"h": "a"})").toString(), s.bucketFilter.toString());
+    EXPECT_EQ(fromjson(R"({"x": {"$gt": 1}})").toString(), s.rest.toString());
+    EXPECT_EQ(s.rest.toString(), s.predicateSource.toString());
+    EXPECT_TRUE(s.predicatesComplete);
+
+    // A conjunct reading a computed field and another stays per measurement, unmapped.
+    s = splitComputedMetaMatch(
+        fromjson(R"({"$and": [{"h": "a"}, {"$or": [{"h": "b"}, {"x": 2}]}, {"t": {"$gt": 0}}]})"),
+        spec);
+    EXPECT_EQ(fromjson(R"({"h": "a"})").toString(), s.bucketFilter.toString());
+    EXPECT_EQ(fromjson(R"({"$and": [{"$or": [{"h": "b"}, {"x": 2}]}, {"t": {"$gt": 0}}]})").toString(),
+              s.rest.toString());
+    EXPECT_EQ(fromjson(R"({"t": {"$gt": 0}})").toString(), s.predicateSource.toString());
+    EXPECT_FALSE(s.predicatesComplete);
+
+    s = splitComputedMetaMatch(fromjson(R"({"x": 1})"), spec);
+    EXPECT_TRUE(s.bucketFilter.isEmpty());
+    EXPECT_TRUE(s.predicatesComplete);
+}
+
+TEST(TimeseriesRewritePipeline, ComputedMetaAddFieldsAndItsMatchMoveBeforeUnpack) {
+    auto out = optimized({unpackStage(),
+                          fromjson(R"({"$addFields": {"h": {"$toUpper": "$m.host"}}})"),
+                          fromjson(R"({"$match": {"h": "A", "m.rack": 1}})")});
+    ASSERT_EQ(4u, out.size());
+    EXPECT_EQ(fromjson(R"({"$match": {"meta.rack": 1}})").toString(), out[0].toString());
+    EXPECT_EQ(fromjson(R"({"$addFields": {"h": {"$toUpper": "$meta.host"}}})").toString(),
+              out[1].toString());
+    EXPECT_EQ(fromjson(R"({"$match": {"h": "A"}})").toString(), out[2].toString());
+    BSONObj unpack = out[3]["$_internalUnpackBucket"].Obj();
+    EXPECT_EQ(BSON_ARRAY("h").toString(), unpack["computedMetaProjFields"].Obj().toString());
+    EXPECT_FALSE(unpack.hasField("eventFilter"));
+}
+
+TEST(TimeseriesRewritePipeline, MatchBeforeTheProjectionOnTheSameNameBlocksThePushDown) {
+    auto out = optimized({unpackStage(), fromjson(R"({"$match": {"h": 1}})"),
+                          fromjson(R"({"$addFields": {"h": "$m"}})")});
+    EXPECT_EQ("$addFields", out.back().firstElementFieldNameStringData());
+}
+
+TEST(TimeseriesRewritePipeline, ComputedMetaFieldReplacesAMeasurementColumn) {
+    // The bucket's own column "h" must not be unpacked next to the computed "h".
+    BSONObj bucket = bucketAt(0, {{1000, 1}, {2000, 2}});
+    BSONObjBuilder b;
+    for (auto e : bucket)
+        if (e.fieldNameStringData() != "meta")
+            b.append(e);
+    b.append("meta", BSON("host" << "a"));
+    auto ctx = makeCtx();
+    auto p = Pipeline::parse({unpackStage(), fromjson(R"({"$addFields": {"x": "$m.host"}})")}, ctx);
+    p->optimize();
+    p->attachSource(std::make_unique<DocumentSourceQueue>(ctx, std::vector<BSONObj>{b.obj()}));
+    int n = 0;
+    while (auto d = p->getNext()) {
+        ++n;
+        int xs = 0;
+        for (auto e : *d)
+            xs += e.fieldNameStringData() == "x";
+        EXPECT_EQ(1, xs) << d->toString();
+        EXPECT_EQ("a", d->getField("x").str());
+    }
+    EXPECT_EQ(2, n);
+}
+
 }  // namespace
 }  // namespace mongo

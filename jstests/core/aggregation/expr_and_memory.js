@@ -1,6 +1,6 @@
 /**
  * $expr in find and $match; $group and $sort beyond the 100 MiB memory limit fail
- * with QueryExceededMemoryLimitNoDiskUseAllowed (292) unless allowDiskUse.
+ * with QueryExceededMemoryLimitNoDiskUseAllowed (292) when allowDiskUse is false.
  */
 const coll = db[jsTestName()];
 
@@ -25,11 +25,11 @@ function memoryLimit() {
         assert.commandWorked(coll.insertMany(docs.slice(i, i + 10)));
     }
     assert.commandFailedWithCode(
-        db.runCommand({aggregate: coll.getName(), cursor: {},
+        db.runCommand({aggregate: coll.getName(), cursor: {}, allowDiskUse: false,
                        pipeline: [{$group: {_id: "$_id", s: {$push: "$s"}}}, {$count: "n"}]}),
         ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed);
     assert.commandFailedWithCode(
-        db.runCommand({aggregate: coll.getName(), cursor: {},
+        db.runCommand({aggregate: coll.getName(), cursor: {}, allowDiskUse: false,
                        pipeline: [{$project: {s: 1, k: {$rand: {}}}}, {$sort: {k: 1}}, {$count: "n"}]}),
         ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed);
     const res = assert.commandWorked(

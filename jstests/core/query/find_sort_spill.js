@@ -32,8 +32,16 @@ function setUp() {
 }
 
 function overLimitWithoutDiskUseFails() {
-    assert.commandFailedWithCode(db.runCommand({find: coll.getName(), sort: {r: 1}}),
-                                 ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed);
+    // Without the field, allowDiskUseByDefault (true by default, as in 8.0) decides.
+    assert.eq(2000, db.runCommand({find: coll.getName(), sort: {r: 1}, batchSize: 3000})
+                        .cursor.firstBatch.length);
+    assert.commandWorked(db.adminCommand({setParameter: 1, allowDiskUseByDefault: false}));
+    try {
+        assert.commandFailedWithCode(db.runCommand({find: coll.getName(), sort: {r: 1}}),
+                                     ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed);
+    } finally {
+        assert.commandWorked(db.adminCommand({setParameter: 1, allowDiskUseByDefault: true}));
+    }
     assert.commandFailedWithCode(
         db.runCommand({find: coll.getName(), sort: {r: 1}, allowDiskUse: false}),
         ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed);

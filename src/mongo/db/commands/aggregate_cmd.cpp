@@ -15,6 +15,7 @@
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/aggregate_command_gen.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -50,7 +51,7 @@ public:
         }
 
         AggregationRequestOptions opts;
-        opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+        opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         opts.letVars = cmd.getLet().value_or(BSONObj());
         opts.explain = explain;
         opts.collectionless = collectionless;

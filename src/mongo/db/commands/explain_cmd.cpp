@@ -19,6 +19,7 @@
 #include "mongo/idl/count_command_gen.h"
 #include "mongo/idl/find_command_gen.h"
 #include "mongo/idl/write_ops_gen.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/time_support.h"
 
@@ -112,7 +113,7 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
         nss = NamespaceString(dbName, "$cmd.aggregate");
         opts.collectionless = true;
     }
-    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
     opts.letVars = cmd.getLet().value_or(BSONObj());
     opts.explain = true;
     std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
@@ -229,7 +230,7 @@ public:
             params = makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint());
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
-            params.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+            params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());

@@ -13,6 +13,7 @@
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/idl/find_command_gen.h"
 #include "mongo/idl/getmore_command_gen.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -29,7 +30,8 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
                                  cmd.getSkip().value_or(0), cmd.getLimit().value_or(0));
     AggregationRequestOptions opts;
-    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
+    opts.letVars = cmd.getLet().value_or(BSONObj());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = nss;
@@ -49,11 +51,12 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         opCtx->getServiceContext()->opCounters.query.fetch_add(1);
 
-        FindPlanParams params = makeFindParams(cmd.getFilter(), cmd.getSort(),
-                                               cmd.getProjection(), cmd.getHint());
+        FindPlanParams params =
+            makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint(),
+                           FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj())});
         params.skip = cmd.getSkip().value_or(0);
         params.limit = cmd.getLimit().value_or(0);
-        params.allowDiskUse = cmd.getAllowDiskUse().value_or(false);
+        params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         bool singleBatch = cmd.getSingleBatch();
         long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
         if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))

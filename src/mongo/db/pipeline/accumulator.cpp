@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/accumulator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -86,11 +87,53 @@ void SumState::add(const Value& v) {
         default:
             return;
     }
+    addDouble(v.getDouble());
+}
+
+void SumState::addDouble(double d) {
     // Kahan summation.
-    double y = v.getDouble() - _compensation;
+    double y = d - _compensation;
     double t = _double + y;
     _compensation = (t - _double) - y;
     _double = t;
+}
+
+Value SumState::toPartial() const {
+    return Value(std::vector<Value>{Value(_kind), Value(_long), Value(_double),
+                                    Value(_compensation), Value(_decimal), Value(_decimalSum)});
+}
+
+void SumState::mergePartial(const Value& partial) {
+    std::vector<Value> p = partial.getArray();
+    invariant(p.size() == 6);
+    int kind = p[0].getInt();
+    if (p[4].getBool()) {
+        _decimal = true;
+        _decimalSum = _decimalSum.add(p[5].getDecimal());
+    }
+    if (kind < 2) {
+        long long other = p[1].getLong();
+        if (_kind < 2) {
+            long long r;
+            if (!__builtin_add_overflow(_long, other, &r)) {
+                _long = r;
+                _kind = std::max(_kind, kind);
+                return;
+            }
+            _kind = 2;
+            _double = static_cast<double>(_long);
+            _long = 0;
+        }
+        addDouble(static_cast<double>(other));
+        return;
+    }
+    if (_kind < 2) {
+        _kind = 2;
+        _double = static_cast<double>(_long);
+        _long = 0;
+    }
+    addDouble(p[2].getDouble());
+    addDouble(-p[3].getDouble());
 }
 
 double SumState::asDouble() const {
@@ -127,6 +170,15 @@ public:
     void reset() override {
         _s.reset();
     }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return _s.toPartial();
+    }
+    void mergePartial(const Value& p) override {
+        _s.mergePartial(p);
+    }
 
 private:
     SumState _s;
@@ -150,6 +202,17 @@ public:
     void reset() override {
         _s.reset();
         _count = 0;
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return Value(std::vector<Value>{_s.toPartial(), Value(_count)});
+    }
+    void mergePartial(const Value& p) override {
+        std::vector<Value> parts = p.getArray();
+        _s.mergePartial(parts[0]);
+        _count += parts[1].getLong();
     }
 
 private:
@@ -180,6 +243,15 @@ public:
     void reset() override {
         _val = Value();
     }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return getValue();
+    }
+    void mergePartial(const Value& p) override {
+        process(p);  // null (nothing seen) is skipped
+    }
 
 private:
     bool _max;
@@ -204,6 +276,17 @@ public:
     void reset() override {
         _val = Value();
         _seen = false;
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return Value(std::vector<Value>{Value(_seen), getValue()});
+    }
+    void mergePartial(const Value& p) override {
+        std::vector<Value> parts = p.getArray();
+        if (parts[0].getBool())
+            process(parts[1]);
     }
 
 private:
@@ -230,6 +313,16 @@ public:
         _vals.clear();
         _bytes = 0;
     }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return getValue();
+    }
+    void mergePartial(const Value& p) override {
+        for (const auto& v : p.getArray())
+            process(v);
+    }
 
 private:
     std::vector<Value> _vals;
@@ -253,6 +346,16 @@ public:
     void reset() override {
         _set.clear();
         _bytes = 0;
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return getValue();
+    }
+    void mergePartial(const Value& p) override {
+        for (const auto& v : p.getArray())
+            process(v);
     }
 
 private:
@@ -290,6 +393,15 @@ public:
     void reset() override {
         _doc = BSONObj();
     }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return getValue();
+    }
+    void mergePartial(const Value& p) override {
+        process(p);
+    }
 
 private:
     BSONObj _doc;
@@ -316,6 +428,26 @@ public:
     void reset() override {
         _n = 0;
         _mean = _m2 = 0;
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return Value(std::vector<Value>{Value(_n), Value(_mean), Value(_m2)});
+    }
+    void mergePartial(const Value& p) override {
+        // Chan et al.'s pairwise combination of (count, mean, M2).
+        std::vector<Value> parts = p.getArray();
+        long long n = parts[0].getLong();
+        if (n == 0)
+            return;
+        double mean = parts[1].getDouble(), m2 = parts[2].getDouble();
+        long long total = _n + n;
+        double delta = mean - _mean;
+        _mean += delta * static_cast<double>(n) / static_cast<double>(total);
+        _m2 += m2 + delta * delta * static_cast<double>(_n) * static_cast<double>(n) /
+            static_cast<double>(total);
+        _n = total;
     }
 
 private:

@@ -25,6 +25,20 @@ public:
     }
     /** Back to the initial state. */
     virtual void reset() = 0;
+
+    // Partial states, for $group spilling: a group's accumulators are written out as
+    // getPartial() values, and a fresh accumulator of the same kind folds them back in
+    // with mergePartial(), in input order, giving the same getValue() as one pass.
+    /** Whether getPartial()/mergePartial() are implemented. */
+    virtual bool canSpill() const {
+        return false;
+    }
+    /** The state so far as a value (never missing). Requires canSpill(). */
+    virtual Value getPartial() const {
+        return getValue();
+    }
+    /** Folds in a getPartial() of the inputs that came after this one's. */
+    virtual void mergePartial(const Value& partial) {}
 };
 
 using AccumulatorFactory = std::function<std::unique_ptr<Accumulator>()>;
@@ -68,8 +82,14 @@ public:
     void reset() {
         *this = SumState();
     }
+    /** The whole state as an array, for mergePartial() (group spilling). */
+    Value toPartial() const;
+    /** Adds the sum described by a toPartial() value. */
+    void mergePartial(const Value& partial);
 
 private:
+    void addDouble(double d);
+
     int _kind = 0;  // 0 int, 1 long, 2 double
     bool _decimal = false;
     long long _long = 0;

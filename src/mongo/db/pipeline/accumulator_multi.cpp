@@ -55,6 +55,16 @@ public:
         _vals.clear();
         _bytes = 0;
     }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        return getValue();  // the values kept so far, in the order process() keeps them
+    }
+    void mergePartial(const Value& p) override {
+        for (const auto& v : p.getArray())
+            process(v);
+    }
 
 private:
     void trim() {
@@ -99,6 +109,21 @@ public:
     }
     void reset() override {
         _items.clear();
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        auto copy = *this;
+        copy.trim();
+        std::vector<Value> pairs;
+        for (const auto& p : copy._items)
+            pairs.push_back(Value(p));
+        return Value(pairs);
+    }
+    void mergePartial(const Value& p) override {
+        for (const auto& pair : p.getArray())
+            process(pair);
     }
 
 private:
@@ -151,6 +176,20 @@ public:
     }
     void reset() override {
         _vals.clear();
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override {
+        std::vector<Value> vals;
+        vals.reserve(_vals.size());
+        for (double d : _vals)
+            vals.push_back(Value(d));
+        return Value(vals);
+    }
+    void mergePartial(const Value& p) override {
+        for (const auto& v : p.getArray())
+            process(v);
     }
 
 private:

@@ -1,7 +1,10 @@
-// $bucket (fixed boundaries) and $bucketAuto (evenly filled buckets).
+// $bucket (fixed boundaries) and $bucketAuto (evenly filled buckets, optionally with
+// boundaries on a preferred number series: `granularity`, granularity_rounder.h).
 #include <algorithm>
+#include <cmath>
 
 #include "mongo/db/pipeline/document_source_group.h"
+#include "mongo/db/pipeline/granularity_rounder.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/util/assert_util.h"
 
@@ -113,10 +116,12 @@ public:
                 buckets = f;
             else if (n == "output")
                 output = f;
-            else if (n == "granularity")
-                uassert(ErrorCodes::NotImplemented, "$bucketAuto granularity is not supported",
-                        f.type() == BSONType::kString && f.valueStringData() == "none");
-            else
+            else if (n == "granularity") {
+                uassert(40261, "The $bucketAuto 'granularity' field must be a string, but found "
+                               "type: " + typeNameOf(Value(f)),
+                        f.type() == BSONType::kString);
+                _rounder = uassertStatusOK(GranularityRounder::make(f.valueStringData()));
+            } else
                 uasserted(40245, "Unrecognized option to $bucketAuto: " + std::string(n) + ".");
         }
         uassert(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified",
@@ -165,6 +170,8 @@ private:
             Value key = _groupBy->evaluate(owned, vars).getOwned();
             if (key.missing())
                 key = Value::null();
+            if (_rounder)
+                checkGranularityKey(key);
             items.emplace_back(std::move(key), owned);
         }
         std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
@@ -176,11 +183,26 @@ private:
         size_t per = (n + _buckets - 1) / _buckets;
         per = std::max<size_t>(1, n / _buckets + (n % _buckets ? 1 : 0));
         size_t i = 0;
+        Value prevMax;  // with granularity: the rounded max of the previous bucket
         while (i < n) {
             size_t end = std::min(n, i + per);
             // Equal keys stay in one bucket.
             while (end < n && Value::compare(items[end].first, items[end - 1].first) == 0)
                 ++end;
+            Value min, max;
+            if (_rounder) {
+                // Boundaries are series values: the bucket takes every key below the
+                // rounded-up last key; the next bucket starts at that boundary.
+                max = Value(_rounder->roundUp(items[end - 1].first.getDouble()));
+                while (end < n && Value::compare(items[end].first, max) < 0)
+                    ++end;
+                min = prevMax.missing() ? Value(_rounder->roundDown(items[i].first.getDouble()))
+                                        : prevMax;
+                prevMax = max;
+            } else {
+                min = items[i].first;
+                max = end < n ? items[end].first : items[end - 1].first;
+            }
             std::vector<std::unique_ptr<Accumulator>> accs;
             for (const auto& a : _accs)
                 accs.push_back(a.factory());
@@ -190,8 +212,8 @@ private:
             BSONObjBuilder b;
             {
                 BSONObjBuilder id(b.subobjStart("_id"));
-                items[i].first.addToBsonObj(&id, "min");
-                (end < n ? items[end].first : items[end - 1].first).addToBsonObj(&id, "max");
+                min.addToBsonObj(&id, "min");
+                max.addToBsonObj(&id, "max");
             }
             for (size_t k = 0; k < _accs.size(); ++k)
                 accs[k]->getValue().addToBsonObj(&b, _accs[k].fieldName);
@@ -200,7 +222,22 @@ private:
         }
     }
 
+    /** With granularity every key must be a non-negative number (40258, 40259, 40260). */
+    static void checkGranularityKey(const Value& key) {
+        uassert(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
+                       "but found a value with type: " + typeNameOf(key),
+                key.numeric());
+        double d = key.getDouble();
+        uassert(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
+                       "but found a NaN",
+                !std::isnan(d));
+        uassert(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, "
+                       "but found a negative number",
+                d >= 0.0);
+    }
+
     BSONObj _spec;
+    std::shared_ptr<const GranularityRounder> _rounder;  // null without granularity
     int _buckets = 1;
     ExprPtr _groupBy;
     std::vector<AccumulationStatement> _accs;

@@ -1,15 +1,53 @@
 // $facet (several sub-pipelines over the same input), $lookup (joins with another
 // collection, by localField/foreignField and/or a pipeline with `let` variables) and
 // $unionWith (appends another collection's documents).
+// $lookup memoises inner results keyed by the correlation inputs (local value and the
+// `let` variables its pipeline names), so an uncorrelated pipeline runs once.
+#include "absl/container/flat_hash_map.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
+
+/** Whether any string in `v` (recursively) names variable `$$name` or `$$name.<path>`. */
+bool mentionsVariable(const BSONObj& obj, StringData name) {
+    std::string needle = "$$" + std::string(name);
+    for (auto e : obj) {
+        if (e.type() == BSONType::kObject || e.type() == BSONType::kArray) {
+            if (mentionsVariable(e.Obj(), name))
+                return true;
+        } else if (e.type() == BSONType::kString) {
+            StringData s = e.valueStringData();
+            for (size_t at = s.find(needle); at != StringData::npos;
+                 at = s.find(needle, at + 1)) {
+                size_t end = at + needle.size();
+                if (end == s.size() || s[end] == '.')
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/** Whether a stage or operator in `obj` gives a different result on each run. */
+bool mentionsNonDeterministic(const BSONObj& obj) {
+    for (auto e : obj) {
+        StringData n = e.fieldNameStringData();
+        if (n == "$rand" || n == "$sample" || n == "$sampleRate" || n == "$function" ||
+            n == "$accumulator" || n == "$currentOp" || n == "$listSessions")
+            return true;
+        if ((e.type() == BSONType::kObject || e.type() == BSONType::kArray) &&
+            mentionsNonDeterministic(e.Obj()))
+            return true;
+    }
+    return false;
+}
 
 std::vector<BSONObj> stagesFromArray(const BSONElement& e, int notArrayCode, StringData what) {
     uassert(notArrayCode, std::string(what) + " must be an array of stages, but found " +
@@ -176,6 +214,15 @@ public:
                 letNames.push_back(l.first);
             validateSubPipeline(_expCtx, _pipeline, "$lookup", letNames);
         }
+        for (const auto& st : _pipeline)
+            _cacheable = _cacheable && !mentionsNonDeterministic(st);
+        for (size_t i = 0; i < _let.size(); ++i) {
+            bool used = false;
+            for (const auto& st : _pipeline)
+                used = used || mentionsVariable(st, _let[i].first);
+            if (used)
+                _usedLet.push_back(i);
+        }
     }
 
     std::optional<BSONObj> getNext() override {
@@ -183,6 +230,47 @@ public:
         if (!doc)
             return std::nullopt;
         BSONObj owned = doc->getOwned();
+        if (!_cacheable)
+            return setNestedField(owned, _as, Value(runInner(owned)));
+        // The inner result depends only on the local value and the `let` variables the
+        // pipeline names: memoise it under their exact BSON bytes.
+        Variables* vars = &_expCtx->variables;
+        BSONObjBuilder kb;
+        if (_local)
+            _local->evaluate(owned, vars).addToBsonObj(&kb, "l");
+        for (size_t i : _usedLet)
+            _let[i].second->evaluate(owned, vars).addToBsonObj(&kb, _let[i].first);
+        BSONObj keyObj = kb.obj();
+        std::string key(keyObj.objdata(), keyObj.objsize());
+        if (auto it = _cache.find(key); it != _cache.end()) {
+            ++_cacheHits;
+            return setNestedField(owned, _as, it->second);
+        }
+        Value results(runInner(owned));
+        size_t bytes = key.size() + static_cast<size_t>(results.elem().size()) + 64;
+        if (_cacheBytes + bytes <= static_cast<size_t>(
+                                       gInternalDocumentSourceLookupCacheSizeBytes.load())) {
+            _cacheBytes += bytes;
+            _cache.emplace(std::move(key), results);
+        }
+        return setNestedField(owned, _as, results);
+    }
+    const char* getSourceName() const override {
+        return "$lookup";
+    }
+    void serialize(BSONArrayBuilder* out) const override {
+        BSONObjBuilder b(out->subobjStart());
+        b.append("$lookup", _spec);
+    }
+    void appendExplainStats(BSONObjBuilder* b) const override {
+        b->append("innerPipelineRuns", _innerRuns);
+        b->append("cacheHits", _cacheHits);
+    }
+
+private:
+    /** Runs the inner pipeline for outer document `owned`. Throws 4568 over 16 MB. */
+    std::vector<Value> runInner(const BSONObj& owned) {
+        ++_innerRuns;
         Variables* vars = &_expCtx->variables;
         std::vector<BSONObj> stages;
         if (_local) {
@@ -231,17 +319,9 @@ public:
                     bytes <= static_cast<size_t>(BSONObjMaxUserSize));
             results.push_back(Value(*r));
         }
-        return setNestedField(owned, _as, Value(results));
-    }
-    const char* getSourceName() const override {
-        return "$lookup";
-    }
-    void serialize(BSONArrayBuilder* out) const override {
-        BSONObjBuilder b(out->subobjStart());
-        b.append("$lookup", _spec);
+        return results;
     }
 
-private:
     BSONObj _spec;
     NamespaceString _from;
     std::vector<std::string> _as;
@@ -249,6 +329,13 @@ private:
     std::unique_ptr<ExpressionFieldPath> _local;
     std::vector<std::pair<std::string, ExprPtr>> _let;
     std::vector<BSONObj> _pipeline;
+    // The inner-result cache (see getNext); off when the pipeline is non-deterministic.
+    bool _cacheable = true;
+    std::vector<size_t> _usedLet;  // indexes into _let of the variables the pipeline names
+    absl::flat_hash_map<std::string, Value> _cache;
+    size_t _cacheBytes = 0;
+    long long _innerRuns = 0;
+    long long _cacheHits = 0;
 };
 
 class DocumentSourceUnionWith final : public DocumentSource {

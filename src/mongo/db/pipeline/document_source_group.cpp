@@ -3,9 +3,18 @@
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/group_over_buckets.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
+namespace {
+
+/** The bytes of groups $group may hold before it spills (allowDiskUse) or fails. */
+long long groupMemoryLimit(const ExpressionContext& expCtx) {
+    return std::min(expCtx.maxMemoryBytes, gInternalDocumentSourceGroupMaxMemoryBytes.load());
+}
+
+}  // namespace
 
 DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx,
                                          const BSONObj& spec)
@@ -49,7 +58,10 @@ void DocumentSourceGroup::populate() {
         return;
     Variables* vars = &_expCtx->variables;
     size_t mem = 0;
-    const size_t limit = static_cast<size_t>(_expCtx->maxMemoryBytes);
+    const size_t limit = static_cast<size_t>(groupMemoryLimit(*_expCtx));
+    bool canSpillPartials = true;
+    for (const auto& a : _accs)
+        canSpillPartials = canSpillPartials && a.factory()->canSpill();
     while (auto doc = _source->getNext()) {
         ScopedFieldCache fieldCache(vars, *doc);
         Value key = _idExpr->evaluate(*doc, vars);
@@ -88,15 +100,83 @@ void DocumentSourceGroup::populate() {
                     "Exceeded memory limit for $group, but didn't allow external sort. Pass "
                     "allowDiskUse:true to opt in.",
                     _expCtx->allowDiskUse);
+            if (canSpillPartials) {
+                spillPartialGroups();
+                mem = 0;
+                continue;
+            }
+            ++_spills;
             _spill = std::make_unique<ExternalSorter>(
                 std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << 1)))),
                 _expCtx->maxMemoryBytes, true);
         }
     }
+    if (_partialSpill) {
+        spillPartialGroups();  // the rest joins the sorted partials
+        _partialSpill->finish();
+    }
     if (_spill)
         _spill->finish();
     else
         _index.clear();
+}
+
+namespace {
+const std::shared_ptr<SortPattern>& byKeyPattern() {
+    static const auto kPattern =
+        std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << 1))));
+    return kPattern;
+}
+}  // namespace
+
+void DocumentSourceGroup::spillPartialGroups() {
+    if (!_partialSpill)
+        _partialSpill = std::make_unique<ExternalSorter>(
+            byKeyPattern(), std::max<long long>(1, groupMemoryLimit(*_expCtx) / 4), true);
+    // The sorter keeps equal keys in insertion order, so the partials of one key come
+    // back oldest first, as mergePartial() needs.
+    for (auto& g : _groups) {
+        BSONObjBuilder kb;
+        g.key.addToBsonObj(&kb, "");
+        BSONObjBuilder db;
+        g.key.addToBsonObj(&db, "k");
+        {
+            BSONArrayBuilder parts(db.subarrayStart("p"));
+            for (const auto& acc : g.accs)
+                acc->getPartial().addToBsonArray(&parts);
+        }
+        _partialSpill->add(kb.obj(), db.obj());
+    }
+    _groups.clear();
+    _index.clear();
+    ++_spills;
+}
+
+std::optional<BSONObj> DocumentSourceGroup::nextMergedGroup() {
+    std::optional<Group> current;
+    while (true) {
+        if (!_pendingPartial) {
+            _pendingPartial = _partialSpill->next();
+            if (!_pendingPartial)
+                break;
+        }
+        Value key(_pendingPartial->getField("k"));
+        if (current && Value::compare(current->key, key) != 0)
+            break;  // `_pendingPartial` starts the next group
+        if (!current) {
+            current.emplace();
+            current->key = key.getOwned();
+            for (const auto& a : _accs)
+                current->accs.push_back(a.factory());
+        }
+        size_t i = 0;
+        for (auto part : _pendingPartial->getField("p").Obj())
+            current->accs[i++]->mergePartial(Value(part));
+        _pendingPartial.reset();
+    }
+    if (!current)
+        return std::nullopt;
+    return output(*current);
 }
 
 BSONObj DocumentSourceGroup::output(Group& g) {
@@ -150,6 +230,12 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
 std::optional<BSONObj> DocumentSourceGroup::getNext() {
     if (!_populated)
         populate();
+    if (_partialSpill) {
+        if (auto g = nextMergedGroup())
+            return g;
+        _partialSpill.reset();
+        return std::nullopt;
+    }
     if (_spill) {
         // Spilled groups first: they may still add to the groups kept in memory.
         if (auto g = nextSpilledGroup())
@@ -165,6 +251,11 @@ std::optional<BSONObj> DocumentSourceGroup::getNext() {
 void DocumentSourceGroup::serialize(BSONArrayBuilder* out) const {
     BSONObjBuilder b(out->subobjStart());
     b.append("$group", _spec);
+}
+
+void DocumentSourceGroup::appendExplainStats(BSONObjBuilder* b) const {
+    b->append("usedDisk", _spills > 0);
+    b->append("spills", _spills);
 }
 
 namespace {

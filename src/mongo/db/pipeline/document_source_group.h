@@ -1,10 +1,14 @@
 // $group: groups documents by the value of the _id expression and computes the
 // accumulators of each group. Groups live in a hash map keyed by the canonical
 // value hash of the key (1, 1.0 and NumberLong(1) share a group). Groups are
-// returned in first-seen order. Memory beyond ExpressionContext::maxMemoryBytes
-// fails with 292 unless allowDiskUse; with it, documents of groups not yet in
-// memory go to an external sort by group key and are aggregated one group at a
-// time when the input ends (groups already in memory keep accumulating).
+// returned in first-seen order. Memory beyond internalDocumentSourceGroupMaxMemoryBytes
+// (and ExpressionContext::maxMemoryBytes) fails with 292 unless allowDiskUse. With it,
+// when every accumulator has a partial state (Accumulator::canSpill), the groups in
+// memory are written as sorted partial groups {k: <key>, p: [<partials>]} to an
+// external sort and memory is emptied; at the end of the input the partials of each
+// key are merged in input order and groups come out in key order. Otherwise documents
+// of groups not yet in memory go to an external sort by group key and are aggregated
+// one group at a time when the input ends (groups already in memory keep accumulating).
 // Directly after $_internalUnpackBucket, an eligible spec is computed bucket by bucket
 // over the decoded columns instead (group_over_buckets.h); the output is the same.
 #pragma once
@@ -32,6 +36,7 @@ public:
         return "$group";
     }
     void serialize(BSONArrayBuilder* out) const override;
+    void appendExplainStats(BSONObjBuilder* b) const override;
 
 private:
     struct Group {
@@ -43,6 +48,10 @@ private:
     bool populateFromBuckets();
     /** The next group built from the spilled documents, or nullopt. */
     std::optional<BSONObj> nextSpilledGroup();
+    /** Writes the groups in memory as partial groups to _partialSpill and clears them. */
+    void spillPartialGroups();
+    /** The next group merged from the spilled partial groups, or nullopt. */
+    std::optional<BSONObj> nextMergedGroup();
     BSONObj output(Group& g);
 
     BSONObj _spec;
@@ -53,8 +62,11 @@ private:
     absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
     std::vector<Group> _groups;
     size_t _pos = 0;
-    std::unique_ptr<ExternalSorter> _spill;
+    std::unique_ptr<ExternalSorter> _spill;  // whole documents (fallback)
     std::optional<BSONObj> _pendingSpilled;
+    std::unique_ptr<ExternalSorter> _partialSpill;  // partial groups
+    std::optional<BSONObj> _pendingPartial;
+    long long _spills = 0;  // times the groups in memory were written out
 };
 
 }  // namespace mongo

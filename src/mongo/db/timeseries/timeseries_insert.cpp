@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -117,15 +118,17 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
                                               const TimeseriesCollection& ts,
                                               const CollectionInfo& info, const BSONObj& doc,
                                               int index,
-                                              bucket_catalog::BucketKeyCache* keys = nullptr) {
+                                              bucket_catalog::BucketKeyCache* keys = nullptr,
+                                              const bucket_catalog::KnownSeries* known = nullptr) {
     auto& catalog = BucketCatalog::get();
-    auto sw = bucket_catalog::tryInsert(catalog, info, doc, index, keys);
+    auto sw = bucket_catalog::tryInsert(catalog, info, doc, index, keys, known);
     if (!sw.isOK())
         return sw.getStatus();
     if (sw.getValue().reopening) {
         BSONObj fetched = fetchCandidate(opCtx, ts, *sw.getValue().reopening);
         opCtx->recoveryUnit()->abandonSnapshot();
-        sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index, keys);
+        sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index, keys,
+                                                            known);
         if (!sw.isOK())
             return sw.getStatus();
     }
@@ -289,24 +292,31 @@ Status insertOne(OperationContext* opCtx, const TimeseriesCollection& ts,
     return last;
 }
 
+/** Whether a time lies outside what a 32-bit seconds count from 1970 holds (§2.2). */
+bool needsExtendedRange(long long millis) {
+    return millis < 0 || millis >= (1LL << 32) * 1000;
+}
+
 /**
  * The order to stage an unordered insert's measurements in: series by series (first
  * appearance), each series on time (stable). Measurements of one series then go through
  * the catalog together, in time order, which keeps buckets sorted (v2) and the per-series
  * state warm in cache; the result is the same as any other order of an unordered insert.
  */
-/** Whether a time lies outside what a 32-bit seconds count from 1970 holds (§2.2). */
-bool needsExtendedRange(long long millis) {
-    return millis < 0 || millis >= (1LL << 32) * 1000;
-}
+/** One measurement to stage: its index, and its time and series key when already read. */
+struct Staged {
+    int index;
+    std::optional<bucket_catalog::KnownSeries> known;
+};
 
-std::vector<int> stagingOrder(const TimeseriesCollection& ts,
-                              const std::vector<BSONObj>& measurements,
-                              bucket_catalog::BucketKeyCache& keys, bool* extendedRange) {
+std::vector<Staged> stagingOrder(const TimeseriesCollection& ts,
+                                 const std::vector<BSONObj>& measurements,
+                                 bucket_catalog::BucketKeyCache& keys, bool* extendedRange) {
     const std::string& timeField = ts.options.getTimeField();
     const auto& metaField = ts.options.getMetaField();
     std::unordered_map<const bucket_catalog::BucketKey*, size_t> groupOf;
     std::vector<std::vector<std::pair<long long, int>>> groups;
+    std::vector<const bucket_catalog::BucketKey*> groupKeys;
     for (size_t i = 0; i < measurements.size(); ++i) {
         BSONElement t, meta;
         for (auto&& e : measurements[i]) {
@@ -319,8 +329,10 @@ std::vector<int> stagingOrder(const TimeseriesCollection& ts,
         const bucket_catalog::BucketKey* key =
             metaField ? &keys.get(ts.buckets->uuid(), meta) : nullptr;
         auto [it, added] = groupOf.emplace(key, groups.size());
-        if (added)
+        if (added) {
             groups.emplace_back();
+            groupKeys.push_back(key);
+        }
         // A missing or invalid time sorts first; staging reports its error.
         const long long millis = t.type() == BSONType::kDate
             ? t.date().toMillisSinceEpoch()
@@ -329,13 +341,19 @@ std::vector<int> stagingOrder(const TimeseriesCollection& ts,
             *extendedRange = true;
         groups[it->second].emplace_back(millis, static_cast<int>(i));
     }
-    std::vector<int> order;
+    std::vector<Staged> order;
     order.reserve(measurements.size());
-    for (auto& g : groups) {
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        auto& g = groups[gi];
         std::stable_sort(g.begin(), g.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (auto& [millis, i] : g)
-            order.push_back(i);
+        for (auto& [millis, i] : g) {
+            Staged st{i, std::nullopt};
+            if (groupKeys[gi] && millis != std::numeric_limits<long long>::min())
+                st.known = bucket_catalog::KnownSeries{Date_t::fromMillisSinceEpoch(millis),
+                                                        groupKeys[gi]};
+            order.push_back(st);
+        }
     }
     return order;
 }
@@ -362,12 +380,12 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
     std::vector<std::shared_ptr<WriteBatch>> batches;
     std::map<WriteBatch*, std::vector<int>> mine;
     bucket_catalog::BucketKeyCache keys;
-    std::vector<int> order;
+    std::vector<Staged> order;
     bool extendedRange = false;
     if (ordered) {
-        order.resize(measurements.size());
-        for (size_t i = 0; i < order.size(); ++i)
-            order[i] = static_cast<int>(i);
+        order.reserve(measurements.size());
+        for (size_t i = 0; i < measurements.size(); ++i)
+            order.push_back({static_cast<int>(i), std::nullopt});
         if (!ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load()) {
             for (const auto& m : measurements) {
                 BSONElement t = m[ts.options.getTimeField()];
@@ -388,9 +406,11 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts.buckets,
                                                    CollectionCatalog::kExtendedRangeFlag, true));
     }
-    for (int i : order) {
+    for (const Staged& st : order) {
+        const int i = st.index;
         opCtx->checkForInterrupt();
-        auto sw = stage(opCtx, ts, info, measurements[i], i, &keys);
+        auto sw = stage(opCtx, ts, info, measurements[i], i, &keys,
+                        st.known ? &*st.known : nullptr);
         if (!sw.isOK()) {
             failed.emplace(i, sw.getStatus());
             if (ordered)

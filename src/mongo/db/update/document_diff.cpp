@@ -1,5 +1,6 @@
 #include "mongo/db/update/document_diff.h"
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,7 +74,58 @@ BSONObj diffArrays(const BSONObj& pre, const BSONObj& post) {
 
 }  // namespace
 
+namespace {
+
+/**
+ * The common case of computeDiff: `post` starts with exactly `pre`'s field names in order
+ * (values may differ) and may add fields after them. Same output as the general path: no
+ * deletions, an update or sub-diff per changed field, the added fields as inserts.
+ */
+std::optional<BSONObj> computeDiffSamePrefix(const BSONObj& pre, const BSONObj& post) {
+    auto pi = pre.begin(), qi = post.begin();
+    std::optional<BSONObjBuilder> upd, ins;
+    std::vector<std::pair<std::string, BSONObj>> subs;
+    while (pi.more()) {
+        if (!qi.more())
+            return std::nullopt;
+        BSONElement before = pi.next(), e = qi.next();
+        if (before.fieldNameStringData() != e.fieldNameStringData())
+            return std::nullopt;
+        if (sameElementValue(before, e))
+            continue;
+        BSONObj nested = nestedDiffIfSmaller(before, e);
+        if (!nested.isEmpty()) {
+            subs.emplace_back(std::string(1, kSubDiff) + std::string(e.fieldNameStringData()),
+                              nested);
+        } else {
+            if (!upd)
+                upd.emplace();
+            upd->append(e);
+        }
+    }
+    while (qi.more()) {
+        BSONElement e = qi.next();
+        if (pre.hasField(e.fieldNameStringData()))
+            return std::nullopt;  // a duplicate name: let the general path decide
+        if (!ins)
+            ins.emplace();
+        ins->append(e);
+    }
+    BSONObjBuilder out;
+    if (upd)
+        out.append(kUpdate, upd->obj());
+    if (ins)
+        out.append(kInsert, ins->obj());
+    for (const auto& [n, d] : subs)
+        out.append(n, d);
+    return out.obj();
+}
+
+}  // namespace
+
 BSONObj computeDiff(const BSONObj& pre, const BSONObj& post) {
+    if (auto fast = computeDiffSamePrefix(pre, post))
+        return *fast;
     std::map<StringData, BSONElement> preFields;
     for (BSONElement e : pre)
         preFields.emplace(e.fieldNameStringData(), e);
@@ -165,17 +217,18 @@ Status applySub(const BSONElement& e, const BSONObj& sub, Builder* sb, AppendNul
                 StringData name) {
     bool arr = isArrayDiff(sub);
     if (!arr && e.type() == BSONType::kObject) {
-        BSONObjBuilder nb;
+        // Built in place in the parent's buffer (no copy of the sub-document).
+        BSONObjBuilder nb(sb->subobjStart(name));
         Status s = applyDocDiff(e.Obj(), sub, &nb);
         if (!s.isOK())
             return s;
-        sb->append(name, nb.obj());
+        nb.done();
     } else if (arr && e.type() == BSONType::kArray) {
-        BSONArrayBuilder nb;
+        BSONArrayBuilder nb(sb->subarrayStart(name));
         Status s = applyArrayDiff(e.Obj(), sub, &nb);
         if (!s.isOK())
             return s;
-        sb->appendArray(name, nb.arr());
+        nb.done();
     } else {
         appendNull();
     }
@@ -199,23 +252,30 @@ Status applyBinary(const BSONElement& e, const BSONElement& spec, BSONObjBuilder
     long long off = o.numberLong();
     if (off < 0 || off > preLen)
         return Status(ErrorCodes::BadValue, "binary diff offset is past the end of the field");
-    std::string bytes(preBytes, static_cast<size_t>(off));
-    bytes.append(dBytes, dLen);
-    out->appendBinData(e.fieldNameStringData(), static_cast<int>(bytes.size()), e.binDataType(),
-                       bytes.data());
+    // The kept prefix and the new bytes go straight into the output buffer.
+    const long long total = off + dLen;
+    if (total > std::numeric_limits<int32_t>::max())
+        return Status(ErrorCodes::BadValue, "binary diff result is too large");
+    BufBuilder& bb = out->bb();
+    bb.appendChar(static_cast<char>(BSONType::kBinData));
+    bb.appendStr(e.fieldNameStringData());
+    bb.appendNum(static_cast<int32_t>(total));
+    bb.appendChar(static_cast<char>(e.binDataType()));
+    bb.appendBuf(preBytes, static_cast<size_t>(off));
+    bb.appendBuf(dBytes, static_cast<size_t>(dLen));
     return Status::OK();
 }
 
-Status parseDocDiff(const BSONObj& diff, std::map<std::string, Mod>* table,
-                    std::vector<std::string>* appendOrder) {
+Status parseDocDiff(const BSONObj& diff, std::map<StringData, Mod>* table,
+                    std::vector<StringData>* appendOrder) {
     int stage = -1;  // 0: d, 1: u, 2: i, 3: b, 4: s...
     auto add = [&](StringData name, Mod m) -> Status {
-        auto [it, inserted] = table->emplace(std::string(name), m);
+        auto [it, inserted] = table->emplace(name, m);
         if (!inserted)
             return Status(ErrorCodes::Error(4728000), "duplicate field name in diff: " +
                                                            std::string(name));
         if (m.kind == Mod::Kind::kUpdate || m.kind == Mod::Kind::kInsert)
-            appendOrder->push_back(std::string(name));
+            appendOrder->push_back(name);
         return Status::OK();
     };
     for (BSONElement sec : diff) {
@@ -255,13 +315,14 @@ Status parseDocDiff(const BSONObj& diff, std::map<std::string, Mod>* table,
 }
 
 Status applyDocDiff(const BSONObj& pre, const BSONObj& diff, BSONObjBuilder* out) {
-    std::map<std::string, Mod> table;
-    std::vector<std::string> appendOrder;
+    // Field names are views into `diff` and `pre`, which outlive this call.
+    std::map<StringData, Mod> table;
+    std::vector<StringData> appendOrder;
     Status s = parseDocDiff(diff, &table, &appendOrder);
     if (!s.isOK())
         return s;
     for (BSONElement e : pre) {
-        auto it = table.find(std::string(e.fieldNameStringData()));
+        auto it = table.find(e.fieldNameStringData());
         if (it == table.end()) {
             out->append(e);
             continue;

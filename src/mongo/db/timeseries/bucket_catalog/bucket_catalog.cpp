@@ -262,9 +262,15 @@ void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
     markActive(stripe, lk, bucket);
 }
 
+/** A measurement's time and series key; the key is owned, or borrowed from a key cache. */
 struct Extracted {
     Date_t time;
-    BucketKey key;
+    std::optional<BucketKey> owned;
+    const BucketKey* borrowed = nullptr;
+
+    const BucketKey& key() const {
+        return owned ? *owned : *borrowed;
+    }
 };
 
 StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
@@ -285,11 +291,12 @@ StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
                       "'" + timeField +
                           "' must be present and contain a valid BSON UTC datetime value");
     if (!metaField)
-        return Extracted{t.date(), BucketKey(coll.uuid, BSONObj())};
+        return Extracted{t.date(), BucketKey(coll.uuid, BSONObj()), nullptr};
     if (keys)
-        return Extracted{t.date(), keys->get(coll.uuid, rawMeta)};
+        return Extracted{t.date(), std::nullopt, &keys->get(coll.uuid, rawMeta)};
     return Extracted{t.date(),
-                     BucketKey(coll.uuid, metadata::normalizeAs(rawMeta, kBucketMetaFieldName))};
+                     BucketKey(coll.uuid, metadata::normalizeAs(rawMeta, kBucketMetaFieldName)),
+                     nullptr};
 }
 
 /** Looks for a reopening candidate; nullopt when none applies. */
@@ -328,7 +335,7 @@ Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
                    const CollectionInfo& coll, const BSONObj& doc, const Extracted& x,
                    int64_t userIndex, const ExecutionStatsController& stats,
                    const BucketLimits& limits, bool* openedDueToMetadata) {
-    auto it = stripe.openBucketsByKey.find(x.key);
+    auto it = stripe.openBucketsByKey.find(x.key());
     if (it == stripe.openBucketsByKey.end()) {
         *openedDueToMetadata = true;
         return Placement::kNeedsReopening;
@@ -368,7 +375,7 @@ StatusWith<InsertResult> stageInNewBucket(BucketCatalog& catalog, Stripe& stripe
                                           const Extracted& x, int64_t userIndex,
                                           const ExecutionStatsController& stats,
                                           const BucketLimits& limits, bool openedDueToMetadata) {
-    auto bucket = allocateBucket(catalog, stripe, lk, coll, x.key, x.time, stats, limits);
+    auto bucket = allocateBucket(catalog, stripe, lk, coll, x.key(), x.time, stats, limits);
     if (!bucket.isOK())
         return bucket.getStatus();
     if (openedDueToMetadata)
@@ -418,25 +425,35 @@ const BucketKey& BucketKeyCache::get(const std::string& collUUID, const BSONElem
     return _keys.emplace(raw, std::move(key)).first->second;
 }
 
+namespace {
+StatusWith<Extracted> extractOrUse(const CollectionInfo& coll, const BSONObj& doc,
+                                   BucketKeyCache* keys, const KnownSeries* known) {
+    if (known)
+        return Extracted{known->time, std::nullopt, known->key};
+    return extract(coll, doc, keys);
+}
+}  // namespace
+
 StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
-                                   const BSONObj& doc, int64_t userIndex, BucketKeyCache* keys) {
-    auto x = extract(coll, doc, keys);
+                                   const BSONObj& doc, int64_t userIndex, BucketKeyCache* keys,
+                                   const KnownSeries* known) {
+    auto x = extractOrUse(coll, doc, keys, known);
     if (!x.isOK())
         return x.getStatus();
     const BucketLimits limits = catalog.limits();
     auto stats = statsFor(catalog, coll.uuid);
-    Stripe& stripe = stripeFor(catalog, x.getValue().key.hash);
+    Stripe& stripe = stripeFor(catalog, x.getValue().key().hash);
     std::unique_lock lk(stripe.mutex);
     bool openedDueToMetadata = false;
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                            limits, &openedDueToMetadata);
     if (p == Placement::kStaged) {
-        auto it = stripe.openBucketsByKey.find(x.getValue().key);
+        auto it = stripe.openBucketsByKey.find(x.getValue().key());
         return InsertResult{it->second->activeBatch, std::nullopt};
     }
     if (p == Placement::kNeedsReopening) {
         if (auto req =
-                findReopeningCandidate(stripe, lk, coll, x.getValue().key, x.getValue().time,
+                findReopeningCandidate(stripe, lk, coll, x.getValue().key(), x.getValue().time,
                                        limits))
             return InsertResult{nullptr, std::move(req)};
     }
@@ -447,28 +464,29 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
-                                                    int64_t userIndex, BucketKeyCache* keys) {
-    auto x = extract(coll, doc, keys);
+                                                    int64_t userIndex, BucketKeyCache* keys,
+                                                    const KnownSeries* known) {
+    auto x = extractOrUse(coll, doc, keys, known);
     if (!x.isOK())
         return x.getStatus();
     const BucketLimits limits = catalog.limits();
     auto stats = statsFor(catalog, coll.uuid);
     std::unique_ptr<Bucket> reopened;
     if (!fetched.isEmpty()) {
-        auto loaded = loadBucket(x.getValue().key, coll.options, fetched);
+        auto loaded = loadBucket(x.getValue().key(), coll.options, fetched);
         if (loaded.isOK() && !isFrozen(catalog, loaded.getValue()->bucketId))
             reopened = std::move(loaded.getValue());
         else
             stats.inc(&ExecutionStats::numBucketReopeningsFailed);
     }
-    Stripe& stripe = stripeFor(catalog, x.getValue().key.hash);
+    Stripe& stripe = stripeFor(catalog, x.getValue().key().hash);
     std::unique_lock lk(stripe.mutex);
     if (reopened) {
         if (stripe.openBucketsById.count(reopened->bucketId)) {
             stats.inc(&ExecutionStats::numDuplicateBucketsReopened);
             reopened.reset();
         } else {
-            if (auto it = stripe.openBucketsByKey.find(x.getValue().key);
+            if (auto it = stripe.openBucketsByKey.find(x.getValue().key());
                 it != stripe.openBucketsByKey.end()) {
                 stats.inc(&ExecutionStats::numBucketsClosedDueToReopening);
                 rollover(catalog, stripe, lk, *it->second, RolloverAction::kSoftClose);
@@ -482,7 +500,7 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                            limits, &openedDueToMetadata);
     if (p == Placement::kStaged) {
-        auto it = stripe.openBucketsByKey.find(x.getValue().key);
+        auto it = stripe.openBucketsByKey.find(x.getValue().key());
         return InsertResult{it->second->activeBatch, std::nullopt};
     }
     return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,

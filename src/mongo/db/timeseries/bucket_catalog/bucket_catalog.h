@@ -124,11 +124,19 @@ private:
  * Stages `doc` in the open bucket of its series, opening or rolling over buckets as
  * needed. Errors: BadValue when the time field is missing or not a date;
  * 6130900 when no unique bucket _id could be generated. `keys` (optional) caches
- * normalised series keys across the measurements of one command.
+ * normalised series keys across the measurements of one command; `known` (optional) gives
+ * the time and key when the caller already read them (its time must be a valid date).
  */
+/** A measurement's valid time and its series key (from a BucketKeyCache), found earlier. */
+struct KnownSeries {
+    Date_t time;
+    const BucketKey* key;
+};
+
 StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo& coll,
                                    const BSONObj& doc, int64_t userIndex = 0,
-                                   BucketKeyCache* keys = nullptr);
+                                   BucketKeyCache* keys = nullptr,
+                                   const KnownSeries* known = nullptr);
 
 /**
  * Second step after a ReopeningRequest: `fetched` is the bucket document the caller found
@@ -139,7 +147,8 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
                                                     int64_t userIndex = 0,
-                                                    BucketKeyCache* keys = nullptr);
+                                                    BucketKeyCache* keys = nullptr,
+                                                    const KnownSeries* known = nullptr);
 
 /**
  * Prepares a batch whose commit rights the caller holds: waits for any other prepared

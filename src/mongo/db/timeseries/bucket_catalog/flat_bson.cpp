@@ -1,6 +1,8 @@
 #include "mongo/db/timeseries/bucket_catalog/flat_bson.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "mongo/bson/bson_comparator.h"
@@ -20,6 +22,39 @@ int shapeOf(const BSONElement& e) {
     return canonicalizeBSONType(e.type());
 }
 }  // namespace
+
+/**
+ * Canonical comparison of `e` with a stored value of the same type (double, date, long or
+ * int) whose value bytes start at `stored`. Doubles follow the canonical order (NaN lowest,
+ * -0 == 0).
+ */
+inline int compareSameTypeScalar(const BSONElement& e, const char* stored) {
+    switch (e.type()) {
+        case BSONType::kNumberDouble: {
+            double l = e.numberDouble(), r;
+            std::memcpy(&r, stored, sizeof(r));
+            if (l < r)
+                return -1;
+            if (l > r)
+                return 1;
+            if (l == r)
+                return 0;
+            const bool ln = std::isnan(l), rn = std::isnan(r);
+            return ln == rn ? 0 : (ln ? -1 : 1);
+        }
+        case BSONType::kNumberInt: {
+            int32_t l = e.numberInt(), r;
+            std::memcpy(&r, stored, sizeof(r));
+            return l < r ? -1 : (l > r ? 1 : 0);
+        }
+        default: {  // date, long
+            int64_t l, r;
+            std::memcpy(&l, e.value(), sizeof(l));
+            std::memcpy(&r, stored, sizeof(r));
+            return l < r ? -1 : (l > r ? 1 : 0);
+        }
+    }
+}
 
 // One slot of control.min or control.max: unset, a scalar, or an object/array of slots.
 struct MinMax::Node {
@@ -87,10 +122,16 @@ struct MinMax::Node {
             return;
         }
         int cmp;
-        if (kind == Kind::kScalar)
+        if (kind == Kind::kScalar && e.type() == static_cast<BSONType>(value[0]) &&
+            (e.type() == BSONType::kNumberDouble || e.type() == BSONType::kDate ||
+             e.type() == BSONType::kNumberLong || e.type() == BSONType::kNumberInt)) {
+            // The common case (a measurement field keeps its type): compare in place.
+            cmp = compareSameTypeScalar(e, value.data() + 2);
+        } else if (kind == Kind::kScalar) {
             cmp = compareElementValues(e, scalar());
-        else
+        } else {
             cmp = canonicalizeBSONType(e.type()) - rank();
+        }
         if (cmp * sign > 0)
             setScalar(e);
     }

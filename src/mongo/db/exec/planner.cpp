@@ -93,6 +93,7 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
     BSONObjBuilder start, end, explain;
     bool startInc = true, endInc = true;
     bool open = false;  // after a range field, the rest are unbounded
+    bool afterExclusiveStart = false, afterExclusiveEnd = false;
     int used = 0;
     for (auto kf : index.desc.keyPattern) {
         std::string field(kf.fieldNameStringData());
@@ -130,10 +131,26 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
         else
             arr.append(boundString(lo, loInc, hi, hiInc));
         arr.done();
-        const BSONObj& s = desc ? hi : lo;
-        const BSONObj& en = desc ? lo : hi;
-        start.appendAs(s.firstElement(), "");
-        end.appendAs(en.firstElement(), "");
+        const BSONObj* s = desc ? &hi : &lo;
+        const BSONObj* en = desc ? &lo : &hi;
+        // After a range field whose start (end) is exclusive, the unbounded fields that
+        // follow take their end-most (start-most) values: keys equal to the excluded value
+        // on the range field then fall outside the interval whatever follows.
+        if (afterExclusiveStart)
+            s = desc ? &kMin : &kMax;
+        if (afterExclusiveEnd)
+            en = desc ? &kMax : &kMin;
+        start.appendAs(s->firstElement(), "");
+        end.appendAs(en->firstElement(), "");
+        const bool isRange = !(lo.binaryEqual(hi)) &&
+            (lo.firstElement().type() != BSONType::kMinKey ||
+             hi.firstElement().type() != BSONType::kMaxKey);
+        if (isRange) {
+            afterExclusiveStart = desc ? (!hiInc && hi.firstElement().type() != BSONType::kMaxKey)
+                                       : (!loInc && lo.firstElement().type() != BSONType::kMinKey);
+            afterExclusiveEnd = desc ? (!loInc && lo.firstElement().type() != BSONType::kMinKey)
+                                     : (!hiInc && hi.firstElement().type() != BSONType::kMaxKey);
+        }
         if (lo.firstElement().type() != BSONType::kMinKey && !loInc && !desc)
             startInc = false;
         if (hi.firstElement().type() != BSONType::kMaxKey && !hiInc && !desc)

@@ -12,16 +12,21 @@
 namespace mongo::timeseries {
 
 std::vector<std::string> ColumnSet::append(const std::vector<BSONObj>& measurements,
-                                           const std::optional<std::string>& metaField) {
+                                           const std::optional<std::string>& metaField,
+                                           bucket_catalog::MinMax* minmax) {
     std::vector<std::string> created;
     std::vector<char> touched;
     for (const BSONObj& m : measurements) {
         touched.assign(columns.size(), 0);
-        size_t guess = 0;  // fields usually arrive in column order
+        size_t guess = 0;    // fields usually arrive in column order
+        size_t ordinal = 0;  // of the field among the measurement's non-meta fields
         for (auto&& e : m) {
             StringData name = e.fieldNameStringData();
             if (metaField && name == *metaField)
                 continue;
+            if (minmax)
+                minmax->updateField(e, ordinal);
+            ++ordinal;
             size_t i;
             if (guess < columns.size() && columns[guess].first == name && !touched[guess]) {
                 i = guess++;

@@ -19,6 +19,10 @@
 #include "mongo/bson/oid.h"
 #include "mongo/idl/timeseries_gen.h"
 
+namespace mongo::timeseries::bucket_catalog {
+class MinMax;
+}  // namespace mongo::timeseries::bucket_catalog
+
 namespace mongo::timeseries {
 
 /** One BSONColumn per data field, all with the same number of positions. */
@@ -33,7 +37,8 @@ struct ColumnSet {
      * Returns the names of the columns created by this call. Cost O(fields x measurements).
      */
     std::vector<std::string> append(const std::vector<BSONObj>& measurements,
-                                    const std::optional<std::string>& metaField);
+                                    const std::optional<std::string>& metaField,
+                                    bucket_catalog::MinMax* minmax = nullptr);
 
     /** Rebuilds builders from a v2/v3 `data` object. Errors: BadValue, InvalidBSONColumn. */
     static StatusWith<ColumnSet> fromDataObject(const BSONObj& data, StringData timeField);

@@ -133,13 +133,12 @@ StatusWith<bucket_catalog::BucketWrite> prepareBucketWrite(bucket_catalog::Bucke
         bucket.latestCommittedTime = last;
 
     const BSONObj oldMin = bucket.committedMin, oldMax = bucket.committedMax;
-    for (auto& m : batch.measurements)
-        bucket.minmax.update(m, options.getMetaField());
+    batch.numPreviouslyCommittedMeasurements = bucket.columns.positions;
+    // One pass over the measurements' fields feeds both the columns and control.min/max.
+    auto createdList =
+        bucket.columns.append(batch.measurements, options.getMetaField(), &bucket.minmax);
     bucket.committedMin = replaceMinTime(bucket.minmax.min(), timeField, bucket.minTime);
     bucket.committedMax = bucket.minmax.max();
-
-    batch.numPreviouslyCommittedMeasurements = bucket.columns.positions;
-    auto createdList = bucket.columns.append(batch.measurements, options.getMetaField());
     const std::set<std::string> created(createdList.begin(), createdList.end());
     const uint32_t count = bucket.columns.positions;
 

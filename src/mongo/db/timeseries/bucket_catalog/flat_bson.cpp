@@ -191,10 +191,15 @@ void MinMax::update(const BSONObj& doc, std::optional<StringData> metaField) {
         StringData name = e.fieldNameStringData();
         if (metaField && name == *metaField)
             continue;
-        _min->child(name, i).update(e, -1);
-        _max->child(name, i).update(e, +1);
+        updateField(e, i);
         ++i;
     }
+}
+
+void MinMax::updateField(const BSONElement& e, size_t position) {
+    StringData name = e.fieldNameStringData();
+    _min->child(name, position).update(e, -1);
+    _max->child(name, position).update(e, +1);
 }
 
 BSONObj MinMax::min() const {

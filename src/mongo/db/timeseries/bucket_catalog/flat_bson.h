@@ -35,6 +35,11 @@ public:
 
     /** Folds every field of `doc` except `metaField` into the minimum and maximum. */
     void update(const BSONObj& doc, std::optional<StringData> metaField);
+    /**
+     * Folds one (non-meta) field; `position` is its ordinal among the measurement's non-meta
+     * fields (where it usually sits in min/max too). update() is this over all fields.
+     */
+    void updateField(const BSONElement& e, size_t position);
 
     /** The current control.min / control.max documents (owned). */
     BSONObj min() const;

@@ -113,7 +113,10 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
                     lo = *p.low;
                     loInc = p.lowInclusive;
                 }
-                if (p.high) {
+                // On a multikey index the two bounds may be met by different elements of
+                // one array ({a: [1, 10]} matches {a: {$gt: 5, $lt: 3}}): bound one side
+                // only; the filter checks the other.
+                if (p.high && !(index.multikey && p.low)) {
                     hi = *p.high;
                     hiInc = p.highInclusive;
                 }

@@ -157,6 +157,26 @@ Value SumState::sum() const {
     return Value(_double);
 }
 
+Value AccumulatorMinMax::getPartial() const {
+    return getValue();
+}
+
+void AccumulatorMinMax::mergePartial(const Value& p) {
+    process(p);  // null (nothing seen) is skipped
+}
+
+void AccumulatorMinMax::process(const Value& v) {
+    if (v.nullish())
+        return;
+    if (_val.missing()) {
+        _val = v.getOwned();
+        return;
+    }
+    int c = Value::compare(v, _val);
+    if (_max ? c > 0 : c < 0)
+        _val = v.getOwned();
+}
+
 namespace {
 
 class AccumulatorSum final : public Accumulator {
@@ -218,44 +238,6 @@ public:
 private:
     SumState _s;
     long long _count = 0;
-};
-
-class AccumulatorMinMax final : public Accumulator {
-public:
-    explicit AccumulatorMinMax(bool isMax) : _max(isMax) {}
-    void process(const Value& v) override {
-        if (v.nullish())
-            return;
-        if (_val.missing()) {
-            _val = v.getOwned();
-            return;
-        }
-        int c = Value::compare(v, _val);
-        if (_max ? c > 0 : c < 0)
-            _val = v.getOwned();
-    }
-    Value getValue() const override {
-        return _val.missing() ? Value::null() : _val;
-    }
-    size_t memUsage() const override {
-        return 64 + static_cast<size_t>(_val.elem().size());
-    }
-    void reset() override {
-        _val = Value();
-    }
-    bool canSpill() const override {
-        return true;
-    }
-    Value getPartial() const override {
-        return getValue();
-    }
-    void mergePartial(const Value& p) override {
-        process(p);  // null (nothing seen) is skipped
-    }
-
-private:
-    bool _max;
-    Value _val;
 };
 
 class AccumulatorFirstLast final : public Accumulator {

@@ -69,6 +69,37 @@ bool isAccumulatorRegistered(StringData name);
  * Running sum with int -> long -> double promotion (shared by $sum, $avg). Decimal
  * inputs are summed exactly on their own; once any is seen the result is a decimal.
  */
+/**
+ * $min / $max: nullish values are ignored, a strictly smaller (larger) value replaces the
+ * current one. Public so that fast paths (group_over_buckets.h) can feed it directly.
+ */
+class AccumulatorMinMax final : public Accumulator {
+public:
+    explicit AccumulatorMinMax(bool isMax) : _max(isMax) {}
+    void process(const Value& v) override;
+    Value getValue() const override {
+        return _val.missing() ? Value::null() : _val;
+    }
+    size_t memUsage() const override {
+        return 64 + static_cast<size_t>(_val.elem().size());
+    }
+    void reset() override {
+        _val = Value();
+    }
+    bool canSpill() const override {
+        return true;
+    }
+    Value getPartial() const override;
+    void mergePartial(const Value& p) override;
+    bool isMax() const {
+        return _max;
+    }
+
+private:
+    bool _max;
+    Value _val;
+};
+
 class SumState {
 public:
     void add(const Value& v);

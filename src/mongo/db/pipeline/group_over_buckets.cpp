@@ -184,39 +184,6 @@ void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool is
         _count += n;
 }
 
-/** $min/$max with the generic rule: nullish ignored, strictly better replaces. */
-class BlockMinMax final : public Accumulator {
-public:
-    explicit BlockMinMax(bool isMax) : _max(isMax) {}
-    void process(const Value& v) override {
-        if (v.nullish())
-            return;
-        if (_val.missing()) {
-            _val = v.getOwned();
-            return;
-        }
-        int c = Value::compare(v, _val);
-        if (_max ? c > 0 : c < 0)
-            _val = v.getOwned();
-    }
-    Value getValue() const override {
-        return _val.missing() ? Value::null() : _val;
-    }
-    size_t memUsage() const override {
-        return 64 + static_cast<size_t>(_val.elem().size());
-    }
-    void reset() override {
-        _val = Value();
-    }
-    bool isMax() const {
-        return _max;
-    }
-
-private:
-    bool _max;
-    Value _val;
-};
-
 /** Canonical order of doubles (NaN first), as compareDoubles in bson_comparator. */
 inline int cmpDouble(double l, double r) {
     if (l < r)
@@ -230,7 +197,7 @@ inline int cmpDouble(double l, double r) {
 }
 
 /** The first best present value of rows [from, to), folded into `acc` (one Value per run). */
-void minMaxRun(BlockMinMax* acc, const ScalarColumn& col, BSONType type, size_t from, size_t to) {
+void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, size_t from, size_t to) {
     const bool isMax = acc->isMax();
     bool any = false;
     if (type == BSONType::kNumberDouble) {
@@ -514,7 +481,7 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
         if (a.op == Plan::Op::kSum || a.op == Plan::Op::kAvg)
             g.accs.push_back(std::make_unique<BlockSum>(a.op == Plan::Op::kAvg));
         else
-            g.accs.push_back(std::make_unique<BlockMinMax>(a.op == Plan::Op::kMax));
+            g.accs.push_back(std::make_unique<AccumulatorMinMax>(a.op == Plan::Op::kMax));
     }
     size_t idx = _groups.size();
     _groups.push_back(std::move(g));
@@ -667,7 +634,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
             if (acc.field.empty()) {
                 static_cast<BlockSum*>(target)->addConstant(acc.constant, end - from);
             } else if (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) {
-                minMaxRun(static_cast<BlockMinMax*>(target), *col.scalar, col.type, from, end);
+                minMaxRun(static_cast<AccumulatorMinMax*>(target), *col.scalar, col.type, from, end);
             } else if (col.type == BSONType::kNumberDouble) {
                 static_cast<BlockSum*>(target)->addDoubles(*col.scalar, from, end);
             } else if (col.type == BSONType::kNumberInt || col.type == BSONType::kNumberLong) {

@@ -22,6 +22,16 @@ void DocumentValidationFailureInfo::serialize(BSONObjBuilder* bob) const {
     bob->append("errInfo", _errInfo);
 }
 
+void CollectionUUIDMismatchInfo::serialize(BSONObjBuilder* bob) const {
+    bob->append("db", _db);
+    bob->appendAs(_uuid.firstElement(), "collectionUUID");
+    bob->append("expectedCollection", _expected);
+    if (_actual)
+        bob->append("actualCollection", *_actual);
+    else
+        bob->appendNull("actualCollection");
+}
+
 void DuplicateKeyErrorInfo::serialize(BSONObjBuilder* bob) const {
     bob->append("keyPattern", _keyPattern);
     bob->append("keyValue", _keyValue);

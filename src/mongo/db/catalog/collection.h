@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 
 #include <memory>
 #include <shared_mutex>
@@ -47,6 +48,25 @@ public:
 
 private:
     BSONObj _errInfo;
+};
+
+/**
+ * Extra info of a CollectionUUIDMismatch: {db, collectionUUID, expectedCollection,
+ * actualCollection} (the collection of the database that has the UUID, or null).
+ */
+class CollectionUUIDMismatchInfo : public ErrorExtraInfo {
+public:
+    CollectionUUIDMismatchInfo(std::string db, BSONObj uuid, std::string expected,
+                               std::optional<std::string> actual)
+        : _db(std::move(db)), _uuid(uuid.getOwned()), _expected(std::move(expected)),
+          _actual(std::move(actual)) {}
+    void serialize(BSONObjBuilder* bob) const override;
+
+private:
+    std::string _db;
+    BSONObj _uuid;  // {"": <UUID>}
+    std::string _expected;
+    std::optional<std::string> _actual;
 };
 
 class DuplicateKeyErrorInfo : public ErrorExtraInfo {

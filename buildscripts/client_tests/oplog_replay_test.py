@@ -26,7 +26,9 @@ import tempfile
 import threading
 import time
 import traceback
+import uuid
 
+import bson
 import pymongo
 from bson import Timestamp
 from pymongo import CursorType
@@ -185,6 +187,19 @@ def run(args, workdir):
             first = list(ca.local.oplog.rs.find().limit(3))
             assert any(e["op"] == "n" and e["o"].get("msg") == "initiating set" for e in first), first
         step("replSetInitiate, hello and replSetGetStatus", initiate)
+
+        def transactions_refused():
+            # Multi-document transactions are not implemented: a statement in one is refused
+            # (OperationNotSupportedInTransaction) and writes nothing.
+            # (The server does not advertise sessions, so drivers never start one: send the
+            # statement's fields by hand.)
+            db = ca["txn_check"]
+            expect_code(263, lambda: db.command({
+                "insert": "t", "documents": [{"x": 1}],
+                "lsid": {"id": bson.Binary(uuid.uuid4().bytes, 4)},
+                "txnNumber": bson.Int64(1), "startTransaction": True, "autocommit": False}))
+            assert db.t.count_documents({}) == 0
+        step("multi-document transactions are refused", transactions_refused)
 
         def workload():
             rnd = random.Random(args.seed)

@@ -48,5 +48,20 @@ function dbHashChangesWithData() {
     assert.neq(before.md5, after.md5);
 }
 
+function transactionsNeedReplSet() {
+    coll.drop();
+    const res = db.runCommand({
+        insert: coll.getName(),
+        documents: [{_id: 1}],
+        lsid: {id: UUID()},
+        txnNumber: NumberLong(1),
+        startTransaction: true,
+        autocommit: false,
+    });
+    assert.commandFailedWithCode(res, ErrorCodes.IllegalOperation);
+    assert.eq(0, coll.countDocuments({}));
+}
+
 runScenarios(replCommandsNeedReplSet, applyOpsAppliesCrudAndDeltaUpdates,
-             applyOpsRejectsDeltaOnMissingDocument, dbHashChangesWithData);
+             applyOpsRejectsDeltaOnMissingDocument, dbHashChangesWithData,
+             transactionsNeedReplSet);

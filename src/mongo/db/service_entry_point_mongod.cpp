@@ -4,6 +4,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -32,6 +33,19 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
                     v <= 2147483647.0);
         if (v > 0)
             opCtx->setDeadlineAfterMillis(static_cast<long long>(v));
+    }
+    // Multi-document transactions are not implemented: refuse a statement of one rather than
+    // run it on its own as if no transaction had been asked for.
+    if (!req.body["autocommit"].eoo() || req.body["startTransaction"].trueValue()) {
+        uassert(ErrorCodes::IllegalOperation,
+                "Transaction numbers are only allowed on a replica set member or mongos",
+                repl::ReplicationCoordinator::get()->isReplEnabled());
+        const std::string what = req.commandName() == "insert"
+            ? "Cannot insert into a collection"
+            : "Cannot run '" + std::string(req.commandName()) + "'";
+        uasserted(ErrorCodes::OperationNotSupportedInTransaction,
+                  what + " in a multi-document transaction: this server does not support "
+                         "multi-document transactions");
     }
     BSONElement wc = req.body["writeConcern"];
     if (!wc.eoo()) {

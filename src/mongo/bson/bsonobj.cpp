@@ -34,7 +34,8 @@ Status invalid(const std::string& msg) {
 }
 
 // Validates the document at [p, p + len). `depth` bounds recursion.
-Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* outLen) {
+Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* outLen,
+                   bool anyBoolByte) {
     if (depth > kMaxDepth)
         return invalid("BSON document nested too deeply");
     if (avail < 5)
@@ -70,7 +71,7 @@ Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* out
             case BSONType::kBool:
                 if (!need(1))
                     return invalid("truncated bool");
-                if (static_cast<unsigned char>(*cur) > 1)
+                if (!anyBoolByte && static_cast<unsigned char>(*cur) > 1)
                     return invalid("invalid bool value");
                 cur += 1;
                 break;
@@ -119,7 +120,7 @@ Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* out
             case BSONType::kObject:
             case BSONType::kArray: {
                 std::size_t sub;
-                Status s = validateDoc(cur, remain, depth + 1, &sub);
+                Status s = validateDoc(cur, remain, depth + 1, &sub, anyBoolByte);
                 if (!s.isOK())
                     return s;
                 cur += sub;
@@ -135,7 +136,7 @@ Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* out
                 if (sl < 1 || 8 + sl > total || cur[8 + sl - 1] != 0)
                     return invalid("invalid code with scope string");
                 std::size_t sub;
-                Status s = validateDoc(cur + 8 + sl, total - 8 - sl, depth + 1, &sub);
+                Status s = validateDoc(cur + 8 + sl, total - 8 - sl, depth + 1, &sub, anyBoolByte);
                 if (!s.isOK())
                     return s;
                 if (8 + sl + static_cast<std::int32_t>(sub) != total)
@@ -176,9 +177,9 @@ Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* out
 }
 }  // namespace
 
-Status validateBSON(const char* data, std::size_t len) {
+Status validateBSON(const char* data, std::size_t len, BSONBoolBytes bools) {
     std::size_t used;
-    Status s = validateDoc(data, len, 0, &used);
+    Status s = validateDoc(data, len, 0, &used, bools == BSONBoolBytes::kAnyByte);
     if (!s.isOK())
         return s;
     if (used != len)

@@ -148,7 +148,10 @@ public:
  * lengths, nesting (at most 200 levels... as upstream's limit of 180 + slack),
  * type bytes, string terminators, and UTF-8 of keys. Returns InvalidBSON otherwise.
  */
-Status validateBSON(const char* data, std::size_t len);
+/** kAnyByte: a bool's byte may be anything (BSONColumn carries such values verbatim). */
+enum class BSONBoolBytes { kStrict, kAnyByte };
+Status validateBSON(const char* data, std::size_t len,
+                    BSONBoolBytes bools = BSONBoolBytes::kStrict);
 
 std::ostream& operator<<(std::ostream& os, const BSONObj& o);
 std::ostream& operator<<(std::ostream& os, const BSONElement& e);

@@ -60,7 +60,8 @@ int literalSize(const char* p, const char* end) {
             if (remain < 5)
                 return -1;
             const int32_t l = readLE<int32_t>(v);
-            if (l < 5 || size_t(l) > remain || !validateBSON(v, size_t(l)).isOK())
+            if (l < 5 || size_t(l) > remain ||
+                !validateBSON(v, size_t(l), BSONBoolBytes::kAnyByte).isOK())
                 return -1;
             return 2 + l;
         }
@@ -92,7 +93,8 @@ int literalSize(const char* p, const char* end) {
                 return -1;
             const char* scope = v + 8 + sl;
             const int32_t ol = readLE<int32_t>(scope);
-            if (ol != total - 8 - sl || !validateBSON(scope, size_t(ol)).isOK())
+            if (ol != total - 8 - sl ||
+                !validateBSON(scope, size_t(ol), BSONBoolBytes::kAnyByte).isOK())
                 return -1;
             return 2 + total;
         }
@@ -386,7 +388,9 @@ Status ColumnDecoder::_beginSection(uint8_t control) {
     if (_end - ref < 5)
         return invalidColumn("truncated reference object");
     const int32_t len = readLE<int32_t>(ref);
-    if (len < 5 || len > _end - ref || !validateBSON(ref, size_t(len)).isOK())
+    // Bool bytes other than 0/1 are carried verbatim (spec A.13.5), in objects too.
+    if (len < 5 || len > _end - ref ||
+        !validateBSON(ref, size_t(len), BSONBoolBytes::kAnyByte).isOK())
         return invalidColumn("malformed reference object");
     _rootType = control == kInterleavedStartArray ? BSONType::kArray : BSONType::kObject;
     _plan.clear();

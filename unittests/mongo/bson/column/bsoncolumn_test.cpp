@@ -165,6 +165,27 @@ TEST(BSONColumnDecoder, MalformedInputIsInvalidBSONColumn) {
     }
 }
 
+// A fuzzer find: a legacy interleaved column yields an object holding a bool whose byte is
+// 0x41. Such bytes are kept verbatim (spec A.13.5), so the object re-encodes (as the
+// reference object of an interleaved column) and decodes back to the same bytes.
+TEST(BSONColumnDecoder, NonCanonicalBoolInsideAnObjectRoundTrips) {
+    const std::string bin = fromHex("F0 10000000100801000000000A08000000 0800410800000000");
+    auto dec = BSONColumn(bin.data(), bin.size()).decompress();
+    ASSERT_TRUE(dec.isOK()) << dec.getStatus().toString();
+    BSONColumnBuilder b;
+    for (size_t i = 0; i < dec.getValue().size(); ++i)
+        b.append(dec.getValue()[i]);
+    const std::string encoded = b.finalize();
+    auto again = BSONColumn(encoded.data(), encoded.size()).decompress();
+    ASSERT_TRUE(again.isOK()) << again.getStatus().toString();
+    ASSERT_EQ(again.getValue().size(), dec.getValue().size());
+    for (size_t i = 0; i < dec.getValue().size(); ++i) {
+        ASSERT_EQ(again.getValue().missing(i), dec.getValue().missing(i));
+        if (!dec.getValue().missing(i))
+            EXPECT_TRUE(again.getValue()[i].binaryEqualValues(dec.getValue()[i]));
+    }
+}
+
 TEST(BSONColumnDecoder, ScalarBlockMatchesIterator) {
     Seq s;
     s.skip().add(5).add(7).skip().add(9).add(9).add(-3);

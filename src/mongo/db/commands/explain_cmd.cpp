@@ -144,10 +144,7 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
                             const TimeseriesWriteExplain& w, Verbosity verbosity,
                             const BSONObj& innerCmd, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kRead);
-    uassert(ErrorCodes::NamespaceNotFound,
-            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
-            buckets);
-    ts.buckets = buckets.getCollection();
+    timeseries::attachBuckets(&ts, buckets.getCollection());
     result.append("explainVersion", "1");
     BSONObj plan = timeseries::explainTimeseriesModify(opCtx, ts, w.query, w.hint, w.isDelete,
                                                        w.multi, nullptr);

@@ -22,10 +22,7 @@ namespace {
 void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
                          const UpdateCommandRequest& cmd, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
-    uassert(ErrorCodes::NamespaceNotFound,
-            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
-            buckets);
-    ts.buckets = buckets.getCollection();
+    timeseries::attachBuckets(&ts, buckets.getCollection());
     auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered());
     std::vector<WriteError> errors;
     for (auto& e : res.errors)
@@ -147,10 +144,7 @@ public:
         std::optional<BSONObj> value;
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
             AutoGetCollection buckets(opCtx, ts->bucketsNss, AutoGetCollection::Mode::kWrite);
-            uassert(ErrorCodes::NamespaceNotFound,
-                    "Buckets collection not found for time-series collection " + nss.ns(),
-                    buckets);
-            ts->buckets = buckets.getCollection();
+            timeseries::attachBuckets(&*ts, buckets.getCollection());
             auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd);
             if (remove) {
                 lastError.append("n", static_cast<int>(r.n));

@@ -137,10 +137,7 @@ void checkWritableNamespace(const NamespaceString& nss) {
 void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
                          const std::vector<BSONObj>& docs, bool ordered, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
-    uassert(ErrorCodes::NamespaceNotFound,
-            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
-            buckets);
-    ts.buckets = buckets.getCollection();
+    timeseries::attachBuckets(&ts, buckets.getCollection());
     opCtx->getServiceContext()->opCounters.insert.fetch_add(static_cast<long long>(docs.size()));
     auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered);
     std::vector<WriteError> errors;
@@ -154,10 +151,7 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
 void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
                          const DeleteCommandRequest& cmd, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
-    uassert(ErrorCodes::NamespaceNotFound,
-            "Buckets collection not found for time-series collection " + ts.viewNss.ns(),
-            buckets);
-    ts.buckets = buckets.getCollection();
+    timeseries::attachBuckets(&ts, buckets.getCollection());
     auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered());
     std::vector<WriteError> errors;
     for (auto& e : res.errors)

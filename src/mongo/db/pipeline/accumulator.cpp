@@ -157,10 +157,6 @@ Value SumState::sum() const {
     return Value(_double);
 }
 
-Value AccumulatorMinMax::getPartial() const {
-    return getValue();
-}
-
 void AccumulatorMinMax::mergePartial(const Value& p) {
     process(p);  // null (nothing seen) is skipped
 }
@@ -298,9 +294,6 @@ public:
     bool canSpill() const override {
         return true;
     }
-    Value getPartial() const override {
-        return getValue();
-    }
     void mergePartial(const Value& p) override {
         for (const auto& v : p.getArray())
             process(v);
@@ -331,9 +324,6 @@ public:
     }
     bool canSpill() const override {
         return true;
-    }
-    Value getPartial() const override {
-        return getValue();
     }
     void mergePartial(const Value& p) override {
         for (const auto& v : p.getArray())
@@ -377,9 +367,6 @@ public:
     }
     bool canSpill() const override {
         return true;
-    }
-    Value getPartial() const override {
-        return getValue();
     }
     void mergePartial(const Value& p) override {
         process(p);

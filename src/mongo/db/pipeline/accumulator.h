@@ -89,7 +89,6 @@ public:
     bool canSpill() const override {
         return true;
     }
-    Value getPartial() const override;
     void mergePartial(const Value& p) override;
     bool isMax() const {
         return _max;

@@ -58,9 +58,6 @@ public:
     bool canSpill() const override {
         return true;
     }
-    Value getPartial() const override {
-        return getValue();  // the values kept so far, in the order process() keeps them
-    }
     void mergePartial(const Value& p) override {
         for (const auto& v : p.getArray())
             process(v);

@@ -10,6 +10,9 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include <initializer_list>
+#include <utility>
+
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline.h"
@@ -130,6 +133,17 @@ private:
 enum class WhenMatched { kReplace, kKeepExisting, kMerge, kFail, kPipeline };
 enum class WhenNotMatched { kInsert, kDiscard, kFail };
 
+/** A $merge mode string (`f`) from its allowed values; BadValue as upstream's IDL enum parser. */
+template <typename E>
+E parseMergeMode(const BSONElement& f, std::initializer_list<std::pair<StringData, E>> values) {
+    const std::string m = f.str();
+    for (const auto& [name, value] : values)
+        if (name == m)
+            return value;
+    uasserted(ErrorCodes::BadValue, "Enumeration value '" + m + "' for field '" +
+                  std::string(f.fieldNameStringData()) + "' is not a valid value.");
+}
+
 class DocumentSourceMerge final : public DocumentSource {
 public:
     DocumentSourceMerge(std::shared_ptr<ExpressionContext> expCtx, const BSONElement& e)
@@ -170,32 +184,17 @@ public:
                         for (auto s : f.Obj())
                             _updatePipeline.push_back(s.Obj().getOwned());
                     } else {
-                        std::string m = f.str();
-                        if (m == "replace")
-                            _whenMatched = WhenMatched::kReplace;
-                        else if (m == "keepExisting")
-                            _whenMatched = WhenMatched::kKeepExisting;
-                        else if (m == "merge")
-                            _whenMatched = WhenMatched::kMerge;
-                        else if (m == "fail")
-                            _whenMatched = WhenMatched::kFail;
-                        else
-                            uasserted(ErrorCodes::BadValue,
-                                      "Enumeration value '" + m + "' for field 'whenMatched' is "
-                                                                   "not a valid value.");
+                        _whenMatched = parseMergeMode<WhenMatched>(
+                            f, {{"replace", WhenMatched::kReplace},
+                                {"keepExisting", WhenMatched::kKeepExisting},
+                                {"merge", WhenMatched::kMerge},
+                                {"fail", WhenMatched::kFail}});
                     }
                 } else if (n == "whenNotMatched") {
-                    std::string m = f.str();
-                    if (m == "insert")
-                        _whenNotMatched = WhenNotMatched::kInsert;
-                    else if (m == "discard")
-                        _whenNotMatched = WhenNotMatched::kDiscard;
-                    else if (m == "fail")
-                        _whenNotMatched = WhenNotMatched::kFail;
-                    else
-                        uasserted(ErrorCodes::BadValue,
-                                  "Enumeration value '" + m + "' for field 'whenNotMatched' is "
-                                                               "not a valid value.");
+                    _whenNotMatched = parseMergeMode<WhenNotMatched>(
+                        f, {{"insert", WhenNotMatched::kInsert},
+                            {"discard", WhenNotMatched::kDiscard},
+                            {"fail", WhenNotMatched::kFail}});
                 } else if (n == "let") {
                     _let = f.Obj().getOwned();
                 } else {

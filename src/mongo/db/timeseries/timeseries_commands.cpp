@@ -74,6 +74,13 @@ void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
 
 }  // namespace
 
+void attachBuckets(TimeseriesCollection* ts, std::shared_ptr<Collection> buckets) {
+    uassert(ErrorCodes::NamespaceNotFound,
+            "Buckets collection not found for time-series collection " + ts->viewNss.ns(),
+            buckets);
+    ts->buckets = std::move(buckets);
+}
+
 Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket) {
     if (buckets.timeseriesFlags().mayHaveMixedSchemaData.load())
         return Status::OK();

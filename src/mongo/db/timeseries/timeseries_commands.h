@@ -40,6 +40,12 @@ struct TimeseriesCollection {
  */
 Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket);
 
+/**
+ * Points `ts` at `buckets`, the buckets collection the caller locked for a statement;
+ * NamespaceNotFound when it is gone (dropped since `ts` was looked up).
+ */
+void attachBuckets(TimeseriesCollection* ts, std::shared_ptr<Collection> buckets);
+
 /** The stored `timeseries` options of a buckets collection, or nullopt when it has none. */
 std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets);
 

@@ -24,7 +24,8 @@ LIBRARIES = [
     # Operation/service state and namespaces, used by every layer above storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
                  'mongo/db/service_context.cpp'], [], ['storage', 'bson']),
-    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/update'], [],
+    ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/query/collation',
+               'mongo/db/update'], [],
      ['bson', 'bson_column']),
     ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl']),
     ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
@@ -53,7 +54,7 @@ def _closure(name, table):
 
 PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
                'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
-               'yaml-cpp', 'snappy', 'libzstd', 'zlib']
+               'yaml-cpp', 'snappy', 'libzstd', 'zlib', 'icu-i18n', 'icu-uc']
 
 
 def _add_options(AddOption):

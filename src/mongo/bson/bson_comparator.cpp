@@ -76,7 +76,8 @@ int compareLongToDouble(long long l, double r) {
     return frac > 0 ? -1 : (frac < 0 ? 1 : 0);
 }
 
-int compareElementValues(const BSONElement& l, const BSONElement& r) {
+int compareElementValues(const BSONElement& l, const BSONElement& r,
+                         const StringComparator* strings) {
     int lr = canonicalizeBSONType(l.type()), rr = canonicalizeBSONType(r.type());
     if (lr != rr)
         return lr < rr ? -1 : 1;
@@ -94,12 +95,17 @@ int compareElementValues(const BSONElement& l, const BSONElement& r) {
             return compareNumbers(l, r);
         case BSONType::kString:
         case BSONType::kSymbol:
+            if (strings) {
+                int c = strings->compare(l.valueStringData(), r.valueStringData());
+                return c < 0 ? -1 : (c > 0 ? 1 : 0);
+            }
+            return compareStrings(l.valueStringData(), r.valueStringData());
         case BSONType::kCode:
             return compareStrings(l.valueStringData(), r.valueStringData());
         case BSONType::kObject:
         case BSONType::kArray:
             return compareObjects(l.embeddedObject(), r.embeddedObject(),
-                                  ComparisonRules::kConsiderFieldName);
+                                  ComparisonRules::kConsiderFieldName, strings);
         case BSONType::kBinData: {
             int ll, rl;
             const char* ld = l.binData(ll);
@@ -151,7 +157,8 @@ int compareElementValues(const BSONElement& l, const BSONElement& r) {
     return 0;
 }
 
-int compareElements(const BSONElement& l, const BSONElement& r, ComparisonRules rules) {
+int compareElements(const BSONElement& l, const BSONElement& r, ComparisonRules rules,
+                    const StringComparator* strings) {
     int lr = canonicalizeBSONType(l.type()), rr = canonicalizeBSONType(r.type());
     if (lr != rr)
         return lr < rr ? -1 : 1;
@@ -160,16 +167,17 @@ int compareElements(const BSONElement& l, const BSONElement& r, ComparisonRules 
         if (c != 0)
             return c;
     }
-    return compareElementValues(l, r);
+    return compareElementValues(l, r, strings);
 }
 
-int compareObjects(const BSONObj& l, const BSONObj& r, ComparisonRules rules) {
+int compareObjects(const BSONObj& l, const BSONObj& r, ComparisonRules rules,
+                   const StringComparator* strings) {
     auto li = l.begin(), ri = r.begin();
     while (true) {
         bool lm = li.more(), rm = ri.more();
         if (!lm || !rm)
             return lm ? 1 : (rm ? -1 : 0);
-        int c = compareElements(li.next(), ri.next(), rules);
+        int c = compareElements(li.next(), ri.next(), rules, strings);
         if (c != 0)
             return c;
     }
@@ -181,7 +189,8 @@ inline std::size_t mix(std::size_t seed, std::size_t v) {
 }
 }  // namespace
 
-std::size_t hashElementValue(const BSONElement& e, std::size_t seed) {
+std::size_t hashElementValue(const BSONElement& e, std::size_t seed,
+                             const StringComparator* strings) {
     seed = mix(seed, static_cast<std::size_t>(canonicalizeBSONType(e.type())));
     switch (e.type()) {
         case BSONType::kNumberInt:
@@ -221,13 +230,17 @@ std::size_t hashElementValue(const BSONElement& e, std::size_t seed) {
         }
         case BSONType::kString:
         case BSONType::kSymbol:
+            if (strings)
+                return mix(seed,
+                           std::hash<std::string>()(strings->comparisonKey(e.valueStringData())));
+            return mix(seed, std::hash<std::string_view>()(e.valueStringData()));
         case BSONType::kCode:
             return mix(seed, std::hash<std::string_view>()(e.valueStringData()));
         case BSONType::kObject:
         case BSONType::kArray:
             for (auto sub : e.embeddedObject()) {
                 seed = mix(seed, std::hash<std::string_view>()(sub.fieldNameStringData()));
-                seed = hashElementValue(sub, seed);
+                seed = hashElementValue(sub, seed, strings);
             }
             return seed;
         default:

@@ -7,6 +7,8 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/util/log.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_factory.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -40,14 +42,30 @@ void DuplicateKeyErrorInfo::serialize(BSONObjBuilder* bob) const {
 void throwDuplicateKey(const NamespaceString& nss, const IndexEntry& index, const BSONObj& key) {
     BSONObjBuilder kv;
     auto it = key.begin();
+    const bool collated = index.desc.collator() != nullptr;
     for (auto f : index.desc.keyPattern) {
         if (!it.more())
             break;
-        kv.appendAs(it.next(), f.fieldNameStringData());
+        BSONElement v = it.next();
+        if (collated && v.type() == BSONType::kString) {
+            // The key holds a comparison key, not the value: shown in hex, as upstream.
+            static constexpr char kHex[] = "0123456789abcdef";
+            std::string hex = "CollationKey(0x";
+            for (unsigned char c : v.valueStringData()) {
+                hex.push_back(kHex[c >> 4]);
+                hex.push_back(kHex[c & 15]);
+            }
+            kv.append(f.fieldNameStringData(), hex + ")");
+            continue;
+        }
+        kv.appendAs(v, f.fieldNameStringData());
     }
     BSONObj keyValue = kv.obj();
     std::string msg = "E11000 duplicate key error collection: " + nss.ns() +
-        " index: " + index.desc.name + " dup key: " + keyValue.toString();
+        " index: " + index.desc.name +
+        (collated ? " collation: " + index.desc.spec["collation"].embeddedObject().toString()
+                  : std::string()) +
+        " dup key: " + keyValue.toString();
     uassertedWithInfo(Status(ErrorCodes::DuplicateKey, msg),
                       std::make_shared<DuplicateKeyErrorInfo>(index.desc.keyPattern, keyValue));
 }
@@ -59,13 +77,23 @@ Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid
       _uuid(std::move(uuid)),
       _options(options.getOwned()),
       _rs(std::move(rs)) {
+    if (_options["collation"].type() == BSONType::kObject) {
+        auto sw = makeCollator(_options["collation"].embeddedObject());
+        if (sw.isOK())
+            _defaultCollator = std::move(sw.getValue());
+        else
+            LOGV2_WARNING(4915901, "Collection default collation cannot be built",
+                          BSON("namespace" << _nss.ns() << "error" << sw.getStatus().reason()));
+    }
     BSONElement validator = _options["validator"];
     bool off = _options["validationLevel"].type() == BSONType::kString &&
         _options["validationLevel"].valueStringData() == "off";
     if (validator.type() == BSONType::kObject && !validator.embeddedObject().isEmpty() && !off) {
         auto sw = parseMatchExpression(validator.embeddedObject());
-        if (sw.isOK())
+        if (sw.isOK()) {
             _validator = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+            _validator->setCollator(_defaultCollator.get());  // as upstream
+        }
     }
 }
 
@@ -136,7 +164,8 @@ void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordI
     if (!index->covers(doc))
         return;
     IndexKeys keys;
-    uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys));
+    uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
+                                 index->desc.collator()));
     if (keys.multikey)
         _markMultikey(opCtx, index);
     for (const auto& key : keys.keys) {
@@ -152,7 +181,9 @@ void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordI
     if (!index->covers(doc))
         return;
     IndexKeys keys;
-    if (!getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys).isOK())
+    if (!getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
+                      index->desc.collator())
+             .isOK())
         return;
     for (const auto& key : keys.keys)
         index->sdi->unindex(opCtx->recoveryUnit(), key, id);
@@ -183,9 +214,11 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
         IndexKeys before, after;
         bool coveredBefore = index->covers(oldDoc), coveredAfter = index->covers(newDoc);
         if (coveredBefore)
-            uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse, &before));
+            uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse,
+                                         &before, index->desc.collator()));
         if (coveredAfter)
-            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse, &after));
+            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse,
+                                         &after, index->desc.collator()));
         if (after.multikey)
             _markMultikey(opCtx, index.get());
         // Keys are sorted: remove those only in `before`, add those only in `after`.

@@ -25,6 +25,7 @@
 
 namespace mongo {
 
+class CollatorInterface;
 class MatchExpression;
 class OperationContext;
 
@@ -127,6 +128,13 @@ public:
         return _options["clusteredIndex"].ok();
     }
     /**
+     * The collection's default collation (agreed name), built once from options.collation
+     * (the full spec stored by create); null for the simple collation.
+     */
+    const CollatorInterface* getDefaultCollator() const {
+        return _defaultCollator.get();
+    }
+    /**
      * Applies the collection's validator (options.validator, validationLevel,
      * validationAction) to `doc` about to be written. `oldDoc` is the document being
      * replaced (moderate level lets updates of already-invalid documents through).
@@ -195,6 +203,7 @@ private:
     BSONObj _options;
     std::unique_ptr<RecordStore> _rs;
     std::shared_ptr<MatchExpression> _validator;  // null: none or validationLevel off
+    std::shared_ptr<const CollatorInterface> _defaultCollator;  // null: simple
     std::vector<std::shared_ptr<IndexEntry>> _indexes;
     mutable std::shared_mutex _lock;
     bool _dropped = false;

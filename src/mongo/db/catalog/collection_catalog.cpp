@@ -2,8 +2,10 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/op_observer.h"
+#include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -25,6 +27,15 @@ void killCursors(const NamespaceString& nss) {
 }
 
 constexpr int kIndexBuildBatch = 1000;
+
+/** Whether two index specs have the same collation (both none, or equal full specs). */
+bool sameCollation(const BSONObj& a, const BSONObj& b) {
+    BSONElement ca = a["collation"], cb = b["collation"];
+    if (ca.eoo() || cb.eoo())
+        return ca.eoo() && cb.eoo();
+    return ca.type() == BSONType::kObject && cb.type() == BSONType::kObject &&
+        ca.embeddedObject().binaryEqual(cb.embeddedObject());
+}
 }  // namespace
 
 void setCursorKillerForNamespace(std::function<void(const NamespaceString&)> killer) {
@@ -60,6 +71,8 @@ std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
             auto sw = parseMatchExpression(ie->desc.partialFilterExpression);
             if (sw.isOK())
                 ie->partialFilter = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+            if (ie->partialFilter)  // matched under the index's collation, as upstream
+                ie->partialFilter->setCollator(ie->desc.collator());
         }
         coll->addIndex(std::move(ie));
     }
@@ -136,13 +149,24 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
     BSONElement clustered = options["clusteredIndex"];
     bool wantIdIndex = clustered.ok() ||
         !(options["autoIndexId"].isBoolean() && !options["autoIndexId"].boolean());
+    // The _id index shares the collection's default collation (options hold its full spec).
+    std::unique_ptr<CollatorInterface> defaultCollator;
+    BSONObj defaultCollation;
+    if (options["collation"].type() == BSONType::kObject) {
+        auto sw = makeCollator(options["collation"].embeddedObject());
+        if (!sw.isOK())
+            return sw.getStatus();
+        defaultCollator = std::move(sw.getValue());
+        if (defaultCollator)
+            defaultCollation = defaultCollator->getSpec();
+    }
     std::shared_ptr<Collection> coll;
     try {
         writeConflictRetry(ru, "createCollection", [&] {
             WriteUnitOfWork wuow(ru);
             auto entry = uassertStatusOK(_durable->addCollection(ru, nss.ns(), options));
             if (wantIdIndex) {
-                BSONObj idSpec = idIndexSpec();
+                BSONObj idSpec = idIndexSpec(defaultCollation);
                 if (clustered.ok()) {
                     std::string name = clustered.type() == BSONType::kObject &&
                             clustered.embeddedObject()["name"].type() == BSONType::kString
@@ -150,8 +174,16 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
                         : std::string(IndexDescriptor::kIdIndexName);
                     idSpec = BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << name
                                       << "unique" << true << "clustered" << true);
-                } else if (options["idIndex"].type() == BSONType::kObject)
+                } else if (options["idIndex"].type() == BSONType::kObject) {
                     idSpec = uassertStatusOK(validateIndexSpec(options["idIndex"].embeddedObject()));
+                    idSpec = applyCollationDefault(idSpec, defaultCollator.get());
+                    BSONElement c = idSpec["collation"];
+                    uassert(ErrorCodes::BadValue,
+                            "'idIndex' must have the same collation as the collection.",
+                            (c.eoo() && defaultCollation.isEmpty()) ||
+                                (c.type() == BSONType::kObject &&
+                                 c.embeddedObject().binaryEqual(defaultCollation)));
+                }
                 uassertStatusOK(_durable->addIndex(ru, entry.catalogId, idSpec, true));
             }
             coll = _open(opCtx, nss, entry.catalogId);
@@ -272,6 +304,7 @@ Status CollectionCatalog::_buildIndex(OperationContext* opCtx, Collection* coll,
         if (!sw.isOK())
             return sw.getStatus();
         ie->partialFilter = std::shared_ptr<MatchExpression>(std::move(sw.getValue()));
+        ie->partialFilter->setCollator(ie->desc.collator());
     }
     try {
         writeConflictRetry(ru, "createIndex", [&] {
@@ -351,13 +384,16 @@ StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createInde
     result.numIndexesBefore = static_cast<int>(coll->indexes().size());
 
     std::vector<BSONObj> toBuild;
-    for (const auto& spec : specs) {
+    for (const auto& requested : specs) {
+        const BSONObj spec = applyCollationDefault(requested, coll->getDefaultCollator());
         std::string name = spec["name"].str();
         BSONObj key = spec["key"].embeddedObject();
         if (IndexEntry* existing = coll->findIndexByName(name)) {
             if (indexSpecsEquivalent(existing->desc.spec, spec))
                 continue;
-            if (!existing->desc.keyPattern.binaryEqual(key))
+            // Another key pattern or collation is another index: it needs its own name.
+            if (!existing->desc.keyPattern.binaryEqual(key) ||
+                !sameCollation(existing->desc.spec, spec))
                 return Status(ErrorCodes::IndexKeySpecsConflict,
                               "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: " +
                                   spec.toString() + ", existing index: " +
@@ -472,6 +508,8 @@ Status CollectionCatalog::updateIndexSpec(OperationContext* opCtx, const Namespa
     idx->desc = IndexDescriptor::fromSpec(newSpec);
     idx->desc.multikey = multikey;
     idx->sdi = std::move(sdiHolder);
+    if (idx->partialFilter)  // the old collator went with the old descriptor
+        idx->partialFilter->setCollator(idx->desc.collator());
     return Status::OK();
 }
 

@@ -4,7 +4,9 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/durable_catalog.h"
+#include "mongo/util/log.h"
 
 namespace mongo {
 
@@ -58,6 +60,27 @@ Status validateKeyPattern(const BSONObj& key) {
                           std::string(typeName(e.type())) +
                           ". Only numbers > 0, numbers < 0, and strings are allowed.");
     }
+    return Status::OK();
+}
+
+/** Checks spec.collation; `*normalised` gets the full spec or {locale: "simple"}. */
+Status validateIndexCollation(const BSONObj& spec, BSONObj* normalised) {
+    BSONElement c = spec["collation"];
+    if (c.type() != BSONType::kObject)
+        return Status(ErrorCodes::TypeMismatch,
+                      "The field 'collation' must be an object, but got " +
+                          std::string(typeName(c.type())));
+    if (c.embeddedObject().isEmpty())
+        return Status(ErrorCodes::BadValue, "The field 'collation' cannot be an empty object.");
+    BSONElement v = spec["v"];
+    if (v.isNumber() && v.numberInt() == 1)
+        return Status(ErrorCodes::CannotCreateIndex,
+                      "Invalid index specification " + spec.toString() +
+                          "; cannot create an index with the \"collation\" option and v=1");
+    auto sw = makeCollator(c.embeddedObject());
+    if (!sw.isOK())
+        return sw.getStatus();
+    *normalised = sw.getValue() ? sw.getValue()->getSpec() : BSON("locale" << "simple");
     return Status::OK();
 }
 }  // namespace
@@ -125,10 +148,11 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
                           "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: " +
                               spec.toString());
     }
-    BSONElement unique = spec["unique"];
-    if (unique.trueValue() && key.embeddedObject().firstElementFieldNameStringData() == "_id" &&
-        key.embeddedObject().nFields() == 1 && name.eoo()) {
-        // {_id: 1, unique: true} is the _id index itself; allowed.
+    BSONObj collation;
+    if (!spec["collation"].eoo()) {
+        Status cs = validateIndexCollation(spec, &collation);
+        if (!cs.isOK())
+            return cs;
     }
 
     BSONObjBuilder b;
@@ -142,6 +166,10 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
             continue;
         if ((f == "unique" || f == "sparse" || f == "hidden") && e.type() != BSONType::kBool) {
             b.append(f, e.trueValue());
+            continue;
+        }
+        if (f == "collation") {
+            b.append("collation", collation);
             continue;
         }
         b.append(e);
@@ -168,10 +196,39 @@ IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
         d.partialFilterExpression = spec["partialFilterExpression"].embeddedObject().getOwned();
     if (spec["expireAfterSeconds"].isNumber())
         d.expireAfterSeconds = spec["expireAfterSeconds"].numberLong();
+    if (spec["collation"].type() == BSONType::kObject) {
+        auto sw = makeCollator(spec["collation"].embeddedObject());
+        if (sw.isOK()) {
+            d.collatorOwner = std::move(sw.getValue());
+        } else {
+            // Only a spec stored by a server that knew this collation gets here.
+            LOGV2_WARNING(4915900, "Index collation cannot be built; the index uses simple order",
+                          BSON("index" << d.name << "error" << sw.getStatus().reason()));
+        }
+    }
     return d;
 }
 
-BSONObj idIndexSpec() {
+BSONObj applyCollationDefault(const BSONObj& spec, const CollatorInterface* collectionDefault) {
+    BSONElement c = spec["collation"];
+    if (c.eoo()) {
+        if (!collectionDefault)
+            return spec;
+        BSONObjBuilder b;
+        b.appendElements(spec);
+        b.append("collation", collectionDefault->getSpec());
+        return b.obj();
+    }
+    if (c.type() == BSONType::kObject && c.embeddedObject()["locale"].type() == BSONType::kString &&
+        c.embeddedObject()["locale"].valueStringData() == "simple")
+        return spec.removeField("collation");
+    return spec;
+}
+
+BSONObj idIndexSpec(const BSONObj& collation) {
+    if (!collation.isEmpty())
+        return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << "_id_" << "collation"
+                        << collation);
     return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << "_id_");
 }
 

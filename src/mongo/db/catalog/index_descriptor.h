@@ -12,6 +12,7 @@
 
 namespace mongo {
 
+class CollatorInterface;
 class MatchExpression;
 
 struct IndexDescriptor {
@@ -26,7 +27,13 @@ struct IndexDescriptor {
     BSONObj partialFilterExpression;  // empty if none
     std::optional<long long> expireAfterSeconds;
     bool multikey = false;
+    /** Built from spec.collation by fromSpec(); null for the simple collation. */
+    std::shared_ptr<const CollatorInterface> collatorOwner;
 
+    /** The index's collation (agreed name); null: simple. Keys hold comparison keys. */
+    const CollatorInterface* collator() const {
+        return collatorOwner.get();
+    }
     bool isIdIndex() const {
         return name == kIdIndexName || spec["clustered"].trueValue();
     }
@@ -39,13 +46,24 @@ std::string defaultIndexName(const BSONObj& keyPattern);
 
 /**
  * Validates a createIndexes spec and returns it normalised ({v: 2, key, name, ...}).
- * Errors: CannotCreateIndex 67 (bad key pattern, unsupported index kind),
- * InvalidIndexSpecificationOption 197 (unknown field), TypeMismatch 14, BadValue 2.
+ * Errors: CannotCreateIndex 67 (bad key pattern, unsupported index kind, collation with
+ * v: 1), InvalidIndexSpecificationOption 197 (unknown field), TypeMismatch 14 (also a
+ * non-object collation), BadValue 2 (also an empty collation), and makeCollator's errors
+ * for a bad collation. A collation becomes its full spec, or stays {locale: "simple"}
+ * (kSimpleCollationSpec) so that applyCollationDefault() can tell "simple" from "absent".
  */
 StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec);
 
-/** The spec of the {_id: 1} index. */
-BSONObj idIndexSpec();
+/**
+ * The final form of a validated spec on a collection with `collectionDefault` (null:
+ * simple): no collation -> the collection's (its full spec, if any); {locale: "simple"}
+ * -> no collation field. Upstream: an index inherits the collection default only at
+ * creation; a stored spec without collation is simple.
+ */
+BSONObj applyCollationDefault(const BSONObj& spec, const CollatorInterface* collectionDefault);
+
+/** The spec of the {_id: 1} index (with `collation` when given a non-empty spec). */
+BSONObj idIndexSpec(const BSONObj& collation = BSONObj());
 
 /** True when the two specs describe the same index apart from the name. */
 bool indexSpecsEquivalent(const BSONObj& a, const BSONObj& b);

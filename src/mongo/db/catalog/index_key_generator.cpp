@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/string_comparator.h"
 
 namespace mongo {
 
@@ -52,6 +53,65 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
     }
 }
 
+void appendTranslatedElements(BSONObjBuilder* b, const BSONObj& obj,
+                              const StringComparator* collator);
+
+}  // namespace
+
+bool isCollatableType(const BSONElement& e) {
+    switch (e.type()) {
+        case BSONType::kString:
+        case BSONType::kSymbol:
+        case BSONType::kObject:
+        case BSONType::kArray:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void appendCollationAwareElement(BSONObjBuilder* b, const BSONElement& e, StringData name,
+                                 const StringComparator* collator) {
+    if (!collator) {
+        b->appendAs(e, name);
+        return;
+    }
+    switch (e.type()) {
+        case BSONType::kString:
+        case BSONType::kSymbol:
+            b->append(name, collator->comparisonKey(e.valueStringData()));
+            return;
+        case BSONType::kObject: {
+            BSONObjBuilder sub(b->subobjStart(name));
+            appendTranslatedElements(&sub, e.embeddedObject(), collator);
+            sub.done();
+            return;
+        }
+        case BSONType::kArray: {
+            BSONObjBuilder sub(b->subarrayStart(name));
+            appendTranslatedElements(&sub, e.embeddedObject(), collator);
+            sub.done();
+            return;
+        }
+        default:
+            b->appendAs(e, name);
+    }
+}
+
+BSONObj collationAwareKey(const BSONObj& key, const StringComparator* collator) {
+    if (!collator)
+        return key;
+    BSONObjBuilder b;
+    appendTranslatedElements(&b, key, collator);
+    return b.obj();
+}
+
+namespace {
+void appendTranslatedElements(BSONObjBuilder* b, const BSONObj& obj,
+                              const StringComparator* collator) {
+    for (auto e : obj)
+        appendCollationAwareElement(b, e, e.fieldNameStringData(), collator);
+}
 }  // namespace
 
 void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,
@@ -69,7 +129,8 @@ void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElemen
     }
 }
 
-Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out) {
+Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out,
+                    const StringComparator* collator) {
     static const BSONObj kNullObj = BSON("" << BSONNULL);
     static const BSONObj kUndefinedObj = BSON("" << BSONUndefined);
 
@@ -117,7 +178,7 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
             for (const auto& v : vals) {
                 BSONObjBuilder b;
                 b.appendElements(prefix);
-                b.appendAs(v, "");
+                appendCollationAwareElement(&b, v, "", collator);
                 next.push_back(b.obj());
             }
         }

@@ -3,7 +3,9 @@
 // an array makes the index multikey (one key per element); two array paths in one
 // compound key are refused (CannotIndexParallelArrays 171). Missing fields index
 // as null, empty arrays as undefined; sparse indexes skip documents that lack
-// every key field.
+// every key field. In an index with a collation, every String/Symbol value (also
+// inside objects and arrays) is stored as its collation comparison key (a String),
+// so the key order is the collation's order (upstream stores ICU sort keys alike).
 #pragma once
 
 #include <vector>
@@ -13,6 +15,9 @@
 
 namespace mongo {
 
+class BSONObjBuilder;
+class StringComparator;
+
 struct IndexKeys {
     std::vector<BSONObj> keys;  // {"": v1, "": v2 ...}, sorted, distinct
     bool multikey = false;
@@ -21,9 +26,25 @@ struct IndexKeys {
 /**
  * Computes the keys of `doc` for `keyPattern`. With `sparse`, a document where every
  * key field is missing yields no keys. Returns CannotIndexParallelArrays when two
- * fields of a compound key are arrays.
+ * fields of a compound key are arrays. With a `collator` (the index's; null: simple),
+ * strings are replaced by their comparison keys (appendCollationAwareElement).
  */
-Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out);
+Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out,
+                    const StringComparator* collator = nullptr);
+
+/**
+ * Appends `e` to `b` under `name`; with a `collator`, every String or Symbol value, at
+ * any depth of objects and arrays, becomes a String holding collator->comparisonKey().
+ * Other values are appended as they are. Cost: O(size of e).
+ */
+void appendCollationAwareElement(BSONObjBuilder* b, const BSONElement& e, StringData name,
+                                 const StringComparator* collator);
+
+/** `key` with each element translated by appendCollationAwareElement (names kept). */
+BSONObj collationAwareKey(const BSONObj& key, const StringComparator* collator);
+
+/** True when `e` is a String or Symbol, or an object/array (their contents may be). */
+bool isCollatableType(const BSONElement& e);
 
 /** The values at dotted `path` in `doc`, expanding arrays; sets `*arrayOnPath`. */
 void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,

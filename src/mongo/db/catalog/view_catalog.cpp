@@ -186,13 +186,15 @@ void addTimeseriesFlags(OperationContext* opCtx, ResolvedView* r) {
 }  // namespace
 
 StatusWith<ResolvedView> resolveView(OperationContext* opCtx, const NamespaceString& nss) {
-    ResolvedView r{nss, {}};
+    ResolvedView r{nss, {}, {}};
     for (int depth = 0;; ++depth) {
         auto def = lookupView(opCtx, r.nss);
         if (!def) {
             addTimeseriesFlags(opCtx, &r);
             return r;
         }
+        if (depth == 0)
+            r.collation = def->collation;
         if (depth >= kMaxViewDepth)
             return Status(ErrorCodes::ViewDepthLimitExceeded,
                           "View depth too deep or view cycle detected; maximum depth is " +
@@ -224,6 +226,27 @@ Status checkGraph(const std::map<std::string, ViewDefinition>& views, const View
     }
 }
 
+/**
+ * A view must have the collation of the view it is defined on and of every view defined on
+ * it (views on views never change the collation; upstream checks both directions).
+ */
+Status checkCollations(const std::map<std::string, ViewDefinition>& views,
+                       const ViewDefinition& def) {
+    auto conflict = [&](const ViewDefinition& other) {
+        return Status(ErrorCodes::OptionNotSupportedOnView,
+                      "View " + def.name.ns() + " has conflicting collation with view " +
+                          other.name.ns());
+    };
+    auto on = views.find(def.viewOn.ns());
+    if (on != views.end() && !on->second.collation.binaryEqual(def.collation))
+        return conflict(on->second);
+    for (const auto& [name, other] : views)
+        if (other.viewOn == def.name && other.name != def.name &&
+            !other.collation.binaryEqual(def.collation))
+            return conflict(other);
+    return Status::OK();
+}
+
 }  // namespace
 
 Status createView(OperationContext* opCtx, const ViewDefinition& def) {
@@ -234,6 +257,8 @@ Status createView(OperationContext* opCtx, const ViewDefinition& def) {
         return Status(ErrorCodes::NamespaceExists,
                       "Namespace " + def.name.ns() + " already exists");
     Status s = checkGraph(views, def);
+    if (s.isOK())
+        s = checkCollations(views, def);
     if (!s.isOK())
         return s;
     auto updated = views;
@@ -256,6 +281,8 @@ Status modifyView(OperationContext* opCtx, const ViewDefinition& def) {
     auto updated = views;
     updated.erase(def.name.ns());
     Status s = checkGraph(updated, def);
+    if (s.isOK())
+        s = checkCollations(updated, def);
     if (!s.isOK())
         return s;
     updated[def.name.ns()] = def;

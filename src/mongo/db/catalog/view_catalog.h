@@ -32,6 +32,8 @@ struct ViewDefinition {
 struct ResolvedView {
     NamespaceString nss;  // the backing collection
     std::vector<BSONObj> pipeline;
+    /** The view's default collation (full spec; empty: simple, or `nss` was no view). */
+    BSONObj collation;
 };
 
 /** Maximum depth of views on views (upstream: 20). */
@@ -55,12 +57,17 @@ StatusWith<ResolvedView> resolveView(OperationContext* opCtx, const NamespaceStr
 
 /**
  * Stores a new view. NamespaceExists 48 when a collection or view of that name
- * exists; GraphContainsCycle 5 for a cycle; ViewDepthLimitExceeded 165.
- * The caller validates the pipeline first.
+ * exists; GraphContainsCycle 5 for a cycle; ViewDepthLimitExceeded 165;
+ * OptionNotSupportedOnView 167 when `def.collation` differs from the collation of the
+ * view it is defined on, or of a view already defined on it. `def.collation` must be
+ * normalised (full spec, empty for simple). The caller validates the pipeline first.
  */
 Status createView(OperationContext* opCtx, const ViewDefinition& def);
 
-/** Replaces viewOn/pipeline of an existing view (collMod). NamespaceNotFound 26 if absent. */
+/**
+ * Replaces viewOn/pipeline of an existing view (collMod). NamespaceNotFound 26 if absent;
+ * OptionNotSupportedOnView 167 when the new viewOn is a view of another collation.
+ */
 Status modifyView(OperationContext* opCtx, const ViewDefinition& def);
 
 /** Removes a view; false when there was none. */

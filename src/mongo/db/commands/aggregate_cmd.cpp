@@ -53,6 +53,7 @@ public:
         AggregationRequestOptions opts;
         opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         opts.letVars = cmd.getLet().value_or(BSONObj());
+        opts.collation = cmd.getCollation().value_or(BSONObj());
         opts.explain = explain;
         opts.collectionless = collectionless;
         std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());

@@ -9,7 +9,9 @@
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/count_command_gen.h"
 #include "mongo/util/assert_util.h"
@@ -25,14 +27,18 @@ public:
         auto cmd = CountCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
-        FindPlanParams params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint());
+        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
+        FindPlanParams params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
+                                               FindExpressionContext{opCtx, nss, {}, collator});
         long long limit = cmd.getLimit().value_or(0);
         params.skip = cmd.getSkip().value_or(0);
         params.limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
         if (isView(opCtx, nss)) {
             auto stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), params.skip,
                                          params.limit);
-            PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, {});
+            AggregationRequestOptions opts;
+            opts.collation = cmd.getCollation().value_or(BSONObj());
+            PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
             long long n = 0;
             while (prepared.pipeline->getNext())
                 ++n;
@@ -65,16 +71,23 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         const std::string& key = cmd.getKey();
         uassert(ErrorCodes::BadValue, "key cannot be empty", !key.empty());
+        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
         FindPlanParams params =
-            makeFindParams(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint());
+            makeFindParams(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint(),
+                           FindExpressionContext{opCtx, nss, {}, collator});
+        const StringComparator* strings = collator.get();  // de-duplication
         std::function<bool(BSONObj*)> nextDoc;
         std::unique_ptr<PlanExecutor> exec;
         PreparedPipeline prepared;
         std::optional<AutoGetCollection> coll;
         if (isView(opCtx, nss)) {
+            AggregationRequestOptions opts;
+            opts.collation = cmd.getCollation().value_or(BSONObj());
             prepared = preparePipeline(
                 opCtx, nss,
-                findToPipeline(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), 0, 0), {});
+                findToPipeline(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), 0, 0),
+                opts);
+            strings = prepared.pipeline->getExpCtx()->getCollator();
             nextDoc = [&](BSONObj* out) {
                 auto d = prepared.pipeline->getNext();
                 if (d)
@@ -86,8 +99,9 @@ public:
             exec = buildFindPlan(opCtx, coll->getCollection(), params);
             nextDoc = [&](BSONObj* out) { return exec->getNext(opCtx, out); };
         }
-        auto less = [](const BSONObj& a, const BSONObj& b) {
-            return compareObjects(a, b, ComparisonRules::kIgnoreFieldName) < 0;
+        // Values equal under the collation collapse to the first one seen.
+        auto less = [strings](const BSONObj& a, const BSONObj& b) {
+            return compareObjects(a, b, ComparisonRules::kIgnoreFieldName, strings) < 0;
         };
         std::set<BSONObj, decltype(less)> values(less);
         long long bytes = 0;

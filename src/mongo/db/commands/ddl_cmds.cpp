@@ -9,6 +9,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/ddl_commands_gen.h"
@@ -41,6 +42,31 @@ BSONObj withoutUuid(const BSONObj& options) {
     return options.removeField("uuid");
 }
 
+/**
+ * The full spec of a `collation` option (throws makeCollator's errors), or an empty object
+ * for the simple collation, which is not stored (upstream keeps simple as "no collation").
+ */
+BSONObj normalisedCollation(const BSONObj& collation) {
+    auto collator = uassertStatusOK(makeCollator(collation));
+    return collator ? collator->getSpec() : BSONObj();
+}
+
+/** `options` with its collation replaced by the normalised one (dropped when simple). */
+BSONObj withNormalisedCollation(const BSONObj& options) {
+    BSONElement c = options["collation"];
+    if (c.eoo())
+        return options;
+    BSONObj full = normalisedCollation(c.embeddedObject());
+    BSONObjBuilder b;
+    for (auto e : options) {
+        if (e.fieldNameStringData() != "collation")
+            b.append(e);
+        else if (!full.isEmpty())
+            b.append("collation", full);
+    }
+    return b.obj();
+}
+
 /** Parses a view pipeline (throwing its parse errors); $out/$merge are refused (167). */
 void validateViewPipeline(OperationContext* opCtx, const NamespaceString& viewNss,
                           const std::vector<BSONObj>& pipeline) {
@@ -71,9 +97,13 @@ void createViewFromCommand(OperationContext* opCtx, const NamespaceString& nss,
     for (auto& st : def.pipeline)
         st = st.getOwned();
     validateViewPipeline(opCtx, nss, def.pipeline);
+    // A view's default collation is only the one given (never the collection's).
+    if (cmd.getCollation())
+        def.collation = normalisedCollation(*cmd.getCollation());
     if (auto existing = lookupView(opCtx, nss)) {
         // Re-creating an identical view is a no-op, as for collections.
         bool same = existing->viewOn == def.viewOn &&
+            existing->collation.binaryEqual(def.collation) &&
             existing->pipeline.size() == def.pipeline.size();
         for (size_t i = 0; same && i < def.pipeline.size(); ++i)
             same = existing->pipeline[i].binaryEqual(def.pipeline[i]);
@@ -133,8 +163,6 @@ public:
             validateClusteredIndexOption(nss, *cmd.getClusteredIndex());
         if (cmd.getValidator())
             uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()).getStatus());
-        uassert(ErrorCodes::CommandNotSupported, "collations are not supported yet",
-                !cmd.getCollation());
         if (cmd.getCapped()) {
             uassert(ErrorCodes::InvalidOptions,
                     "the 'size' field is required when 'capped' is true",
@@ -148,7 +176,7 @@ public:
         uassert(ErrorCodes::InvalidNamespace,
                 "Invalid collection name: cannot create a collection in the system namespace " + nss.ns(),
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
-        BSONObj options = createOptionsFromCommand(req.body);
+        BSONObj options = withNormalisedCollation(createOptionsFromCommand(req.body));
         auto* catalog = opCtx->getServiceContext()->catalog;
         if (auto existing = catalog->lookup(nss)) {
             uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",

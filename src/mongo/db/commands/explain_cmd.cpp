@@ -115,6 +115,7 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
     }
     opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
     opts.letVars = cmd.getLet().value_or(BSONObj());
+    opts.collation = cmd.getCollation().value_or(BSONObj());
     opts.explain = true;
     std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
@@ -134,6 +135,7 @@ struct TimeseriesWriteExplain {
     bool multi = true;
     bool upsert = false;
     std::optional<UpdateDriver> driver;
+    std::optional<BSONObj> collation;  // the statement's; nullopt: the collection's default
 };
 
 /**
@@ -160,7 +162,7 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
         long long start = curTimeMicros64();
         timeseries::TimeseriesModifyStats stats;
         if (w.isDelete) {
-            timeseries::TimeseriesDeleteOp op{w.query, w.hint, w.multi};
+            timeseries::TimeseriesDeleteOp op{w.query, w.hint, w.multi, w.collation};
             stats = timeseries::deleteTimeseriesMeasurements(opCtx, ts, op,
                                                              timeseries::ModifyMode::kExplain);
         } else {
@@ -170,6 +172,7 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
             op.hint = w.hint;
             op.multi = w.multi;
             op.upsert = w.upsert;
+            op.collation = w.collation;
             stats = timeseries::updateTimeseriesMeasurements(opCtx, ts, op,
                                                              timeseries::ModifyMode::kExplain)
                         .stats;
@@ -224,14 +227,18 @@ public:
         if (name == "find") {
             auto cmd = FindCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
-            params = makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint());
+            params = makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
+                                    cmd.getHint(),
+                                    {opCtx, nss, cmd.getLet().value_or(BSONObj()),
+                                     resolveCollator(opCtx, nss, cmd.getCollation())});
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
             params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
-            params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint());
+            params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
+                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
         } else if (name == "delete") {
             auto cmd = DeleteCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
@@ -247,10 +254,12 @@ public:
                 w.query = d.getQ();
                 w.hint = timeseries::hintToBSON(d.getHint());
                 w.multi = d.getLimit() == 0;
+                w.collation = d.getCollation();
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params = makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint());
+            params = makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint(),
+                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, d.getCollation())});
             params.limit = d.getLimit();
             verbosity = Verbosity::kQueryPlanner;  // explain must not delete
         } else if (name == "update") {
@@ -270,13 +279,15 @@ public:
                 w.isDelete = false;
                 w.multi = u.getMulti();
                 w.upsert = u.getUpsert();
+                w.collation = u.getCollation();
                 w.driver.emplace(uassertStatusOK(UpdateDriver::parse(
                     std::get<BSONObj>(u.getU()),
                     u.getArrayFilters().value_or(std::vector<BSONObj>()))));
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params = makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint());
+            params = makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint(),
+                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, u.getCollation())});
             if (!u.getMulti())
                 params.limit = 1;
             verbosity = Verbosity::kQueryPlanner;

@@ -32,6 +32,7 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     AggregationRequestOptions opts;
     opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
     opts.letVars = cmd.getLet().value_or(BSONObj());
+    opts.collation = cmd.getCollation().value_or(BSONObj());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = nss;
@@ -51,9 +52,12 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         opCtx->getServiceContext()->opCounters.query.fetch_add(1);
 
-        FindPlanParams params =
-            makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint(),
-                           FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj())});
+        // The collation in force: the command's, else the collection's default (a view's
+        // is resolved with its pipeline). Kept alive by the plan's matcher and sort.
+        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
+        FindPlanParams params = makeFindParams(
+            cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint(),
+            FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj()), collator});
         params.skip = cmd.getSkip().value_or(0);
         params.limit = cmd.getLimit().value_or(0);
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());

@@ -1,9 +1,14 @@
 #include "mongo/db/commands/find_helpers.h"
 
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -26,8 +31,23 @@ private:
     ExprPtr _expr;
 };
 
+/** Shares ownership of `value` and of the collator it was given, so both die together. */
+template <typename T>
+std::shared_ptr<T> withCollator(std::unique_ptr<T> value,
+                                std::shared_ptr<const CollatorInterface> collator) {
+    struct Holder {
+        std::shared_ptr<const CollatorInterface> collator;
+        std::unique_ptr<T> value;
+    };
+    auto holder = std::make_shared<Holder>(Holder{std::move(collator), std::move(value)});
+    T* raw = holder->value.get();
+    return std::shared_ptr<T>(std::move(holder), raw);
+}
+
 std::shared_ptr<ExpressionContext> makeExpressionContext(const FindExpressionContext& ctx) {
     auto expCtx = std::make_shared<ExpressionContext>(ctx.opCtx, ctx.nss);
+    if (ctx.collator)
+        expCtx->setCollator(ctx.collator->clone());
     for (auto e : ctx.letVars) {
         validateVariableName(e.fieldNameStringData());
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
@@ -57,19 +77,38 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
     return uassertStatusOK(Projection::parse(spec, parser));
 }
 
+std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx,
+                                                         const NamespaceString& nss,
+                                                         const std::optional<BSONObj>& collation) {
+    if (collation)
+        return std::shared_ptr<const CollatorInterface>(uassertStatusOK(makeCollator(*collation)));
+    if (!opCtx)
+        return nullptr;
+    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+    if (!coll)
+        return nullptr;
+    return std::shared_ptr<const CollatorInterface>(
+        CollatorInterface::cloneCollator(coll->getDefaultCollator()));
+}
+
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
                               const BSONObj& projection, const HintArg& hint,
                               const FindExpressionContext& exprCtx) {
     FindPlanParams params;
+    const auto& collator = exprCtx.collator;
+    params.collator = collator.get();
     params.filter = filter.getOwned();
     if (!filter.isEmpty()) {
         auto m = uassertStatusOK(parseMatchExpression(params.filter));
-        params.matcher = std::shared_ptr<MatchExpression>(std::move(m));
+        m->setCollator(collator.get());
+        params.matcher = withCollator(std::move(m), collator);
     }
     params.sort = sort.getOwned();
     if (!sort.isEmpty() && sort.firstElementFieldNameStringData() != "$natural") {
-        params.sortPattern =
-            std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(params.sort)));
+        auto pattern =
+            std::make_unique<SortPattern>(uassertStatusOK(SortPattern::parse(params.sort)));
+        pattern->setCollator(collator.get());
+        params.sortPattern = withCollator(std::move(pattern), collator);
     }
     if (!projection.isEmpty()) {
         auto proj = std::make_shared<Projection>(parseFindProjection(projection, exprCtx));

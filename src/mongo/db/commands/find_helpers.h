@@ -14,20 +14,38 @@
 
 namespace mongo {
 
+class CollatorInterface;
 class OperationContext;
 
 using HintArg = std::optional<std::variant<std::string, BSONObj>>;
 
-/** What the aggregation expressions of a projection see: the operation, namespace, `let`. */
+/**
+ * What the query sees besides its arguments: the operation, namespace, `let` (for the
+ * aggregation expressions of a projection) and the collation in force.
+ */
 struct FindExpressionContext {
     OperationContext* opCtx = nullptr;
     NamespaceString nss;
     BSONObj letVars;  // the command's `let`: name -> expression, evaluated once
+    /** The collation in force (null: simple); see resolveCollator(). */
+    std::shared_ptr<const CollatorInterface> collator;
 };
+
+/**
+ * The collation in force for a statement on `nss`: the statement's `collation` when
+ * given (null for {locale: "simple"}), else a copy of the collection's default, else
+ * null (simple). Throws the errors of makeCollator(): BadValue 2, FailedToParse 9,
+ * TypeMismatch 14. Does not look at views (their collation is the pipeline's business).
+ */
+std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx,
+                                                         const NamespaceString& nss,
+                                                         const std::optional<BSONObj>& collation);
 
 /**
  * Throws the parse error (BadValue 2 and friends) of a bad filter, sort or projection.
  * Computed projection fields are aggregation expressions evaluated in `exprCtx`.
+ * The matcher, the sort and the planner get `exprCtx.collator`; the matcher and the
+ * sort pattern of the result keep it alive (cursors outlive the command).
  */
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
                               const BSONObj& projection, const HintArg& hint,

@@ -67,6 +67,8 @@ public:
             for (const auto& st : v.pipeline)
                 p.append(st);
             p.done();
+            if (!v.collation.isEmpty())
+                options.append("collation", v.collation);
             BSONObj full = BSON("name" << v.name.coll() << "type" << "view" << "options"
                                        << options.obj() << "info" << BSON("readOnly" << true));
             entries.push_back({v.name.coll(), {full, BSON("name" << v.name.coll() << "type" << "view")}});

@@ -4,6 +4,7 @@
 #include "mongo/db/commands/update_util.h"
 #include "mongo/db/commands/write_commands.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/projection.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/catalog/collection_catalog.h"
@@ -71,10 +72,13 @@ public:
             const auto& stmt = updates[i];
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
             bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+                auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
                 UpdateDriver driver =
                     parseUpdateArg(stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
-                FindPlanParams params = makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()),
-                                                       BSONObj(), stmt.getHint());
+                driver.setCollator(collator.get());
+                FindPlanParams params =
+                    makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(),
+                                   stmt.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
                 UpdateOutcome o = performUpdate(opCtx, nss, params, driver, stmt.getMulti(),
                                                 stmt.getUpsert());
                 n += o.matched;
@@ -129,13 +133,15 @@ public:
         uassert(ErrorCodes::FailedToParse,
                 "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
                 !(remove && returnNew));
-        FindPlanParams params = makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()),
-                                               BSONObj(), cmd.getHint());
+        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
+        FindPlanParams params =
+            makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
+                           cmd.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
         std::optional<Projection> fields;
         if (cmd.getFields() && !cmd.getFields()->isEmpty())
             fields = parseFindProjection(
                 *cmd.getFields(),
-                FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj())});
+                FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj()), collator});
         auto project = [&](const BSONObj& doc) {
             return fields ? uassertStatusOK(fields->apply(doc)) : doc;
         };
@@ -166,6 +172,7 @@ public:
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
             UpdateDriver driver = parseUpdateArg(
                 *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()));
+            driver.setCollator(collator.get());
             UpdateOutcome o = performUpdate(opCtx, nss, params, driver, false, upsert);
             lastError.append("n", o.upsertedId ? 1LL : o.matched);
             lastError.append("updatedExisting", o.matched > 0);

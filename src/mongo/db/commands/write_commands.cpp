@@ -12,6 +12,7 @@
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
@@ -295,8 +296,10 @@ public:
                         "The limit field in delete objects must be 0 or 1. Got " +
                             std::to_string(stmt.getLimit()),
                         stmt.getLimit() == 0 || stmt.getLimit() == 1);
-                FindPlanParams params = makeFindParams(stmt.getQ(), BSONObj(), BSONObj(),
-                                                       stmt.getHint());
+                auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
+                FindPlanParams params =
+                    makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
+                                   FindExpressionContext{opCtx, nss, {}, collator});
                 if (!coll)
                     return;
                 params.limit = stmt.getLimit();

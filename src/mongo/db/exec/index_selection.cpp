@@ -4,6 +4,8 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsontypes.h"
+#include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/query/collation/collator_interface.h"
 
 namespace mongo::index_selection {
 
@@ -168,6 +170,17 @@ bool conjunctImplied(const BSONElement& pc, const std::vector<BSONElement>& filt
 }
 
 }  // namespace
+
+bool valueUsableForBounds(const BSONElement& value, const CollatorInterface* indexCollator,
+                          const CollatorInterface* queryCollator) {
+    return !isCollatableType(value) ||
+        CollatorInterface::collatorsMatch(indexCollator, queryCollator);
+}
+
+bool collationAllowsSort(const CollatorInterface* indexCollator,
+                         const CollatorInterface* queryCollator) {
+    return CollatorInterface::collatorsMatch(indexCollator, queryCollator);
+}
 
 bool filterImpliesPartialFilter(const BSONObj& filter, const BSONObj& partialFilter) {
     std::vector<BSONElement> filterConjuncts, partialConjuncts;

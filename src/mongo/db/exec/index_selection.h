@@ -14,7 +14,24 @@
 #include "mongo/base/string_data.h"
 #include "mongo/bson/bsonobj.h"
 
+namespace mongo {
+class CollatorInterface;
+}
+
 namespace mongo::index_selection {
+
+/**
+ * Whether a comparison with `value` may bound an index with `indexCollator` for a query
+ * with `queryCollator` (null: simple). Values that hold no strings compare the same under
+ * every collation, so they always may; a String, Symbol, object or array (the contents
+ * are not inspected, as upstream) only when the two collations match.
+ */
+bool valueUsableForBounds(const BSONElement& value, const CollatorInterface* indexCollator,
+                          const CollatorInterface* queryCollator);
+
+/** Whether an index with `indexCollator` may give the order of a query sort (same collation). */
+bool collationAllowsSort(const CollatorInterface* indexCollator,
+                         const CollatorInterface* queryCollator);
 
 /**
  * True when every document matching `filter` also matches `partialFilter` (so a partial

@@ -6,6 +6,8 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/exec/index_selection.h"
 #include "mongo/db/exec/stages.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -75,6 +77,30 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
     }
 }
 
+/**
+ * The predicate on one key field of `index` as the index can use it: values the index's
+ * collation cannot bound for this query are dropped (index_selection::valueUsableForBounds);
+ * the others are translated to the index's key form (strings as comparison keys).
+ */
+FieldPredicate predicateForIndex(const FieldPredicate& p, const IndexEntry& index,
+                                 const CollatorInterface* queryCollator) {
+    const CollatorInterface* ic = index.desc.collator();
+    auto adapt = [&](const std::optional<BSONObj>& v) -> std::optional<BSONObj> {
+        if (!v)
+            return std::nullopt;
+        if (!index_selection::valueUsableForBounds(v->firstElement(), ic, queryCollator))
+            return std::nullopt;
+        return collationAwareKey(*v, ic);
+    };
+    FieldPredicate out;
+    out.eq = adapt(p.eq);
+    out.low = adapt(p.low);
+    out.lowInclusive = p.lowInclusive;
+    out.high = adapt(p.high);
+    out.highInclusive = p.highInclusive;
+    return out;
+}
+
 std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bool highInc) {
     return std::string(lowInc ? "[" : "(") + low.firstElement().toString(false) + ", " +
         high.firstElement().toString(false) + (highInc ? "]" : ")");
@@ -86,8 +112,8 @@ std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bo
  * explain form lists each interval in scan order (`forward` false: reversed).
  */
 int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds,
-               IndexBounds* bounds, std::set<std::string>* points = nullptr,
-               bool forward = true) {
+               const CollatorInterface* queryCollator, IndexBounds* bounds,
+               std::set<std::string>* points = nullptr, bool forward = true) {
     static const BSONObj kMin = BSON("" << MINKEY);
     static const BSONObj kMax = BSON("" << MAXKEY);
     BSONObjBuilder start, end, explain;
@@ -102,7 +128,7 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
         bool loInc = true, hiInc = true;
         auto it = preds.find(field);
         if (!open && it != preds.end()) {
-            const FieldPredicate& p = it->second;
+            const FieldPredicate p = predicateForIndex(it->second, index, queryCollator);
             if (p.eq) {
                 lo = hi = *p.eq;
                 ++used;
@@ -198,13 +224,11 @@ struct IndexChoice {
     int sortDirection = 0;  // 1/-1: scanning in that direction yields the sort; 0: it does not
 };
 
-/** Whether an index may provide a sort: not multikey and with the simple collation. */
-bool canProvideSort(const IndexEntry& index) {
+/** Whether an index may provide a sort: not multikey and with the query's collation. */
+bool canProvideSort(const IndexEntry& index, const CollatorInterface* queryCollator) {
     if (index.multikey || index.desc.multikey)
         return false;
-    BSONElement collation = index.desc.spec["collation"];
-    return !collation.ok() || collation.type() != BSONType::kObject ||
-        collation.embeddedObject()["locale"].str() == "simple";
+    return index_selection::collationAllowsSort(index.desc.collator(), queryCollator);
 }
 
 /**
@@ -234,8 +258,8 @@ IndexChoice evaluateIndex(IndexEntry* index, const std::map<std::string, FieldPr
     c.index = index;
     IndexBounds bounds;
     std::set<std::string> points;
-    c.fieldsBounded = makeBounds(*index, preds, &bounds, &points);
-    if (wantsSort && canProvideSort(*index))
+    c.fieldsBounded = makeBounds(*index, preds, params.collator, &bounds, &points);
+    if (wantsSort && canProvideSort(*index, params.collator))
         c.sortDirection =
             index_selection::providedSortDirection(index->desc.keyPattern, points, params.sort);
     return c;
@@ -306,7 +330,7 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         bool forward = choice.sortDirection >= 0;
         sortProvided = wantsSort && choice.sortDirection != 0;
         IndexBounds bounds;
-        makeBounds(*choice.index, preds, &bounds, nullptr, forward);
+        makeBounds(*choice.index, preds, params.collator, &bounds, nullptr, forward);
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, bounds, forward);
         root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
     } else {

@@ -5,7 +5,9 @@
 // filter, so results are always exact. An index whose key order gives the sort is
 // scanned in that direction and the SORT stage is dropped. Partial and sparse
 // indexes are used only when the filter proves they hold every match
-// (index_selection.h); hidden indexes never.
+// (index_selection.h); hidden indexes never. Collation rules: see
+// FindPlanParams::collator. The plan always FETCHes (no covered plans), so index keys
+// that hold collation comparison keys never reach results.
 #pragma once
 
 #include <memory>
@@ -17,6 +19,7 @@
 namespace mongo {
 
 class Collection;
+class CollatorInterface;
 class MatchExpression;
 class SortPattern;
 class OperationContext;
@@ -39,6 +42,14 @@ struct FindPlanParams {
     bool allowDiskUse = false;
     /** Blocking SORT budget; defaults to internalQueryMaxBlockingSortMemoryUsageBytes. */
     long long maxSortMemoryBytes = defaultMaxSortMemoryBytes();
+    /**
+     * The query's collation (null: simple): the operation's, else the collection's default
+     * (Collection::getDefaultCollator()); the matcher and sort must use the same one. Read
+     * only during buildFindPlan (it must stay alive for that call, not longer). Indexes of
+     * another collation get no bounds from string/object/array values and give no sort;
+     * string bounds on an index of this collation are built from comparison keys.
+     */
+    const CollatorInterface* collator = nullptr;
 };
 
 /**

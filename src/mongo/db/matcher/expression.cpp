@@ -2,11 +2,24 @@
 
 #include <string>
 
+#include "mongo/db/query/collation/collator_interface.h"
+
 namespace mongo {
 
 const std::string& MatchExpression::path() const {
     static const std::string kEmpty;
     return kEmpty;
+}
+
+const StringComparator* MatchExpression::stringComparator() const {
+    return _collator;
+}
+
+void ListOfMatchExpression::setCollator(const CollatorInterface* collator) {
+    MatchExpression::setCollator(collator);
+    for (auto& c : _children)
+        if (c)
+            c->setCollator(collator);
 }
 
 BSONObj MatchExpression::serialize() const {

@@ -1,6 +1,7 @@
 // MatchExpression: the parsed form of a query filter ({a: {$gt: 1}, $or: [...]}).
 // Trees are built by parseMatchExpression() (expression_parser.h) and are
-// immutable afterwards; matchesBSON() may be called from any thread.
+// immutable afterwards (except for setCollator(), called once before use);
+// matchesBSON() may be called from any thread.
 //
 //   auto swExpr = parseMatchExpression(fromjson(R"({"a": {"$gt": 1}})"));
 //   bool m = swExpr.getValue()->matchesBSON(doc);
@@ -13,9 +14,12 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/string_comparator.h"
 #include "mongo/db/matcher/path.h"
 
 namespace mongo {
+
+class CollatorInterface;
 
 /** Filled in by matchesBSON(): which array element made the match (positional `$`). */
 class MatchDetails {
@@ -89,8 +93,28 @@ public:
     virtual void serialize(BSONObjBuilder* out) const = 0;
     BSONObj serialize() const;
 
+    /**
+     * Sets the collation string comparisons use, in this node and all below it
+     * (null: the simple binary order). Affects $eq $ne $lt $lte $gt $gte $in $nin
+     * and equality to arrays/objects holding strings; not $regex, $type, $exists,
+     * $size or field names. `collator` is not owned and must outlive every match.
+     * Call before the tree is shared between threads.
+     */
+    virtual void setCollator(const CollatorInterface* collator) {
+        _collator = collator;
+    }
+    /** The collator set by setCollator() (null: simple). */
+    const CollatorInterface* getCollator() const {
+        return _collator;
+    }
+
+protected:
+    /** The collator as the BSON comparison functions take it. */
+    const StringComparator* stringComparator() const;
+
 private:
     MatchType _type;
+    const CollatorInterface* _collator = nullptr;
 };
 
 /** $and / $or / $nor. An empty $and matches everything. */
@@ -113,6 +137,7 @@ public:
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     void serialize(BSONObjBuilder* out) const override;
+    void setCollator(const CollatorInterface* collator) override;
 
 private:
     std::vector<std::unique_ptr<MatchExpression>> _children;
@@ -135,6 +160,10 @@ public:
         return !_child->matchesSingleElement(e, nullptr);
     }
     void serialize(BSONObjBuilder* out) const override;
+    void setCollator(const CollatorInterface* collator) override {
+        MatchExpression::setCollator(collator);
+        _child->setCollator(collator);
+    }
 
 private:
     std::unique_ptr<MatchExpression> _child;

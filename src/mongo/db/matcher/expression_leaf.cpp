@@ -45,7 +45,8 @@ ComparisonMatchExpression::ComparisonMatchExpression(MatchType t, StringData pat
     : PathMatchExpression(t, path, LeafArrayBehavior::kTraverse), _holder(holdElement(path, rhs)) {}
 
 bool ComparisonMatchExpression::compareWith(MatchType op, const BSONElement& e,
-                                            const BSONElement& rhs) {
+                                            const BSONElement& rhs,
+                                            const StringComparator* strings) {
     if (rhs.type() == BSONType::kNull) {
         if (op == MatchType::kLt || op == MatchType::kGt)
             return false;
@@ -62,7 +63,7 @@ bool ComparisonMatchExpression::compareWith(MatchType op, const BSONElement& e,
         bool both = isNaNNumber(e) && isNaNNumber(rhs);
         return both && op != MatchType::kLt && op != MatchType::kGt;
     }
-    int c = compareElementValues(e, rhs);
+    int c = compareElementValues(e, rhs, strings);
     switch (op) {
         case MatchType::kEq: return c == 0;
         case MatchType::kLt: return c < 0;
@@ -74,7 +75,7 @@ bool ComparisonMatchExpression::compareWith(MatchType op, const BSONElement& e,
 }
 
 bool ComparisonMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*) const {
-    return compareWith(matchType(), e, getData());
+    return compareWith(matchType(), e, getData(), stringComparator());
 }
 
 void ComparisonMatchExpression::serialize(BSONObjBuilder* out) const {
@@ -176,7 +177,6 @@ InMatchExpression::InMatchExpression(StringData path, const BSONElement& arrayOp
             _hasNull = true;
         vals.push_back(v);
     }
-    std::stable_sort(vals.begin(), vals.end(), BSONElementValueLess());
     BSONObjBuilder b;
     {
         BSONArrayBuilder arr(b.subarrayStart(""));
@@ -184,19 +184,27 @@ InMatchExpression::InMatchExpression(StringData path, const BSONElement& arrayOp
             arr.append(v);
     }
     _holder = b.obj();
+    sortEqualities();
 }
 
-std::vector<BSONElement> InMatchExpression::equalities() const {
-    return _holder.firstElement().Array();
+void InMatchExpression::sortEqualities() {
+    _sorted = _holder.firstElement().Array();
+    std::stable_sort(_sorted.begin(), _sorted.end(), CollatedElementLess{stringComparator()});
+}
+
+void InMatchExpression::setCollator(const CollatorInterface* collator) {
+    PathMatchExpression::setCollator(collator);
+    sortEqualities();
 }
 
 bool InMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*) const {
     if (_hasNull && (e.eoo() || e.type() == BSONType::kNull))
         return true;
     if (!e.eoo()) {
-        std::vector<BSONElement> vals = equalities();
-        auto it = std::lower_bound(vals.begin(), vals.end(), e, BSONElementValueLess());
-        if (it != vals.end() && compareElementValues(*it, e) == 0 &&
+        const StringComparator* strings = stringComparator();
+        auto it = std::lower_bound(_sorted.begin(), _sorted.end(), e,
+                                   CollatedElementLess{strings});
+        if (it != _sorted.end() && compareElementValues(*it, e, strings) == 0 &&
             canonicalizeBSONType(it->type()) == canonicalizeBSONType(e.type()))
             return true;
     }

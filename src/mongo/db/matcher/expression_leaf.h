@@ -23,8 +23,12 @@ public:
     BSONElement getData() const {
         return _holder.firstElement();
     }
-    /** True when `e` compares with `rhs` under `op` (shared with $in and $all). */
-    static bool compareWith(MatchType op, const BSONElement& e, const BSONElement& rhs);
+    /**
+     * True when `e` compares with `rhs` under `op` (shared with $in and $all). Strings
+     * compare with `strings` (null: binary order).
+     */
+    static bool compareWith(MatchType op, const BSONElement& e, const BSONElement& rhs,
+                            const StringComparator* strings = nullptr);
 
 private:
     BSONObj _holder;
@@ -70,11 +74,18 @@ public:
                       std::vector<std::shared_ptr<RegexMatcher>> regexes);
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     void serialize(BSONObjBuilder* out) const override;
-    /** The equality operands (not the regexes). */
-    std::vector<BSONElement> equalities() const;
+    /** The equality operands (not the regexes), in the order of the collation in force. */
+    std::vector<BSONElement> equalities() const {
+        return _sorted;
+    }
+    /** Also re-sorts the equalities under the new collation. */
+    void setCollator(const CollatorInterface* collator) override;
 
 private:
-    BSONObj _holder;  // {"": [values...]}
+    void sortEqualities();
+
+    BSONObj _holder;                   // {"": [values...]}
+    std::vector<BSONElement> _sorted;  // views into _holder, ordered by the collation
     std::vector<std::shared_ptr<RegexMatcher>> _regexes;
     bool _hasNull = false;
 };
@@ -134,6 +145,10 @@ public:
     const MatchExpression* getChild(size_t) const override {
         return _sub.get();
     }
+    void setCollator(const CollatorInterface* collator) override {
+        PathMatchExpression::setCollator(collator);
+        _sub->setCollator(collator);
+    }
 
 private:
     std::unique_ptr<MatchExpression> _sub;
@@ -147,6 +162,10 @@ public:
                                   BSONObj spec);
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     void serialize(BSONObjBuilder* out) const override;
+    void setCollator(const CollatorInterface* collator) override {
+        PathMatchExpression::setCollator(collator);
+        _sub->setCollator(collator);
+    }
 
 private:
     std::unique_ptr<MatchExpression> _sub;  // path-less operators, tested per element

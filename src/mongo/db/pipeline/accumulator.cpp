@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 #include "mongo/util/assert_util.h"
@@ -168,7 +169,7 @@ void AccumulatorMinMax::process(const Value& v) {
         _val = v.getOwned();
         return;
     }
-    int c = Value::compare(v, _val);
+    int c = Value::compare(v, _val, _strings);
     if (_max ? c > 0 : c < 0)
         _val = v.getOwned();
 }
@@ -306,6 +307,8 @@ private:
 
 class AccumulatorAddToSet final : public Accumulator {
 public:
+    /** Values equal under `strings` (the collation; null: simple) are one member. */
+    explicit AccumulatorAddToSet(const StringComparator* strings) : _set(ValueLess{strings}) {}
     void process(const Value& v) override {
         if (v.missing())
             return;
@@ -433,7 +436,10 @@ AccumulatorParser simpleParser(Make make) {
     };
 }
 
-/** Accumulators that take exactly one operand: reject an array argument (40237). */
+/**
+ * Accumulators that take exactly one operand: reject an array argument (40237). A
+ * `make` taking a `const StringComparator*` gets the collation in force.
+ */
 template <typename Make>
 AccumulatorParser unaryParser(StringData name, Make make) {
     std::string n(name);
@@ -441,18 +447,23 @@ AccumulatorParser unaryParser(StringData name, Make make) {
                      const VariablesParseState& vps) -> std::pair<ExprPtr, AccumulatorFactory> {
         uassert(40237, "The " + n + " accumulator is a unary operator",
                 arg.type() != BSONType::kArray);
-        return {Expression::parseOperand(expCtx, arg, vps), AccumulatorFactory(make)};
+        if constexpr (std::is_invocable_v<Make, const StringComparator*>) {
+            return {Expression::parseOperand(expCtx, arg, vps),
+                    [make, expCtx] { return make(expCtx->getCollator()); }};
+        } else {
+            return {Expression::parseOperand(expCtx, arg, vps), AccumulatorFactory(make)};
+        }
     };
 }
 
 const bool kRegistered = [] {
     registerAccumulator("$sum", unaryParser("$sum", [] { return std::make_unique<AccumulatorSum>(); }));
     registerAccumulator("$avg", unaryParser("$avg", [] { return std::make_unique<AccumulatorAvg>(); }));
-    registerAccumulator("$min", unaryParser("$min", [] {
-                            return std::make_unique<AccumulatorMinMax>(false);
+    registerAccumulator("$min", unaryParser("$min", [](const StringComparator* strings) {
+                            return std::make_unique<AccumulatorMinMax>(false, strings);
                         }));
-    registerAccumulator("$max", unaryParser("$max", [] {
-                            return std::make_unique<AccumulatorMinMax>(true);
+    registerAccumulator("$max", unaryParser("$max", [](const StringComparator* strings) {
+                            return std::make_unique<AccumulatorMinMax>(true, strings);
                         }));
     registerAccumulator("$first", unaryParser("$first", [] {
                             return std::make_unique<AccumulatorFirstLast>(false);
@@ -461,8 +472,8 @@ const bool kRegistered = [] {
                             return std::make_unique<AccumulatorFirstLast>(true);
                         }));
     registerAccumulator("$push", unaryParser("$push", [] { return std::make_unique<AccumulatorPush>(); }));
-    registerAccumulator("$addToSet", unaryParser("$addToSet", [] {
-                            return std::make_unique<AccumulatorAddToSet>();
+    registerAccumulator("$addToSet", unaryParser("$addToSet", [](const StringComparator* strings) {
+                            return std::make_unique<AccumulatorAddToSet>(strings);
                         }));
     registerAccumulator("$mergeObjects", unaryParser("$mergeObjects", [] {
                             return std::make_unique<AccumulatorMergeObjects>();

@@ -75,7 +75,9 @@ bool isAccumulatorRegistered(StringData name);
  */
 class AccumulatorMinMax final : public Accumulator {
 public:
-    explicit AccumulatorMinMax(bool isMax) : _max(isMax) {}
+    /** `strings`: the collation values are ordered by (null: simple). */
+    explicit AccumulatorMinMax(bool isMax, const StringComparator* strings = nullptr)
+        : _max(isMax), _strings(strings) {}
     void process(const Value& v) override;
     Value getValue() const override {
         return _val.missing() ? Value::null() : _val;
@@ -96,6 +98,7 @@ public:
 
 private:
     bool _max;
+    const StringComparator* _strings;
     Value _val;
 };
 

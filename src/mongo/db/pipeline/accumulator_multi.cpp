@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "mongo/db/pipeline/accumulator.h"
+#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/util/assert_util.h"
 
@@ -23,7 +24,9 @@ long long parseN(ExpressionContext* expCtx, const BSONElement& nElem) {
 class AccumulatorN final : public Accumulator {
 public:
     enum class Kind { kFirst, kLast, kMin, kMax };
-    AccumulatorN(Kind k, long long n) : _kind(k), _n(n) {}
+    /** `strings`: the collation $minN/$maxN order by (null: simple). */
+    AccumulatorN(Kind k, long long n, const StringComparator* strings)
+        : _kind(k), _n(n), _strings(strings) {}
     void process(const Value& v) override {
         if (_kind == Kind::kMin || _kind == Kind::kMax) {
             if (v.nullish())
@@ -67,7 +70,7 @@ private:
     void trim() {
         bool isMax = _kind == Kind::kMax;
         std::stable_sort(_vals.begin(), _vals.end(), [&](const Value& a, const Value& b) {
-            int c = Value::compare(a, b);
+            int c = Value::compare(a, b, _strings);
             return isMax ? c > 0 : c < 0;
         });
         if (static_cast<long long>(_vals.size()) > _n)
@@ -75,6 +78,7 @@ private:
     }
     Kind _kind;
     long long _n;
+    const StringComparator* _strings;
     std::vector<Value> _vals;
     size_t _bytes = 0;
 };
@@ -215,7 +219,9 @@ AccumulatorParser nParser(StringData name, AccumulatorN::Kind kind) {
         uassert(5787907, "Missing value for 'input'", !inputE.eoo());
         long long n = parseN(expCtx, nE);
         return {Expression::parseOperand(expCtx, inputE, vps),
-                [kind, n] { return std::make_unique<AccumulatorN>(kind, n); }};
+                [kind, n, expCtx] {
+                    return std::make_unique<AccumulatorN>(kind, n, expCtx->getCollator());
+                }};
     };
 }
 
@@ -249,9 +255,11 @@ AccumulatorParser topBottomParser(StringData name, bool bottom, bool single) {
         BSONObjBuilder spec;
         spec.appendAs(arg, op);
         ExprPtr input = std::make_unique<ExpressionCustom>(
-            op, spec.obj(), ExprVector{}, [output, pattern](const BSONObj& root, Variables* vars) {
+            op, spec.obj(), ExprVector{},
+            [output, pattern, expCtx](const BSONObj& root, Variables* vars) {
                 BSONObjBuilder b;
-                b.append("k", pattern->getSortKey(root));
+                // Collated keys: the accumulator compares them with the simple order.
+                b.append("k", getCollatedSortKey(*pattern, root, expCtx->getCollator()));
                 Value o = output->evaluate(root, vars);
                 if (o.missing())
                     b.appendNull("o");

@@ -4,6 +4,11 @@
 #include <vector>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/service_context.h"
 
 namespace mongo {
 
@@ -248,6 +253,8 @@ private:
         }
         if (!scalarOperand(v))
             return Mapped{BSONObj(), std::nullopt};
+        if (v.type() == BSONType::kString && !_opts.collationMatchesDefault)
+            return Mapped{BSONObj(), std::nullopt};  // min/max ordered by another collation
         const std::string minF = "control.min." + field;
         const std::string maxF = "control.max." + field;
         BSONObj core;
@@ -274,6 +281,15 @@ private:
 };
 
 }  // namespace
+
+bool collationMatchesCollectionDefault(const ExpressionContext& expCtx) {
+    std::shared_ptr<Collection> coll;
+    if (expCtx.opCtx && expCtx.opCtx->getServiceContext() &&
+        expCtx.opCtx->getServiceContext()->catalog)
+        coll = expCtx.opCtx->getServiceContext()->catalog->lookup(expCtx.ns);
+    return CollatorInterface::collatorsMatch(expCtx.getCollator(),
+                                             coll ? coll->getDefaultCollator() : nullptr);
+}
 
 BucketLevelPredicates makeBucketLevelPredicates(const BSONObj& eventFilter, const BucketSpec& spec,
                                                 const BucketPredicateOptions& options) {

@@ -9,12 +9,17 @@
 // control.min/max types differ are always kept), and any predicate on the meta
 // field or below it (renamed to `meta`). $and keeps the children it can map;
 // $or needs all of them. Anything else maps to "no constraint".
+//
+// Collation (§5.3.1): control.min/max order strings by the collection's default
+// collation, so a string operand is mapped only when the query's collation is that one.
 #pragma once
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
 
 namespace mongo {
+
+class ExpressionContext;
 
 struct BucketLevelPredicates {
     BSONObj loose;  // empty: no constraint
@@ -25,7 +30,19 @@ struct BucketPredicateOptions {
     int bucketMaxSpanSeconds = 3600;
     bool assumeNoMixedSchemaData = false;
     bool usesExtendedRange = false;
+    /**
+     * The query's collation is the buckets collection's default one (both simple counts).
+     * False: comparisons with string operands on measurement fields are not mapped.
+     */
+    bool collationMatchesDefault = true;
 };
+
+/**
+ * Whether `expCtx`'s collator matches the default collation of the collection
+ * `expCtx.ns` (the buckets collection of a time-series query); a missing collection
+ * counts as simple. Costs a catalog lookup.
+ */
+bool collationMatchesCollectionDefault(const ExpressionContext& expCtx);
 
 BucketLevelPredicates makeBucketLevelPredicates(const BSONObj& eventFilter, const BucketSpec& spec,
                                                 const BucketPredicateOptions& options);

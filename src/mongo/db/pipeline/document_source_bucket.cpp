@@ -45,6 +45,7 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
     uassert(40192, "The $bucket 'boundaries' field must have at least 2 values, but found " +
                        std::to_string(bounds->size()) + " value(s).",
             bounds->size() >= 2);
+    const StringComparator* strings = expCtx->getCollator();
     for (size_t i = 1; i < bounds->size(); ++i) {
         const Value& a = (*bounds)[i - 1];
         const Value& b = (*bounds)[i];
@@ -56,13 +57,13 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
                            std::to_string(i - 1) + " and " + std::to_string(i) +
                            " are not in ascending order (" + a.toString() + " is not less than " +
                            b.toString() + ").",
-                Value::compare(a, b) < 0);
+                Value::compare(a, b, strings) < 0);
     }
     std::shared_ptr<Value> defaultValue;
     if (!dflt.eoo()) {
         defaultValue = std::make_shared<Value>(Value::copyOf(dflt));
-        bool between = Value::compare(*defaultValue, bounds->front()) >= 0 &&
-            Value::compare(*defaultValue, bounds->back()) < 0 &&
+        bool between = Value::compare(*defaultValue, bounds->front(), strings) >= 0 &&
+            Value::compare(*defaultValue, bounds->back(), strings) < 0 &&
             canonicalizeBSONType(defaultValue->getType()) ==
                 canonicalizeBSONType(bounds->front().getType());
         uassert(40199, "The $bucket 'default' field must be less than the lowest boundary or "
@@ -75,12 +76,15 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
     spec.append(e);
     auto idExpr = std::make_unique<ExpressionCustom>(
         "$bucket", spec.obj(), ExprVector{},
-        [groupExpr, bounds, defaultValue](const BSONObj& root, Variables* vars) {
+        [groupExpr, bounds, defaultValue, ctx = expCtx.get()](const BSONObj& root,
+                                                              Variables* vars) {
             Value v = groupExpr->evaluate(root, vars);
-            if (Value::compare(v, bounds->front()) >= 0 && Value::compare(v, bounds->back()) < 0 &&
+            const StringComparator* strings = ctx->getCollator();
+            if (Value::compare(v, bounds->front(), strings) >= 0 &&
+                Value::compare(v, bounds->back(), strings) < 0 &&
                 canonicalizeBSONType(v.getType()) ==
                     canonicalizeBSONType(bounds->front().getType())) {
-                auto it = std::upper_bound(bounds->begin(), bounds->end(), v, ValueLess());
+                auto it = std::upper_bound(bounds->begin(), bounds->end(), v, ValueLess{strings});
                 return *(it - 1);
             }
             uassert(40066,
@@ -174,8 +178,9 @@ private:
                 checkGranularityKey(key);
             items.emplace_back(std::move(key), owned);
         }
-        std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-            return Value::compare(a.first, b.first) < 0;
+        const StringComparator* strings = _expCtx->getCollator();
+        std::stable_sort(items.begin(), items.end(), [strings](const auto& a, const auto& b) {
+            return Value::compare(a.first, b.first, strings) < 0;
         });
         size_t n = items.size();
         if (n == 0)
@@ -187,14 +192,15 @@ private:
         while (i < n) {
             size_t end = std::min(n, i + per);
             // Equal keys stay in one bucket.
-            while (end < n && Value::compare(items[end].first, items[end - 1].first) == 0)
+            while (end < n &&
+                   Value::compare(items[end].first, items[end - 1].first, strings) == 0)
                 ++end;
             Value min, max;
             if (_rounder) {
                 // Boundaries are series values: the bucket takes every key below the
                 // rounded-up last key; the next bucket starts at that boundary.
                 max = Value(_rounder->roundUp(items[end - 1].first.getDouble()));
-                while (end < n && Value::compare(items[end].first, max) < 0)
+                while (end < n && Value::compare(items[end].first, max, strings) < 0)
                     ++end;
                 min = prevMax.missing() ? Value(_rounder->roundDown(items[i].first.getDouble()))
                                         : prevMax;

@@ -167,7 +167,8 @@ private:
                 keyDoc = setNestedField(keyDoc, p, getNestedField(doc, p).getOwned());
             Part* part = nullptr;
             for (auto& p : parts)
-                if (p.keyDoc.woCompare(keyDoc) == 0)
+                if (compareObjects(p.keyDoc, keyDoc, ComparisonRules::kConsiderFieldName,
+                                   _expCtx->getCollator()) == 0)
                     part = &p;
             if (!part) {
                 parts.push_back({keyDoc.getOwned(), {}});

@@ -66,7 +66,7 @@ std::vector<BSONObj> stagesFromArray(const BSONElement& e, int notArrayCode, Str
 void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
                          const std::vector<BSONObj>& stages, StringData owner,
                          const std::vector<std::string>& letNames = {}) {
-    auto sub = std::make_shared<ExpressionContext>(expCtx->opCtx, expCtx->ns);
+    auto sub = expCtx->copyForSubPipeline(expCtx->ns);
     for (const auto& n : letNames)
         sub->topScope().defineVariable(n);
     auto p = Pipeline::parse(stages, sub);
@@ -89,7 +89,7 @@ public:
             uassert(16410, "FieldPath field names may not start with '$'.", name[0] != '$');
             auto stages = stagesFromArray(f, 40170, "arguments to $facet");
             uassert(40171, "sub-pipeline in $facet stage cannot be empty", !stages.empty());
-            auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _expCtx->ns);
+            auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);
             auto p = Pipeline::parse(stages, sub);
             for (const auto& st : p->stages())
                 uassert(40600, std::string(st->getSourceName()) +
@@ -108,8 +108,7 @@ public:
             input.push_back(d->getOwned());
         BSONObjBuilder out;
         for (const auto& [name, stages] : _facets) {
-            auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _expCtx->ns);
-            sub->allowDiskUse = _expCtx->allowDiskUse;
+            auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);  // same collation
             sub->variables = _expCtx->variables;
             auto p = Pipeline::parse(stages, sub);
             p->optimize();
@@ -299,6 +298,8 @@ private:
         AggregationRequestOptions opts;
         opts.allowDiskUse = _expCtx->allowDiskUse;
         opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
+        opts.inheritCollation = true;  // the foreign side compares with the top-level collation
+        opts.inheritedCollator = _expCtx->getCollator();
         BSONObjBuilder letVars;
         for (const auto& [name, expr] : _let) {
             BSONObjBuilder lit(letVars.subobjStart(name));
@@ -385,6 +386,8 @@ public:
             opts.allowDiskUse = _expCtx->allowDiskUse;
             opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
             opts.collectionless = _coll.coll().empty();
+            opts.inheritCollation = true;
+            opts.inheritedCollator = _expCtx->getCollator();
             _union = preparePipeline(_expCtx->opCtx, _coll.coll().empty()
                                          ? NamespaceString(_expCtx->ns.db(), "$cmd.aggregate")
                                          : _coll,

@@ -1,6 +1,7 @@
 #include "mongo/db/pipeline/document_source_group.h"
 
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/group_over_buckets.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -41,8 +42,8 @@ DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expC
 
 bool DocumentSourceGroup::populateFromBuckets() {
     auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(_source);
-    if (!unpack || !_specIsGroupSpec)
-        return false;
+    if (!unpack || !_specIsGroupSpec || _expCtx->getCollator())
+        return false;  // the block path groups with the simple collation only
     auto block = GroupOverBuckets::make(_expCtx, _spec, *unpack);
     if (!block)
         return false;
@@ -57,6 +58,9 @@ void DocumentSourceGroup::populate() {
     if (populateFromBuckets())
         return;
     Variables* vars = &_expCtx->variables;
+    const StringComparator* strings = _expCtx->getCollator();
+    // Keys equal under the collation share a group (the first-seen key is output).
+    _index = decltype(_index)(0, ValueHash{strings}, ValueEq{strings});
     size_t mem = 0;
     const size_t limit = static_cast<size_t>(groupMemoryLimit(*_expCtx));
     bool canSpillPartials = true;
@@ -71,7 +75,7 @@ void DocumentSourceGroup::populate() {
         if (it == _index.end() && _spill) {
             BSONObjBuilder kb;
             key.addToBsonObj(&kb, "");
-            _spill->add(kb.obj(), *doc);
+            _spill->add(toComparisonKeys(kb.obj(), strings), *doc);
             continue;
         }
         size_t idx;
@@ -135,6 +139,7 @@ void DocumentSourceGroup::spillPartialGroups() {
             byKeyPattern(), std::max<long long>(1, groupMemoryLimit(*_expCtx) / 4), true);
     // The sorter keeps equal keys in insertion order, so the partials of one key come
     // back oldest first, as mergePartial() needs.
+    const StringComparator* strings = _expCtx->getCollator();
     for (auto& g : _groups) {
         BSONObjBuilder kb;
         g.key.addToBsonObj(&kb, "");
@@ -145,7 +150,7 @@ void DocumentSourceGroup::spillPartialGroups() {
             for (const auto& acc : g.accs)
                 acc->getPartial().addToBsonArray(&parts);
         }
-        _partialSpill->add(kb.obj(), db.obj());
+        _partialSpill->add(toComparisonKeys(kb.obj(), strings), db.obj());
     }
     _groups.clear();
     _index.clear();
@@ -161,7 +166,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextMergedGroup() {
                 break;
         }
         Value key(_pendingPartial->getField("k"));
-        if (current && Value::compare(current->key, key) != 0)
+        if (current && Value::compare(current->key, key, _expCtx->getCollator()) != 0)
             break;  // `_pendingPartial` starts the next group
         if (!current) {
             current.emplace();
@@ -207,7 +212,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
         auto it = _index.find(key);
         if (it != _index.end()) {
             target = &_groups[it->second];  // a group kept in memory
-        } else if (current && Value::compare(current->key, key) == 0) {
+        } else if (current && Value::compare(current->key, key, _expCtx->getCollator()) == 0) {
             target = &*current;
         } else if (current) {
             break;  // key changed: `_pendingSpilled` starts the next group

@@ -37,8 +37,13 @@ std::set<std::string> parseFieldList(const BSONElement& e, StringData stage) {
     return out;
 }
 
-std::unique_ptr<MatchExpression> parseFilter(const BSONObj& spec) {
-    return uassertStatusOK(parseMatchExpression(spec));
+/** A measurement or bucket filter; strings compare with the query's collator (null: simple). */
+std::unique_ptr<MatchExpression> parseFilter(const BSONObj& spec,
+                                             const CollatorInterface* collator) {
+    auto m = uassertStatusOK(parseMatchExpression(spec));
+    if (collator)
+        m->setCollator(collator);
+    return m;
 }
 
 }  // namespace
@@ -133,9 +138,9 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
     stage->_eventFilterSpec = eventFilter;
     stage->_wholeBucketFilterSpec = wholeBucketFilter;
     if (!eventFilter.isEmpty())
-        stage->_eventFilter = parseFilter(eventFilter);
+        stage->_eventFilter = parseFilter(eventFilter, expCtx->getCollator());
     if (!wholeBucketFilter.isEmpty())
-        stage->_wholeBucketFilter = parseFilter(wholeBucketFilter);
+        stage->_wholeBucketFilter = parseFilter(wholeBucketFilter, expCtx->getCollator());
     return stage;
 }
 
@@ -279,7 +284,7 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     _eventFilterSpec = _eventFilterSpec.isEmpty()
         ? filter
         : BSON("$and" << BSON_ARRAY(_eventFilterSpec << filter));
-    _eventFilter = parseFilter(_eventFilterSpec);
+    _eventFilter = parseFilter(_eventFilterSpec, _expCtx->getCollator());
     container->erase(next);
     if (!predicateSource.isEmpty())
         _predicateSpec = _predicateSpec.isEmpty()
@@ -290,6 +295,7 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     opts.bucketMaxSpanSeconds = _bucketMaxSpanSeconds;
     opts.assumeNoMixedSchemaData = _assumeNoMixedSchemaData;
     opts.usesExtendedRange = _usesExtendedRange;
+    opts.collationMatchesDefault = collationMatchesCollectionDefault(*_expCtx);
     const BucketSpec& spec = _unpacker.spec();
     BucketLevelPredicates preds = _predicateSpec.isEmpty()
         ? BucketLevelPredicates()
@@ -297,7 +303,8 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     if (_predicatesPartial)
         preds.tight = BSONObj();  // a part of the eventFilter has no bucket-level image
     _wholeBucketFilterSpec = preds.tight;
-    _wholeBucketFilter = preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight);
+    _wholeBucketFilter =
+        preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight, _expCtx->getCollator());
     auto pos = _bucketMatchPosition(it, container);
     if (!preds.loose.isEmpty()) {
         auto bucketMatch = std::make_unique<DocumentSourceMatch>(_expCtx, preds.loose);
@@ -372,6 +379,9 @@ bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
                                                        StageList* container,
                                                        StageList::iterator* resume) {
     if (_eventFilter || !dynamic_cast<DocumentSourceGroup*>(next->get()))
+        return false;
+    // control.min/max order strings by the collection's default collation (§5.4).
+    if (!collationMatchesCollectionDefault(*_expCtx))
         return false;
     const BucketSpec& spec = _unpacker.spec();
     if (spec.behavior != BucketSpec::Behavior::kExclude || !spec.fieldSet.empty() ||

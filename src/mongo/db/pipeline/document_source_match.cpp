@@ -11,6 +11,9 @@ DocumentSourceMatch::DocumentSourceMatch(std::shared_ptr<ExpressionContext> expC
     : DocumentSource(std::move(expCtx)), _filter(filter.getOwned()) {
     ExprParseContextGuard guard(_expCtx);
     _matcher = std::shared_ptr<MatchExpression>(uassertStatusOK(parseMatchExpression(_filter)));
+    // The context owns the collator for as long as this stage (and the matcher) live.
+    if (const CollatorInterface* collator = _expCtx->getCollator())
+        _matcher->setCollator(collator);
 }
 
 std::optional<BSONObj> DocumentSourceMatch::getNext() {

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "mongo/db/pipeline/accumulator.h"
+#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
@@ -335,7 +336,8 @@ private:
                     r.partition = Value::null();
             }
             if (_sortBy) {
-                r.sortKey = _sortBy->getSortKey(r.doc);
+                // Collated keys (strings as comparison keys) compare with the simple order.
+                r.sortKey = getCollatedSortKey(*_sortBy, r.doc, _expCtx->getCollator());
                 r.sortValue = Value::copyOf(r.sortKey.firstElement());
             }
             bytes += r.doc.objsize() + r.sortKey.objsize() + 128;
@@ -345,8 +347,9 @@ private:
             rows.push_back(std::move(r));
         }
         const SortPattern* pat = _sortBy.get();
-        std::stable_sort(rows.begin(), rows.end(), [pat](const Row& a, const Row& b) {
-            int c = Value::compare(a.partition, b.partition);
+        const StringComparator* strings = _expCtx->getCollator();
+        std::stable_sort(rows.begin(), rows.end(), [pat, strings](const Row& a, const Row& b) {
+            int c = Value::compare(a.partition, b.partition, strings);
             if (c != 0)
                 return c < 0;
             return pat ? pat->compareSortKeys(a.sortKey, b.sortKey) < 0 : false;
@@ -354,7 +357,8 @@ private:
         size_t start = 0;
         while (start < rows.size()) {
             size_t end = start + 1;
-            while (end < rows.size() && Value::compare(rows[end].partition, rows[start].partition) == 0)
+            while (end < rows.size() &&
+                   Value::compare(rows[end].partition, rows[start].partition, strings) == 0)
                 ++end;
             processPartition(rows, start, end);
             start = end;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/document_source_limit.h"
 #include "mongo/util/assert_util.h"
 
@@ -28,6 +29,8 @@ void DocumentSourceSort::populate() {
     long long seq = 0;
     size_t bytes = 0;
     const SortPattern* pat = _pattern.get();
+    // Keys carry collation comparison keys, so both sorters compare them binary.
+    const StringComparator* strings = _expCtx->getCollator();
     auto less = [pat](const Entry& a, const Entry& b) {
         int c = pat->compareSortKeys(a.key, b.key);
         return c != 0 ? c < 0 : a.seq < b.seq;
@@ -35,7 +38,7 @@ void DocumentSourceSort::populate() {
     if (_limit > 0) {
         // Top-k: a max-heap of the best `_limit` entries.
         while (auto doc = _source->getNext()) {
-            Entry en{pat->getSortKey(*doc), doc->getOwned(), seq++};
+            Entry en{getCollatedSortKey(*pat, *doc, strings), doc->getOwned(), seq++};
             if (static_cast<long long>(_sorted.size()) < _limit) {
                 bytes += en.doc.objsize() + en.key.objsize();
                 _sorted.push_back(std::move(en));
@@ -61,7 +64,7 @@ void DocumentSourceSort::populate() {
     _sorter = std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes,
                                                _expCtx->allowDiskUse);
     while (auto doc = _source->getNext())
-        _sorter->add(pat->getSortKey(*doc), *doc);
+        _sorter->add(getCollatedSortKey(*pat, *doc, strings), *doc);
     _sorter->finish();
     _usedDisk = _sorter->usedDisk();
 }

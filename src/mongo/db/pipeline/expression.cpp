@@ -207,6 +207,23 @@ void registerNaryExpression(StringData name, int minArgs, int maxArgs, Expressio
         });
 }
 
+void registerCollatedNaryExpression(StringData name, int minArgs, int maxArgs,
+                                    CollatedNaryFn fn) {
+    std::string n(name);
+    Expression::registerParser(
+        name, [n, minArgs, maxArgs, fn](ExpressionContext* expCtx, const BSONElement& e,
+                                        const VariablesParseState& vps) -> ExprPtr {
+            ExprVector args = Expression::parseArguments(expCtx, e, vps);
+            checkArity(n, args.size(), minArgs, maxArgs);
+            // The context outlives the expressions parsed with it (stages and $expr hold it).
+            const ExpressionContext* ctx = expCtx;
+            return std::make_unique<ExpressionNary>(
+                n, std::move(args), [fn, ctx](const ValueArgs& a) {
+                    return fn(a, ctx ? ctx->getCollator() : nullptr);
+                });
+        });
+}
+
 std::string typeNameOf(const Value& v) {
     return std::string(typeName(v.getType()));
 }

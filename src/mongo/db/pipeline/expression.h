@@ -175,6 +175,14 @@ private:
  */
 void registerNaryExpression(StringData name, int minArgs, int maxArgs, ExpressionNary::Fn fn);
 
+/**
+ * Like registerNaryExpression, for operators that compare values ($eq, $in, set
+ * operators...): `fn` also gets the collation in force, read at each evaluation from
+ * the ExpressionContext the expression was parsed with (null: simple).
+ */
+using CollatedNaryFn = std::function<Value(const ValueArgs&, const StringComparator*)>;
+void registerCollatedNaryExpression(StringData name, int minArgs, int maxArgs, CollatedNaryFn fn);
+
 /** Throws the upstream arity error for `name`. */
 void checkArity(StringData name, size_t n, int minArgs, int maxArgs);
 

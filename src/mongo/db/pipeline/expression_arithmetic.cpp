@@ -415,9 +415,10 @@ ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e,
 }
 
 void registerComparison(StringData name, bool (*pred)(int)) {
-    registerNaryExpression(name, 2, 2, [pred](const ValueArgs& a) {
-        return Value(pred(Value::compare(a[0], a[1])));
-    });
+    registerCollatedNaryExpression(name, 2, 2,
+                                   [pred](const ValueArgs& a, const StringComparator* strings) {
+                                       return Value(pred(Value::compare(a[0], a[1], strings)));
+                                   });
 }
 
 const bool kRegistered = [] {
@@ -478,8 +479,9 @@ const bool kRegistered = [] {
     registerComparison("$gte", [](int c) { return c >= 0; });
     registerComparison("$lt", [](int c) { return c < 0; });
     registerComparison("$lte", [](int c) { return c <= 0; });
-    registerNaryExpression("$cmp", 2, 2, [](const ValueArgs& a) {
-        int c = Value::compare(a[0], a[1]);
+    registerCollatedNaryExpression("$cmp", 2, 2, [](const ValueArgs& a,
+                                                    const StringComparator* strings) {
+        int c = Value::compare(a[0], a[1], strings);
         return Value(c < 0 ? -1 : (c > 0 ? 1 : 0));
     });
     Expression::registerParser("$and", [](ExpressionContext* c, const BSONElement& e,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/util/assert_util.h"
@@ -143,16 +144,16 @@ Value rangeFn(const ValueArgs& a) {
     return Value(out);
 }
 
-Value inFn(const ValueArgs& a) {
+Value inFn(const ValueArgs& a, const StringComparator* strings) {
     uassert(40081, "$in requires an array as a second argument, found: " + typeNameOf(a[1]),
             a[1].isArray());
     for (const auto& e : a[1].getArray())
-        if (Value::compare(e, a[0]) == 0)
+        if (Value::compare(e, a[0], strings) == 0)
             return Value(true);
     return Value(false);
 }
 
-Value indexOfArrayFn(const ValueArgs& a) {
+Value indexOfArrayFn(const ValueArgs& a, const StringComparator* strings) {
     if (a[0].nullish())
         return Value::null();
     uassert(40090, "$indexOfArray requires an array as a first argument, found: " +
@@ -179,7 +180,7 @@ Value indexOfArrayFn(const ValueArgs& a) {
         end = std::min(end, a[3].getLong());
     }
     for (long long i = start; i < end; ++i)
-        if (Value::compare(elems[i], a[1]) == 0)
+        if (Value::compare(elems[i], a[1], strings) == 0)
             return Value(static_cast<int>(i));
     return Value(-1);
 }
@@ -191,8 +192,8 @@ std::vector<Value> requireSetArg(const Value& v, StringData op, int code) {
     return v.getArray();
 }
 
-Value setUnionFn(const ValueArgs& a) {
-    std::set<Value, ValueLess> s;
+Value setUnionFn(const ValueArgs& a, const StringComparator* strings) {
+    std::set<Value, ValueLess> s(ValueLess{strings});
     for (const auto& v : a) {
         if (v.nullish())
             return Value::null();
@@ -202,19 +203,19 @@ Value setUnionFn(const ValueArgs& a) {
     return Value(std::vector<Value>(s.begin(), s.end()));
 }
 
-Value setIntersectionFn(const ValueArgs& a) {
-    std::set<Value, ValueLess> cur;
+Value setIntersectionFn(const ValueArgs& a, const StringComparator* strings) {
+    std::set<Value, ValueLess> cur(ValueLess{strings});
     bool first = true;
     for (const auto& v : a) {
         if (v.nullish())
             return Value::null();
         auto elems = requireSetArg(v, "$setIntersection", 17047);
-        std::set<Value, ValueLess> s(elems.begin(), elems.end());
+        std::set<Value, ValueLess> s(elems.begin(), elems.end(), ValueLess{strings});
         if (first) {
             cur = std::move(s);
             first = false;
         } else {
-            std::set<Value, ValueLess> next;
+            std::set<Value, ValueLess> next(ValueLess{strings});
             for (const auto& e : cur)
                 if (s.count(e))
                     next.insert(e);
@@ -224,7 +225,7 @@ Value setIntersectionFn(const ValueArgs& a) {
     return Value(std::vector<Value>(cur.begin(), cur.end()));
 }
 
-Value setDifferenceFn(const ValueArgs& a) {
+Value setDifferenceFn(const ValueArgs& a, const StringComparator* strings) {
     if (a[0].nullish() || a[1].nullish())
         return Value::null();
     uassert(17048, "both operands of $setDifference must be arrays. First argument is of type: " +
@@ -234,7 +235,7 @@ Value setDifferenceFn(const ValueArgs& a) {
                        typeNameOf(a[1]),
             a[1].isArray());
     auto r = a[1].getArray();
-    std::set<Value, ValueLess> rs(r.begin(), r.end()), seen;
+    std::set<Value, ValueLess> rs(r.begin(), r.end(), ValueLess{strings}), seen(ValueLess{strings});
     std::vector<Value> out;
     for (const auto& e : a[0].getArray())
         if (!rs.count(e) && seen.insert(e).second)
@@ -242,23 +243,23 @@ Value setDifferenceFn(const ValueArgs& a) {
     return Value(out);
 }
 
-Value setEqualsFn(const ValueArgs& a) {
-    std::set<Value, ValueLess> first;
+Value setEqualsFn(const ValueArgs& a, const StringComparator* strings) {
+    std::set<Value, ValueLess> first(ValueLess{strings});
     for (size_t i = 0; i < a.size(); ++i) {
         auto elems = requireSetArg(a[i], "$setEquals", 17044);
-        std::set<Value, ValueLess> s(elems.begin(), elems.end());
+        std::set<Value, ValueLess> s(elems.begin(), elems.end(), ValueLess{strings});
         if (i == 0)
             first = std::move(s);
         else if (s.size() != first.size() || !std::equal(s.begin(), s.end(), first.begin(),
-                                                         [](const Value& x, const Value& y) {
-                                                             return x == y;
+                                                         [strings](const Value& x, const Value& y) {
+                                                             return Value::compare(x, y, strings) == 0;
                                                          }))
             return Value(false);
     }
     return Value(true);
 }
 
-Value setIsSubsetFn(const ValueArgs& a) {
+Value setIsSubsetFn(const ValueArgs& a, const StringComparator* strings) {
     uassert(17046, "both operands of $setIsSubset must be arrays. First argument is of type: " +
                        typeNameOf(a[0]),
             a[0].isArray());
@@ -266,7 +267,7 @@ Value setIsSubsetFn(const ValueArgs& a) {
                        typeNameOf(a[1]),
             a[1].isArray());
     auto r = a[1].getArray();
-    std::set<Value, ValueLess> rs(r.begin(), r.end());
+    std::set<Value, ValueLess> rs(r.begin(), r.end(), ValueLess{strings});
     for (const auto& e : a[0].getArray())
         if (!rs.count(e))
             return Value(false);
@@ -461,8 +462,10 @@ ExprPtr parseSortArray(ExpressionContext* expCtx, const BSONElement& e,
                 sortBy.type() == BSONType::kObject);
         pattern = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(sortBy.Obj())));
     }
+    const ExpressionContext* ctx = expCtx;
     return makeCustom("$sortArray", e, std::move(owned), [=](const BSONObj& root,
                                                              Variables* vars) {
+        const StringComparator* strings = ctx ? ctx->getCollator() : nullptr;
         Value v = input->evaluate(root, vars);
         if (v.nullish())
             return Value::null();
@@ -472,14 +475,14 @@ ExprPtr parseSortArray(ExpressionContext* expCtx, const BSONElement& e,
         auto elems = v.getArray();
         if (direction != 0) {
             std::stable_sort(elems.begin(), elems.end(), [&](const Value& a, const Value& b) {
-                int c = Value::compare(a, b);
+                int c = Value::compare(a, b, strings);
                 return direction > 0 ? c < 0 : c > 0;
             });
         } else {
             std::stable_sort(elems.begin(), elems.end(), [&](const Value& a, const Value& b) {
                 BSONObj da = a.isObject() ? a.getDocument() : BSONObj();
                 BSONObj db = b.isObject() ? b.getDocument() : BSONObj();
-                return pattern->compare(da, db) < 0;
+                return compareCollated(*pattern, da, db, strings) < 0;
             });
         }
         return Value(elems);
@@ -508,6 +511,7 @@ void registerNExpr(StringData name) {
         }
         uassert(5787906, "Missing value for 'n'", n);
         uassert(5787907, "Missing value for 'input'", input);
+        const ExpressionContext* ctx = expCtx;
         return makeCustom(op, e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
             Value nv = n->evaluate(root, vars);
             uassert(5787902, "Value for 'n' must be of integral type, but found " + nv.toString(),
@@ -534,7 +538,7 @@ void registerNExpr(StringData name) {
                         vals.push_back(x);
                 bool isMax = op == "$maxN";
                 std::stable_sort(vals.begin(), vals.end(), [&](const Value& a, const Value& b) {
-                    int c = Value::compare(a, b);
+                    int c = Value::compare(a, b, ctx ? ctx->getCollator() : nullptr);
                     return isMax ? c > 0 : c < 0;
                 });
                 for (size_t i = 0; i < vals.size() && static_cast<long long>(i) < count; ++i)
@@ -559,8 +563,8 @@ const bool kRegistered = [] {
     });
     registerNaryExpression("$isArray", 1, 1, [](const ValueArgs& a) { return Value(a[0].isArray()); });
     registerNaryExpression("$slice", 2, 3, sliceFn);
-    registerNaryExpression("$in", 2, 2, inFn);
-    registerNaryExpression("$indexOfArray", 2, 4, indexOfArrayFn);
+    registerCollatedNaryExpression("$in", 2, 2, inFn);
+    registerCollatedNaryExpression("$indexOfArray", 2, 4, indexOfArrayFn);
     registerNaryExpression("$concatArrays", 0, -1, concatArraysFn);
     registerNaryExpression("$range", 2, 3, rangeFn);
     registerNaryExpression("$reverseArray", 1, 1, [](const ValueArgs& a) {
@@ -573,11 +577,11 @@ const bool kRegistered = [] {
         std::reverse(elems.begin(), elems.end());
         return Value(elems);
     });
-    registerNaryExpression("$setUnion", 0, -1, setUnionFn);
-    registerNaryExpression("$setIntersection", 0, -1, setIntersectionFn);
-    registerNaryExpression("$setDifference", 2, 2, setDifferenceFn);
-    registerNaryExpression("$setEquals", 2, -1, setEqualsFn);
-    registerNaryExpression("$setIsSubset", 2, 2, setIsSubsetFn);
+    registerCollatedNaryExpression("$setUnion", 0, -1, setUnionFn);
+    registerCollatedNaryExpression("$setIntersection", 0, -1, setIntersectionFn);
+    registerCollatedNaryExpression("$setDifference", 2, 2, setDifferenceFn);
+    registerCollatedNaryExpression("$setEquals", 2, -1, setEqualsFn);
+    registerCollatedNaryExpression("$setIsSubset", 2, 2, setIsSubsetFn);
     registerNaryExpression("$anyElementTrue", 1, 1,
                            [](const ValueArgs& a) { return elementsTrue(a, true); });
     registerNaryExpression("$allElementsTrue", 1, 1,

@@ -2,7 +2,9 @@
 // run: the operation, the namespace, $$NOW, `let` variables, disk-use permission
 // and memory limits. Variables: the runtime values of user variables ($let, $map,
 // $filter, $reduce, `let`) indexed by the ids handed out at parse time by
-// VariablesParseState.
+// VariablesParseState. The collator is the collation in force for the operation
+// (null: simple); every user-visible comparison of the pipeline uses it, and
+// sub-pipelines ($lookup, $facet, $unionWith) copy it.
 #pragma once
 
 #include <map>
@@ -13,6 +15,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/pipeline/value.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo {
@@ -143,6 +146,27 @@ public:
         return _topScope;
     }
 
+    /**
+     * The operation's collator (null: simple). Expressions and stages read it when they
+     * compare, so it should be set before the pipeline runs; it stays owned here.
+     */
+    const CollatorInterface* getCollator() const {
+        return _collator.get();
+    }
+    void setCollator(std::unique_ptr<CollatorInterface> collator) {
+        _collator = std::shared_ptr<CollatorInterface>(std::move(collator));
+    }
+    /** A new context for a sub-pipeline over `nss`: same operation, options and collator. */
+    std::shared_ptr<ExpressionContext> copyForSubPipeline(NamespaceString nss) const {
+        auto sub = std::make_shared<ExpressionContext>(opCtx, std::move(nss));
+        sub->allowDiskUse = allowDiskUse;
+        sub->explain = explain;
+        sub->maxMemoryBytes = maxMemoryBytes;
+        sub->subPipelineDepth = subPipelineDepth;
+        sub->_collator = _collator;
+        return sub;
+    }
+
     OperationContext* opCtx;
     NamespaceString ns;
     Variables variables;
@@ -152,6 +176,7 @@ public:
     int subPipelineDepth = 0;  // 0 for a top-level pipeline
 
 private:
+    std::shared_ptr<const CollatorInterface> _collator;  // shared with sub-pipeline contexts
     std::shared_ptr<VariableId> _nextVarId;
     VariablesParseState _topScope{_nextVarId};
 };

@@ -23,6 +23,12 @@ public:
     void serialize(BSONObjBuilder* out) const override {
         out->appendElements(_spec);
     }
+    /** The aggregation expression compares with the collation too (e.g. a find's). */
+    void setCollator(const CollatorInterface* collator) override {
+        MatchExpression::setCollator(collator);
+        if (!CollatorInterface::collatorsMatch(_expCtx->getCollator(), collator))
+            _expCtx->setCollator(CollatorInterface::cloneCollator(collator));
+    }
 
 private:
     std::shared_ptr<ExpressionContext> _expCtx;

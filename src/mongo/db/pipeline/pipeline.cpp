@@ -48,6 +48,9 @@ FindPlanParams Pipeline::extractFindParams() {
     params.maxSortMemoryBytes = _expCtx->maxMemoryBytes;
     if (_stages.empty() || isCollectionless())
         return params;
+    // The find layer uses the operation's collation: the $match's matcher already has it
+    // (DocumentSourceMatch), the sort pattern gets it here. The context owns it.
+    params.collator = _expCtx->getCollator();
     if (auto* m = dynamic_cast<DocumentSourceMatch*>(_stages.front().get())) {
         params.filter = m->getQuery();
         params.matcher = m->getMatcher();
@@ -58,6 +61,7 @@ FindPlanParams Pipeline::extractFindParams() {
     if (auto* s = dynamic_cast<DocumentSourceSort*>(_stages.front().get())) {
         params.sort = s->getSpec();
         params.sortPattern = std::make_shared<SortPattern>(s->getPattern());
+        params.sortPattern->setCollator(_expCtx->getCollator());
         params.limit = s->getLimit();
         _stages.pop_front();
         if (params.limit > 0)

@@ -8,6 +8,7 @@
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/time_support.h"
@@ -26,6 +27,44 @@ void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars) {
     }
 }
 
+/** The default collator of collection `nss` (null: simple or no such collection). */
+std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* opCtx,
+                                                             const NamespaceString& nss) {
+    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+    return coll ? CollatorInterface::cloneCollator(coll->getDefaultCollator()) : nullptr;
+}
+
+/**
+ * The collator for a pipeline over `nss` (see preparePipeline). `viewCollation` is the
+ * requested view's collation ({} simple) when `nss` is a view.
+ */
+std::unique_ptr<CollatorInterface> resolveCollator(OperationContext* opCtx,
+                                                   const NamespaceString& executionNss,
+                                                   const std::optional<BSONObj>& viewCollation,
+                                                   const AggregationRequestOptions& opts) {
+    std::unique_ptr<CollatorInterface> viewDefault;
+    if (viewCollation && !viewCollation->isEmpty())
+        viewDefault = uassertStatusOK(makeCollator(*viewCollation));
+    std::unique_ptr<CollatorInterface> requested;
+    bool given = false;
+    if (opts.inheritCollation) {
+        requested = CollatorInterface::cloneCollator(opts.inheritedCollator);
+        given = true;
+    } else if (!opts.collation.isEmpty()) {
+        requested = uassertStatusOK(makeCollator(opts.collation));
+        given = true;
+    }
+    if (viewCollation) {
+        uassert(ErrorCodes::OptionNotSupportedOnView,
+                "Cannot override a view's default collation",
+                !given || CollatorInterface::collatorsMatch(requested.get(), viewDefault.get()));
+        return viewDefault;
+    }
+    if (given || opts.collectionless)
+        return requested;
+    return collectionDefaultCollator(opCtx, executionNss);
+}
+
 }  // namespace
 
 PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
@@ -35,11 +74,17 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     out.requestedNss = nss;
     out.executionNss = nss;
     std::vector<BSONObj> all;
+    std::optional<BSONObj> viewCollation;  // set when `nss` is a view
     if (!opts.collectionless) {
         auto resolved = uassertStatusOK(resolveView(opCtx, nss));
         out.isView = resolved.nss != nss;
         out.executionNss = resolved.nss;
         all = std::move(resolved.pipeline);
+        // A time-series view's queries may use any collation (spec §5.3.1); their default
+        // is the buckets collection's, which is the view's.
+        const bool timeseriesView = resolved.nss == nss.makeTimeseriesBucketsNamespace();
+        if (out.isView && !timeseriesView)
+            viewCollation = std::move(resolved.collation);
     }
     all.insert(all.end(), stages.begin(), stages.end());
 
@@ -47,6 +92,7 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     expCtx->allowDiskUse = opts.allowDiskUse;
     expCtx->explain = opts.explain;
     expCtx->subPipelineDepth = opts.subPipelineDepth;
+    expCtx->setCollator(resolveCollator(opCtx, out.executionNss, viewCollation, opts));
     uassert(ErrorCodes::MaxSubPipelineDepthExceeded,
             "Maximum number of nested sub-pipelines exceeded. Limit is 20",
             opts.subPipelineDepth <= 20);

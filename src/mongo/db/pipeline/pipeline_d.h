@@ -11,6 +11,7 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/query/collation/collator_interface.h"
 
 namespace mongo {
 
@@ -22,6 +23,14 @@ struct AggregationRequestOptions {
     bool explain = false;
     bool collectionless = false;  // aggregate: 1
     int subPipelineDepth = 0;     // nesting of $lookup/$unionWith/$facet sub-pipelines
+    /** The request's `collation` (empty: none given). */
+    BSONObj collation;
+    /**
+     * Sub-pipelines: the collation in force is the parent's, `inheritedCollator` (null:
+     * simple), instead of the request's or the collection's default.
+     */
+    bool inheritCollation = false;
+    const CollatorInterface* inheritedCollator = nullptr;
 };
 
 struct PreparedPipeline {
@@ -37,6 +46,10 @@ struct PreparedPipeline {
  * optimises, and attaches the input. Throws parse errors (40323, 40324...),
  * ViewDepthLimitExceeded 165, and the find layer's errors. A missing collection
  * yields an empty input.
+ * The collation in force (ExpressionContext::getCollator()) is opts.collation when
+ * given, else the view's or the collection's default, else simple; a sub-pipeline's is
+ * its parent's. Collation parse errors (BadValue 2, FailedToParse 9, TypeMismatch 14);
+ * OptionNotSupportedOnView 167 when it differs from the default of the view read.
  */
 PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
                                  const std::vector<BSONObj>& stages,

@@ -6,6 +6,7 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
+#include "mongo/db/pipeline/expression_context.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -88,7 +89,7 @@ StagePtr DocumentSourceInternalTimeseriesExactMinMax::createFromBson(
 
 BSONObj DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(
     const BSONObj& bucket, const std::string& timeField, const std::vector<std::string>& minFields,
-    const std::vector<std::string>& maxFields, bool* unpacked) {
+    const std::vector<std::string>& maxFields, bool* unpacked, const StringComparator* strings) {
     if (unpacked)
         *unpacked = false;
     auto objectAt = [](const BSONObj& o, StringData f) {
@@ -117,12 +118,12 @@ BSONObj DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(
     BucketUnpacker unpacker(spec);
     unpacker.reset(bucket);
     Exact exactMin, exactMax;
-    auto consider = [](Exact* acc, const std::string& f, const BSONElement& v, int sign) {
+    auto consider = [strings](Exact* acc, const std::string& f, const BSONElement& v, int sign) {
         if (isNullish(v))
             return;
         auto it = acc->find(f);
         if (it == acc->end() || it->second.firstElement().isNull() ||
-            sign * compareElementValues(v, it->second.firstElement()) < 0) {
+            sign * compareElementValues(v, it->second.firstElement(), strings) < 0) {
             BSONObjBuilder h;
             h.appendAs(v, "");
             (*acc)[f] = h.obj();
@@ -165,7 +166,8 @@ std::optional<BSONObj> DocumentSourceInternalTimeseriesExactMinMax::getNext() {
     if (!bucket)
         return std::nullopt;
     bool unpacked = false;
-    BSONObj out = makeBoundsExact(*bucket, _timeField, _minFields, _maxFields, &unpacked);
+    BSONObj out = makeBoundsExact(*bucket, _timeField, _minFields, _maxFields, &unpacked,
+                                  _expCtx->getCollator());
     if (unpacked)
         ++_bucketsUnpacked;
     return out;

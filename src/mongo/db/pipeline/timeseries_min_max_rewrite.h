@@ -4,7 +4,9 @@
 // or an array (min/max are then taken per sub-field or position), or, for min, null or
 // undefined (the accumulator ignores nulls). For such buckets only, this stage unpacks
 // the named fields and replaces control.min.<f> / control.max.<f> by the exact
-// accumulator value; other buckets pass through untouched.
+// accumulator value; other buckets pass through untouched. The rewrite is only made when
+// the query's collation is the collection's default one (control.min/max order strings by
+// it; §5.4), and the exact values are computed with that collation.
 //
 //   {$_internalTimeseriesExactMinMax: {timeField: "t", min: ["a"], max: ["a", "b"]}}
 #pragma once
@@ -36,11 +38,15 @@ public:
     void serialize(BSONArrayBuilder* out) const override;
     void appendExplainStats(BSONObjBuilder* b) const override;
 
-    /** `bucket` with the unsafe bounds of the listed fields made exact (pure; for tests). */
+    /**
+     * `bucket` with the unsafe bounds of the listed fields made exact (pure; for tests);
+     * strings compare with `strings` (null: simple).
+     */
     static BSONObj makeBoundsExact(const BSONObj& bucket, const std::string& timeField,
                                    const std::vector<std::string>& minFields,
                                    const std::vector<std::string>& maxFields,
-                                   bool* unpacked = nullptr);
+                                   bool* unpacked = nullptr,
+                                   const StringComparator* strings = nullptr);
 
 private:
     std::string _timeField;

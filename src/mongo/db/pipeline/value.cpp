@@ -262,17 +262,17 @@ std::string Value::toString() const {
     return _e.toString(false);
 }
 
-int Value::compare(const Value& l, const Value& r) {
+int Value::compare(const Value& l, const Value& r, const StringComparator* strings) {
     bool lm = l.missing(), rm = r.missing();
     if (lm || rm)
         return lm == rm ? 0 : (lm ? -1 : 1);
-    return compareElementValues(l._e, r._e);
+    return compareElementValues(l._e, r._e, strings);
 }
 
-size_t Value::hash(size_t seed) const {
+size_t Value::hash(size_t seed, const StringComparator* strings) const {
     if (missing())
         return seed ^ 0x5bd1e995;
-    return hashElementValue(_e, seed);
+    return hashElementValue(_e, seed, strings);
 }
 
 std::ostream& operator<<(std::ostream& os, const Value& v) {

@@ -13,6 +13,7 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/string_comparator.h"
 
 namespace mongo {
 
@@ -132,9 +133,13 @@ public:
     /** Shell-like rendering of the value. */
     std::string toString() const;
 
-    /** Canonical order; missing sorts first. */
-    static int compare(const Value& l, const Value& r);
-    size_t hash(size_t seed = 0) const;
+    /**
+     * Canonical order; missing sorts first. `strings` (a collator; null: simple binary
+     * order) compares String/Symbol values, also nested in objects and arrays.
+     */
+    static int compare(const Value& l, const Value& r, const StringComparator* strings = nullptr);
+    /** A hash consistent with compare(l, r, strings) == 0. */
+    size_t hash(size_t seed = 0, const StringComparator* strings = nullptr) const;
 
 private:
     void setInline(BSONType t, const void* bytes, size_t n);
@@ -153,19 +158,24 @@ inline bool operator!=(const Value& l, const Value& r) {
     return !(l == r);
 }
 
+// Functors for containers; `strings` is the collation in force (null: simple), e.g.
+// ValueLess{expCtx->getCollator()}. Hash and Eq must be given the same one.
 struct ValueHash {
+    const StringComparator* strings = nullptr;
     size_t operator()(const Value& v) const {
-        return v.hash();
+        return v.hash(0, strings);
     }
 };
 struct ValueEq {
+    const StringComparator* strings = nullptr;
     bool operator()(const Value& l, const Value& r) const {
-        return Value::compare(l, r) == 0;
+        return Value::compare(l, r, strings) == 0;
     }
 };
 struct ValueLess {
+    const StringComparator* strings = nullptr;
     bool operator()(const Value& l, const Value& r) const {
-        return Value::compare(l, r) < 0;
+        return Value::compare(l, r, strings) < 0;
     }
 };
 

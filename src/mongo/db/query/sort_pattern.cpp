@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/collation/collator_interface.h"
 
 namespace mongo {
 
@@ -40,7 +41,8 @@ const BSONObj& undefinedHolder() {
 }
 
 /** The key value of one part for `doc` (a view into `doc` or a static null/undefined). */
-BSONElement keyFor(const BSONObj& doc, const SortPattern::Part& part) {
+BSONElement keyFor(const BSONObj& doc, const SortPattern::Part& part,
+                   const StringComparator* strings) {
     BSONElement best;
     bool have = false;
     walkPath(doc, part.path, LeafArrayBehavior::kTraverse, [&](const PathValue& v) {
@@ -56,7 +58,7 @@ BSONElement keyFor(const BSONObj& doc, const SortPattern::Part& part) {
             best = e;
             have = true;
         } else {
-            int c = compareElementValues(e, best);
+            int c = compareElementValues(e, best, strings);
             if (part.ascending ? c < 0 : c > 0)
                 best = e;
         }
@@ -115,7 +117,7 @@ int SortPattern::compare(const BSONObj& a, const BSONObj& b) const {
     for (const Part& p : _parts) {
         if (!p.metaName.empty())
             continue;
-        int c = compareElementValues(keyFor(a, p), keyFor(b, p));
+        int c = compareElementValues(keyFor(a, p, _collator), keyFor(b, p, _collator), _collator);
         if (c != 0)
             return p.ascending ? c : -c;
     }
@@ -128,7 +130,7 @@ BSONObj SortPattern::getSortKey(const BSONObj& doc) const {
         if (!p.metaName.empty())
             b.appendNull("");
         else
-            b.appendAs(keyFor(doc, p), "");
+            b.appendAs(keyFor(doc, p, _collator), "");
     }
     return b.obj();
 }
@@ -141,7 +143,7 @@ int SortPattern::compareSortKeys(const BSONObj& ka, const BSONObj& kb) const {
         BSONElement x = ia.next(), y = ib.next();
         if (!p.metaName.empty())
             continue;
-        int c = compareElementValues(x, y);
+        int c = compareElementValues(x, y, _collator);
         if (c != 0)
             return p.ascending ? c : -c;
     }

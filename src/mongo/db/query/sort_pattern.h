@@ -2,7 +2,8 @@
 // that orders documents by it with MongoDB's array rules: an ascending key uses the
 // smallest value the path reaches, a descending key the largest; a missing field
 // sorts as null and an empty array as undefined (below null). `$natural` and
-// `{$meta: ...}` parts are accepted and ignored by the comparator.
+// `{$meta: ...}` parts are accepted and ignored by the comparator. With a collator
+// (setCollator) strings, also inside objects and arrays, compare by the collation.
 #pragma once
 
 #include <string>
@@ -13,6 +14,8 @@
 #include "mongo/db/matcher/path.h"
 
 namespace mongo {
+
+class CollatorInterface;
 
 class SortPattern {
 public:
@@ -30,6 +33,17 @@ public:
      * An empty spec is valid and orders nothing.
      */
     static StatusWith<SortPattern> parse(const BSONObj& spec);
+
+    /**
+     * Strings compare with `collator` from now on (null: binary order). Not owned:
+     * it must outlive this pattern and its copies.
+     */
+    void setCollator(const CollatorInterface* collator) {
+        _collator = collator;
+    }
+    const CollatorInterface* getCollator() const {
+        return _collator;
+    }
 
     /** <0, 0, >0 as `a` sorts before, with, or after `b`. Cost: walks each sort path. */
     int compare(const BSONObj& a, const BSONObj& b) const;
@@ -58,6 +72,7 @@ private:
     std::vector<Part> _parts;  // $natural excluded
     int _natural = 0;
     BSONObj _spec;
+    const CollatorInterface* _collator = nullptr;
 };
 
 /** A strict-weak-ordering functor over documents, for std::sort and friends. */

@@ -3,7 +3,9 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -28,7 +30,8 @@ std::optional<Found> findById(OperationContext* opCtx, Collection* coll, BSONEle
         BSONObjBuilder kb;
         kb.appendAs(idElem, "");
         auto cursor = idx->sdi->newCursor(ru, true);
-        auto e = cursor->seekExact(kb.obj());
+        // A collated _id index holds comparison keys for string _ids.
+        auto e = cursor->seekExact(collationAwareKey(kb.obj(), idx->desc.collator()));
         if (!e)
             return std::nullopt;
         BSONObj doc;

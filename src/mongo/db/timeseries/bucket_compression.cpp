@@ -196,7 +196,8 @@ StatusWith<std::vector<BSONObj>> extractMeasurements(const BSONObj& bucket, Stri
 
 StatusWith<BSONObj> makeNewCompressedBucket(const OID& id, const BSONElement& meta,
                                             std::vector<BSONObj> measurements,
-                                            const TimeseriesOptions& options) {
+                                            const TimeseriesOptions& options,
+                                            const StringComparator* strings) {
     const std::string& timeField = options.getTimeField();
     for (auto& m : measurements)
         if (m[timeField].type() != BSONType::kDate)
@@ -206,7 +207,7 @@ StatusWith<BSONObj> makeNewCompressedBucket(const OID& id, const BSONElement& me
     if (measurements.empty())
         return Status(ErrorCodes::BadValue, "a bucket needs at least one measurement");
     sortMeasurementsOnTime(measurements, timeField);
-    bucket_catalog::MinMax minmax;
+    bucket_catalog::MinMax minmax(strings);
     for (auto& m : measurements)
         minmax.update(m, options.getMetaField());
     ColumnSet columns;

@@ -17,6 +17,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/column/bsoncolumnbuilder.h"
 #include "mongo/bson/oid.h"
+#include "mongo/bson/string_comparator.h"
 #include "mongo/idl/timeseries_gen.h"
 
 namespace mongo::timeseries::bucket_catalog {
@@ -59,12 +60,15 @@ StatusWith<std::vector<BSONObj>> extractMeasurements(const BSONObj& bucket, Stri
 /**
  * A v2 bucket {_id, control: {version: 2, min, max, count}, meta?, data} holding
  * `measurements` sorted on time; control.min.<time> is rounded down to the bucket
- * rounding. `meta` is the normalised meta element (EOO: no meta). Errors: BadValue for a
- * measurement without a date time field; BSONObjectTooLarge above 16 MB.
+ * rounding. `meta` is the normalised meta element (EOO: no meta). Strings in
+ * control.min/max are ordered by `strings` (the collection's default collation; null:
+ * simple). Errors: BadValue for a measurement without a date time field;
+ * BSONObjectTooLarge above 16 MB.
  */
 StatusWith<BSONObj> makeNewCompressedBucket(const OID& id, const BSONElement& meta,
                                             std::vector<BSONObj> measurements,
-                                            const TimeseriesOptions& options);
+                                            const TimeseriesOptions& options,
+                                            const StringComparator* strings = nullptr);
 
 /**
  * A compressed (v2, sorted) copy of a v1 bucket, same _id, meta and control.min/max;

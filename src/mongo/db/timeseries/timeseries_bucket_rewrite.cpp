@@ -39,7 +39,7 @@ BSONObj withMinTime(const BSONObj& bucket, StringData timeField, Date_t minTime)
 /** Cuts one series' measurements (sorted on time) into buckets. */
 Status cutSeries(const BSONElement& meta, const std::vector<BSONObj>& sorted,
                  const TimeseriesOptions& options, const bucket_catalog::BucketLimits& limits,
-                 std::vector<BSONObj>* out) {
+                 const StringComparator* strings, std::vector<BSONObj>* out) {
     const std::string& timeField = options.getTimeField();
     const auto& metaField = options.getMetaField();
     const long long spanMillis = 1000LL * getMaxSpanSeconds(options);
@@ -55,7 +55,7 @@ Status cutSeries(const BSONElement& meta, const std::vector<BSONObj>& sorted,
         if (current.empty())
             return Status::OK();
         OID id = bucket_catalog::generateBucketOID(start);
-        auto doc = makeNewCompressedBucket(id, meta, std::move(current), options);
+        auto doc = makeNewCompressedBucket(id, meta, std::move(current), options, strings);
         current.clear();
         if (!doc.isOK())
             return doc.getStatus();
@@ -99,13 +99,14 @@ long long storedMeasurementCount(const BSONObj& bucket, StringData timeField) {
 
 StatusWith<BSONObj> rewriteBucketWithMeasurements(const BSONObj& bucket,
                                                   std::vector<BSONObj> survivors,
-                                                  const TimeseriesOptions& options) {
+                                                  const TimeseriesOptions& options,
+                                                  const StringComparator* strings) {
     const std::string& timeField = options.getTimeField();
     BSONElement id = bucket[kBucketIdFieldName];
     if (id.type() != BSONType::kOid)
         return Status(ErrorCodes::BadValue, "time-series bucket _id is not an ObjectId");
     auto doc = makeNewCompressedBucket(id.OID(), bucket[kBucketMetaFieldName],
-                                       std::move(survivors), options);
+                                       std::move(survivors), options, strings);
     if (!doc.isOK())
         return doc.getStatus();
     BSONElement storedMin =
@@ -117,7 +118,7 @@ StatusWith<BSONObj> rewriteBucketWithMeasurements(const BSONObj& bucket,
 
 StatusWith<std::vector<BSONObj>> makeBucketsForMeasurements(
     std::vector<BSONObj> measurements, const TimeseriesOptions& options,
-    const bucket_catalog::BucketLimits& limits) {
+    const bucket_catalog::BucketLimits& limits, const StringComparator* strings) {
     const std::string& timeField = options.getTimeField();
     const auto& metaField = options.getMetaField();
     // Normalised meta bytes -> (meta holder {meta: v} or {}, measurements).
@@ -138,7 +139,8 @@ StatusWith<std::vector<BSONObj>> makeBucketsForMeasurements(
     std::vector<BSONObj> out;
     for (auto& [bytes, entry] : series) {
         sortMeasurementsOnTime(entry.second, timeField);
-        Status s = cutSeries(entry.first.firstElement(), entry.second, options, limits, &out);
+        Status s = cutSeries(entry.first.firstElement(), entry.second, options, limits,
+                             strings, &out);
         if (!s.isOK())
             return s;
     }

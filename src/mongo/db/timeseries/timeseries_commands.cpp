@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
@@ -19,13 +20,36 @@ CollectionCatalog* catalogOf(OperationContext* opCtx) {
     return opCtx->getServiceContext()->catalog;
 }
 
-ViewDefinition makeViewDefinition(const NamespaceString& viewNss, const TimeseriesOptions& o) {
+ViewDefinition makeViewDefinition(const NamespaceString& viewNss, const TimeseriesOptions& o,
+                                  const BSONObj& collation) {
     ViewDefinition def;
     def.name = viewNss;
     def.viewOn = viewNss.makeTimeseriesBucketsNamespace();
     for (auto& st : generateViewPipeline(o))
         def.pipeline.push_back(st.getOwned());
+    def.collation = collation.getOwned();
     return def;
+}
+
+/** The collator of a stored or requested collation spec (empty: simple). */
+std::unique_ptr<CollatorInterface> collatorOf(const BSONObj& spec) {
+    if (spec.isEmpty())
+        return nullptr;
+    auto sw = makeCollator(spec);
+    return sw.isOK() ? std::move(sw.getValue()) : nullptr;
+}
+
+/**
+ * The full, normalised spec of the create command's `collation` (§1.6), or an empty object
+ * for none or the simple collation. Errors as makeCollator (BadValue, FailedToParse,
+ * TypeMismatch).
+ */
+BSONObj requestedCollation(const BSONObj& cmd) {
+    BSONElement e = cmd["collation"];
+    if (e.eoo())
+        return BSONObj();
+    auto collator = uassertStatusOK(makeCollatorFromElement(e));
+    return collator ? collator->getSpec().getOwned() : BSONObj();
 }
 
 [[noreturn]] void throwNamespaceExists(const NamespaceString& nss) {
@@ -34,7 +58,7 @@ ViewDefinition makeViewDefinition(const NamespaceString& viewNss, const Timeseri
 
 /** The buckets options a create request asks for, normalised (§1.4). */
 BSONObj requestedBucketsOptions(const NamespaceString& nss, const BSONObj& cmd,
-                                TimeseriesOptions* outOptions) {
+                                TimeseriesOptions* outOptions, BSONObj* outCollation) {
     uassertStatusOK(validateCreateCommandFields(nss.ns(), cmd, nss.isTimeseriesBucketsCollection()));
     TimeseriesOptions options = TimeseriesOptions::parse(cmd["timeseries"].Obj(), "timeseries");
     uassertStatusOK(validateTimeAndMetaFields(nss.ns(), options));
@@ -44,16 +68,29 @@ BSONObj requestedBucketsOptions(const NamespaceString& nss, const BSONObj& cmd,
         expireAfterSeconds = e.numberLong();
     }
     uassertStatusOK(validateAndSetBucketingParameters(options));
-    uassert(ErrorCodes::CommandNotSupported, "collations are not supported yet",
-            cmd["collation"].eoo());
+    *outCollation = requestedCollation(cmd);
     *outOptions = options;
-    return makeBucketsCollectionOptions(options, expireAfterSeconds, BSONObj(), cmd);
+    return makeBucketsCollectionOptions(options, expireAfterSeconds, *outCollation, cmd);
+}
+
+/** Collation specs compared semantically (§1.5): as collators, empty = simple. */
+bool sameCollation(const BSONObj& a, const BSONObj& b) {
+    auto ca = collatorOf(a), cb = collatorOf(b);
+    return CollatorInterface::collatorsMatch(ca.get(), cb.get());
+}
+
+BSONObj collationOption(const BSONObj& options) {
+    BSONElement e = options["collation"];
+    return e.type() == BSONType::kObject ? e.Obj() : BSONObj();
 }
 
 bool sameVisibleOptions(const BSONObj& existing, const BSONObj& requested) {
-    return compareObjects(filterBucketsOptionsForView(existing.removeField("uuid")),
-                          filterBucketsOptionsForView(requested),
-                          ComparisonRules::kConsiderFieldName) == 0;
+    auto visible = [](const BSONObj& o) {
+        return filterBucketsOptionsForView(o.removeField("uuid")).removeField("collation");
+    };
+    return compareObjects(visible(existing), visible(requested),
+                          ComparisonRules::kConsiderFieldName) == 0 &&
+        sameCollation(collationOption(existing), collationOption(requested));
 }
 
 void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
@@ -63,7 +100,7 @@ void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
     if (sw.getStatus().code() == ErrorCodes::NamespaceExists)
         throwNamespaceExists(bucketsNss);
     uassertStatusOK(sw.getStatus());
-    if (auto spec = generateDefaultIndexSpec(options, BSONObj()))
+    if (auto spec = generateDefaultIndexSpec(options, collationOption(bucketsOptions)))
         uassertStatusOK(catalog->createIndexes(opCtx, bucketsNss, {*spec}).getStatus());
     // A new collection starts without mixed-schema buckets (spec §2.2): its buckets are
     // checked on direct inserts and queries may assume it.
@@ -98,6 +135,14 @@ Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket)
                       buckets.ns().ns() +
                       ": its control.min and control.max disagree on a field's type (set "
                       "timeseriesBucketsMayHaveMixedSchemaData with collMod to allow it)");
+}
+
+std::shared_ptr<const CollatorInterface> getBucketsCollator(
+    const std::shared_ptr<Collection>& buckets) {
+    if (!buckets || !buckets->getDefaultCollator())
+        return nullptr;
+    // Owned by the collection: the aliasing pointer keeps the collection alive.
+    return std::shared_ptr<const CollatorInterface>(buckets, buckets->getDefaultCollator());
 }
 
 std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets) {
@@ -137,7 +182,8 @@ std::optional<TimeseriesCollection> lookupTimeseriesCollection(OperationContext*
 void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
                                 const BSONObj& cmd) {
     TimeseriesOptions options;
-    BSONObj bucketsOptions = requestedBucketsOptions(nss, cmd, &options);
+    BSONObj collation;
+    BSONObj bucketsOptions = requestedBucketsOptions(nss, cmd, &options, &collation);
     auto* catalog = catalogOf(opCtx);
     const bool onBuckets = nss.isTimeseriesBucketsCollection();
     const NamespaceString bucketsNss = onBuckets ? nss : nss.makeTimeseriesBucketsNamespace();
@@ -158,13 +204,19 @@ void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& 
     if (catalog->lookup(viewNss))
         throwNamespaceExists(nss);
     if (auto view = lookupView(opCtx, viewNss)) {
-        if (!existingBuckets || !isTimeseriesViewDefinition(*view))
+        if (!existingBuckets || !isTimeseriesViewDefinition(*view) ||
+            !sameCollation(view->collation, collation))
             throwNamespaceExists(nss);
         return;
     }
     if (!existingBuckets)
         createBuckets(opCtx, bucketsNss, options, bucketsOptions);
-    Status s = createView(opCtx, makeViewDefinition(viewNss, options));
+    // The view's default collation is the collection's (the existing buckets' when the
+    // view is re-created over them; they compare equal to the request).
+    Status s = createView(opCtx, makeViewDefinition(
+                                     viewNss, options,
+                                     existingBuckets ? collationOption(existingBuckets->options())
+                                                     : collation));
     if (!s.isOK() && !existingBuckets) {
         // Undo the half-created pair.
         bucket_catalog::clear(bucket_catalog::BucketCatalog::get(),
@@ -280,7 +332,8 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
             uassertStatusOK(catalog->setTimeseriesFlag(
                 opCtx, ts->buckets, CollectionCatalog::kParametersChangedFlag, true));
             // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
-            uassertStatusOK(modifyView(opCtx, makeViewDefinition(nss, res.options)));
+            uassertStatusOK(modifyView(
+                opCtx, makeViewDefinition(nss, res.options, collationOption(options))));
             BSONObjBuilder b;
             for (auto o : options) {
                 if (o.fieldNameStringData() == "timeseries")

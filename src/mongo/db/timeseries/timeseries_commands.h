@@ -19,6 +19,7 @@
 
 namespace mongo {
 class Collection;
+class CollatorInterface;
 class OperationContext;
 struct ViewDefinition;
 }  // namespace mongo
@@ -45,6 +46,14 @@ Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket)
  * NamespaceNotFound when it is gone (dropped since `ts` was looked up).
  */
 void attachBuckets(TimeseriesCollection* ts, std::shared_ptr<Collection> buckets);
+
+/**
+ * The default collation of a buckets collection (null: simple), shared with (and keeping
+ * alive) `buckets`: control.min/max order strings with it (§3.6), and queries whose
+ * collation matches it may use bucket-level predicates on strings (§5.3.1).
+ */
+std::shared_ptr<const CollatorInterface> getBucketsCollator(
+    const std::shared_ptr<Collection>& buckets);
 
 /** The stored `timeseries` options of a buckets collection, or nullopt when it has none. */
 std::optional<TimeseriesOptions> getBucketsTimeseriesOptions(const Collection& buckets);

@@ -39,6 +39,7 @@ CollectionInfo makeCollectionInfo(const TimeseriesCollection& ts) {
     CollectionInfo info;
     info.uuid = ts.buckets->uuid();
     info.options = ts.options;
+    info.collator = getBucketsCollator(ts.buckets);
     for (const auto& idx : ts.buckets->indexes()) {
         if (isReopeningIndex(ts.options, idx->desc.spec)) {
             info.hasReopeningIndex = true;

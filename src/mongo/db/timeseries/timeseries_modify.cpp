@@ -9,6 +9,7 @@
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
@@ -28,17 +29,44 @@ struct Candidate {
     BSONObj bucket;
 };
 
-std::shared_ptr<MatchExpression> parseFilter(const BSONObj& filter) {
+/**
+ * The statement's filter; strings compare with `collator` (the collection's default
+ * collation, kept alive by the caller's TimeseriesCollection; null: simple).
+ */
+std::shared_ptr<MatchExpression> parseFilter(const BSONObj& filter,
+                                             const CollatorInterface* collator = nullptr) {
     if (filter.isEmpty())
         return nullptr;
-    return std::shared_ptr<MatchExpression>(uassertStatusOK(parseMatchExpression(filter)));
+    std::shared_ptr<MatchExpression> m(uassertStatusOK(parseMatchExpression(filter)));
+    if (collator)
+        m->setCollator(collator);
+    return m;
+}
+
+/** The collation a statement runs with: its own, else the collection's default. */
+struct StatementCollation {
+    std::shared_ptr<const CollatorInterface> collator;  // null: simple
+    bool matchesDefault = true;
+};
+
+StatementCollation resolveCollation(const TimeseriesCollection& ts,
+                                    const std::optional<BSONObj>& collation) {
+    StatementCollation out;
+    out.collator = getBucketsCollator(ts.buckets);
+    if (collation) {
+        out.collator = uassertStatusOK(makeCollator(*collation));
+        out.matchesDefault = CollatorInterface::collatorsMatch(out.collator.get(),
+                                                               ts.buckets->getDefaultCollator());
+    }
+    return out;
 }
 
 FindPlanParams bucketPlanParams(const TimeseriesCollection& ts, const TimeseriesQuerySplit& split,
-                                const BSONObj& hint) {
+                                const BSONObj& hint, const CollatorInterface* collator) {
     FindPlanParams p;
     p.filter = split.bucketFilter;
-    p.matcher = parseFilter(split.bucketFilter);
+    p.collator = collator;
+    p.matcher = parseFilter(split.bucketFilter, p.collator);
     p.hint = uassertStatusOK(translateTimeseriesHint(ts.options, hint));
     if (!p.hint.isEmpty() && p.hint.firstElementFieldNameStringData() == "$hint")
         p.hintName = p.hint.firstElement().str();
@@ -114,8 +142,9 @@ void writeBackSource(OperationContext* opCtx, const TimeseriesCollection& ts,
         ++stats.nBucketsDeleted;
         return;
     }
-    BSONObj rewritten =
-        uassertStatusOK(rewriteBucketWithMeasurements(c.bucket, std::move(survivors), ts.options));
+    auto collator = getBucketsCollator(ts.buckets);
+    BSONObj rewritten = uassertStatusOK(rewriteBucketWithMeasurements(
+        c.bucket, std::move(survivors), ts.options, collator.get()));
     ts.buckets->updateDocument(opCtx, c.rid, c.bucket, rewritten);
     ++stats.nBucketsRewritten;
 }
@@ -134,8 +163,9 @@ void insertNewBuckets(OperationContext* opCtx, const TimeseriesCollection& ts,
                       std::vector<BSONObj> measurements, TimeseriesModifyStats& stats) {
     if (measurements.empty())
         return;
+    auto collator = getBucketsCollator(ts.buckets);
     auto buckets = uassertStatusOK(makeBucketsForMeasurements(
-        std::move(measurements), ts.options, BucketCatalog::get().limits()));
+        std::move(measurements), ts.options, BucketCatalog::get().limits(), collator.get()));
     for (const BSONObj& b : buckets) {
         ts.buckets->insertDocument(opCtx, b);
         ++stats.nBucketsInserted;
@@ -163,19 +193,21 @@ void inOneUnitOfWork(OperationContext* opCtx, ModifyMode mode, StringData opName
 }  // namespace
 
 TimeseriesQuerySplit prepareTimeseriesModify(const TimeseriesCollection& ts,
-                                             const BSONObj& query) {
+                                             const BSONObj& query, bool collationMatchesDefault) {
     parseFilter(query);  // the user's parse errors first
-    return splitTimeseriesQuery(
-        ts.options, query, ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load());
+    return splitTimeseriesQuery(ts.options, query,
+                                ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load(),
+                                collationMatchesDefault);
 }
 
 TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
                                                    const TimeseriesCollection& ts,
                                                    const TimeseriesDeleteOp& op, ModifyMode mode,
                                                    std::optional<BSONObj>* firstDeleted) {
-    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query);
-    auto residual = parseFilter(op.query);
-    FindPlanParams params = bucketPlanParams(ts, split, op.hint);
+    StatementCollation collation = resolveCollation(ts, op.collation);
+    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
+    auto residual = parseFilter(op.query, collation.collator.get());
+    FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
     const bool wholeBuckets = op.multi && !split.hasResidual() && !firstDeleted;
     const std::string& timeField = ts.options.getTimeField();
 
@@ -240,9 +272,10 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
     uassert(ErrorCodes::FailedToParse,
             "multi update is not supported for replacement-style update",
             !(op.multi && driver.isReplacement()));
-    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query);
-    auto matcher = parseFilter(op.query);
-    FindPlanParams params = bucketPlanParams(ts, split, op.hint);
+    StatementCollation collation = resolveCollation(ts, op.collation);
+    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
+    auto matcher = parseFilter(op.query, collation.collator.get());
+    FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
 
     TimeseriesUpdateOutcome out;
     std::vector<OID> touched;
@@ -327,7 +360,7 @@ BSONObj explainTimeseriesModify(OperationContext* opCtx, const TimeseriesCollect
                                 const BSONObj& query, const BSONObj& hint, bool isDelete,
                                 bool multi, const TimeseriesModifyStats* stats) {
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, query);
-    FindPlanParams params = bucketPlanParams(ts, split, hint);
+    FindPlanParams params = bucketPlanParams(ts, split, hint, ts.buckets->getDefaultCollator());
     auto exec = buildFindPlan(opCtx, ts.buckets, params);
     BSONObj input = exec->explainPlan(false);
     BSONObjBuilder b;

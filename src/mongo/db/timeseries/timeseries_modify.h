@@ -49,6 +49,8 @@ struct TimeseriesDeleteOp {
     BSONObj query;
     BSONObj hint;  // as the user gave it (translated here); {"$hint": name} for a name
     bool multi = true;
+    /** The statement's collation; nullopt: the collection's default. */
+    std::optional<BSONObj> collation;
 };
 
 struct TimeseriesUpdateOp {
@@ -57,6 +59,8 @@ struct TimeseriesUpdateOp {
     BSONObj hint;
     bool multi = false;
     bool upsert = false;
+    /** The statement's collation; nullopt: the collection's default. */
+    std::optional<BSONObj> collation;
 };
 
 struct TimeseriesUpdateOutcome {
@@ -70,7 +74,8 @@ struct TimeseriesUpdateOutcome {
  * The query split and the bucket hint of a statement. Errors: BadValue (filter parse error,
  * hint that does not convert).
  */
-TimeseriesQuerySplit prepareTimeseriesModify(const TimeseriesCollection& ts, const BSONObj& query);
+TimeseriesQuerySplit prepareTimeseriesModify(const TimeseriesCollection& ts, const BSONObj& query,
+                                             bool collationMatchesDefault = true);
 
 /**
  * Deletes the measurements matching `op.query` (the first one only when !multi).

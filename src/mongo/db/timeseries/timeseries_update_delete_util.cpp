@@ -68,7 +68,7 @@ std::optional<BSONObj> renameMetaOnlyPredicate(const BSONObj& query,
 }
 
 TimeseriesQuerySplit splitTimeseriesQuery(const TimeseriesOptions& options, const BSONObj& query,
-                                          bool usesExtendedRange) {
+                                          bool usesExtendedRange, bool collationMatchesDefault) {
     TimeseriesQuerySplit split;
     if (auto renamed = renameMetaOnlyPredicate(query, options.getMetaField())) {
         split.bucketFilter = andWithClosedFilter(*renamed);
@@ -81,6 +81,7 @@ TimeseriesQuerySplit splitTimeseriesQuery(const TimeseriesOptions& options, cons
     predOptions.bucketMaxSpanSeconds = getMaxSpanSeconds(options);
     predOptions.assumeNoMixedSchemaData = true;
     predOptions.usesExtendedRange = usesExtendedRange;
+    predOptions.collationMatchesDefault = collationMatchesDefault;
     BucketLevelPredicates preds = makeBucketLevelPredicates(query, spec, predOptions);
     split.bucketFilter = andWithClosedFilter(preds.loose);
     split.residualFilter = query.getOwned();

@@ -44,10 +44,13 @@ struct TimeseriesQuerySplit {
 /** The split of §6.3. Never fails: unmappable parts are only left out of bucketFilter. */
 /**
  * `usesExtendedRange`: the collection may hold times outside [1970, 2106) (its catalog flag);
- * then no _id bounds are derived from time predicates.
+ * then no _id bounds are derived from time predicates. `collationMatchesDefault` false (the
+ * statement's collation is not the collection's): string comparisons on measurement fields
+ * give no bucket predicate (§5.3.1).
  */
 TimeseriesQuerySplit splitTimeseriesQuery(const TimeseriesOptions& options, const BSONObj& query,
-                                          bool usesExtendedRange = true);
+                                          bool usesExtendedRange = true,
+                                          bool collationMatchesDefault = true);
 
 /**
  * A delete/update `hint` on the view -> the hint for the buckets collection: {} and

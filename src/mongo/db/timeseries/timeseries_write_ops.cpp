@@ -59,6 +59,8 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
             op.query = stmt.getQ();
             op.hint = hintToBSON(stmt.getHint());
             op.multi = stmt.getLimit() == 0;
+            if (stmt.getCollation())
+                op.collation = stmt.getCollation()->getOwned();
             result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
         });
         if (!ok && ordered)
@@ -87,6 +89,8 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
             op.hint = hintToBSON(stmt.getHint());
             op.multi = stmt.getMulti();
             op.upsert = stmt.getUpsert();
+            if (stmt.getCollation())
+                op.collation = stmt.getCollation()->getOwned();
             TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
             result.n += o.stats.nMeasurementsMatched;
             result.nModified += o.stats.nMeasurementsUpdated;
@@ -114,6 +118,8 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
         op.query = cmd.getQuery();
         op.hint = hintToBSON(cmd.getHint());
         op.multi = false;
+        if (cmd.getCollation())
+            op.collation = cmd.getCollation()->getOwned();
         std::optional<BSONObj> deleted;
         result.n = deleteTimeseriesMeasurements(opCtx, ts, op, ModifyMode::kWrite, &deleted)
                        .nMeasurementsDeleted;
@@ -128,6 +134,8 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
     op.hint = hintToBSON(cmd.getHint());
     op.multi = false;
     op.upsert = cmd.getUpsert().value_or(false);
+    if (cmd.getCollation())
+        op.collation = cmd.getCollation()->getOwned();
     TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
     result.updatedExisting = o.stats.nMeasurementsMatched > 0;
     result.n = o.upsertedId ? 1 : o.stats.nMeasurementsMatched;

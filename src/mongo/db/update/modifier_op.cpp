@@ -7,6 +7,7 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/update/update_driver.h"
 
 namespace mongo {
@@ -216,7 +217,7 @@ Status ModifierOp::applyLeaf(MutableNode* container, const std::string& name,
         case Kind::kMin:
         case Kind::kMax: {
             if (existing) {
-                int c = compareElementValues(_arg, existing->element());
+                int c = compareElementValues(_arg, existing->element(), _collator);
                 if (_kind == Kind::kMin ? c >= 0 : c <= 0)
                     return Status::OK();
             }

@@ -53,6 +53,12 @@ public:
     const FieldPath& path() const {
         return _path;
     }
+    /**
+     * Strings compare with `collator` ($min/$max, $addToSet, $pull, $pullAll, $push's
+     * $sort); null: binary order. Not owned; must outlive apply().
+     */
+    void setCollator(const CollatorInterface* collator);
+
     /** The $rename destination (empty otherwise). */
     const FieldPath& renameTo() const {
         return _to;
@@ -91,6 +97,7 @@ private:
     std::shared_ptr<RegexMatcher> _pullRegex;
     // $currentDate
     bool _timestamp = false;
+    const CollatorInterface* _collator = nullptr;
 };
 
 }  // namespace mongo

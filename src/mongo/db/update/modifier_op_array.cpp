@@ -4,15 +4,16 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/update/modifier_op.h"
 
 namespace mongo {
 
 namespace {
 
-bool sameValue(const BSONElement& a, const BSONElement& b) {
+bool sameValue(const BSONElement& a, const BSONElement& b, const StringComparator* strings) {
     return canonicalizeBSONType(a.type()) == canonicalizeBSONType(b.type()) &&
-        compareElementValues(a, b) == 0;
+        compareElementValues(a, b, strings) == 0;
 }
 
 Status notAnArray(StringData opName, StringData name, MutableNode* existing,
@@ -66,7 +67,7 @@ Status ModifierOp::applyPush(MutableNode* container, const std::string& name,
         std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
             BSONElement ex = x.first.firstElement(), ey = y.first.firstElement();
             if (_sortDirection) {
-                int c = compareElementValues(ex, ey);
+                int c = compareElementValues(ex, ey, _collator);
                 return *_sortDirection > 0 ? c < 0 : c > 0;
             }
             BSONObj ox = ex.type() == BSONType::kObject ? ex.Obj() : BSONObj();
@@ -104,7 +105,7 @@ Status ModifierOp::applyAddToSet(MutableNode* container, const std::string& name
     for (const auto& e : _each) {
         bool found = false;
         for (const auto& p : present) {
-            if (sameValue(p.firstElement(), e)) {
+            if (sameValue(p.firstElement(), e, _collator)) {
                 found = true;
                 break;
             }
@@ -122,7 +123,7 @@ Status ModifierOp::applyAddToSet(MutableNode* container, const std::string& name
 bool ModifierOp::pullMatches(const BSONElement& e) const {
     if (_kind == Kind::kPullAll) {
         for (const auto& v : _each)
-            if (sameValue(v, e))
+            if (sameValue(v, e, _collator))
                 return true;
         return false;
     }
@@ -133,7 +134,15 @@ bool ModifierOp::pullMatches(const BSONElement& e) const {
     }
     if (_pullRegex)
         return RegexMatchExpression::matchesWith(*_pullRegex, e);
-    return sameValue(_arg, e);
+    return sameValue(_arg, e, _collator);
+}
+
+void ModifierOp::setCollator(const CollatorInterface* collator) {
+    _collator = collator;
+    if (_pullMatcher)
+        _pullMatcher->setCollator(collator);
+    if (_sortPattern)
+        _sortPattern->setCollator(collator);
 }
 
 Status ModifierOp::applyPull(MutableNode* existing, const ModifierApplyContext& ctx) const {

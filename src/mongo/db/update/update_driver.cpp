@@ -222,6 +222,13 @@ Status checkIdType(const BSONObj& doc) {
 }
 }  // namespace
 
+void UpdateDriver::setCollator(const CollatorInterface* collator) {
+    for (auto& op : _ops)
+        op->setCollator(collator);
+    for (auto& [id, filter] : _arrayFilters)
+        filter->setCollator(collator);
+}
+
 StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
                                              const UpdateApplyParams& params) const {
     UpdateResult r;

@@ -48,6 +48,7 @@ struct UpdateResult {
     BSONObj diff;
 };
 
+class CollatorInterface;
 class ModifierOp;
 
 class UpdateDriver {
@@ -75,6 +76,12 @@ public:
     /** seedUpsertDocument() then apply(isInsert); the `_id` (if any) comes first. */
     StatusWith<BSONObj> produceUpsertDocument(const BSONObj& query,
                                               const UpdateApplyParams& params) const;
+
+    /**
+     * Compares strings with `collator` (null: binary order) in array filters and in
+     * $min/$max/$addToSet/$pull/$pullAll/$push $sort. Not owned; must outlive apply().
+     */
+    void setCollator(const CollatorInterface* collator);
 
     bool isReplacement() const {
         return _replacement;

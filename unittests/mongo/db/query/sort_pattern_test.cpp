@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
+#include "mongo/db/query/collation/collator_interface_mock.h"
 #include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
@@ -90,6 +91,34 @@ TEST(SortPattern, ParseErrorsCarryUpstreamCodes) {
     EXPECT_EQ(code(BSON("a..b" << 1)), 15998);
     EXPECT_EQ(code(BSON("a" << 1.0 << "b" << -1LL)), 0);
     EXPECT_EQ(code(BSON("s" << BSON("$meta" << "textScore"))), 0);
+}
+
+TEST(SortPatternCollation, StringsCompareByTheCollator) {
+    CollatorInterfaceMock reverse(CollatorInterfaceMock::MockType::kReverseString);
+    SortPattern p = pattern(R"({"a": 1})");
+    BSONObj ab = fromjson(R"({"a": "ab"})"), ba = fromjson(R"({"a": "ba"})");
+    EXPECT_LT(p.compare(ab, ba), 0);
+    p.setCollator(&reverse);
+    EXPECT_EQ(p.getCollator(), &reverse);
+    EXPECT_GT(p.compare(ab, ba), 0);
+    EXPECT_GT(p.compareSortKeys(p.getSortKey(ab), p.getSortKey(ba)), 0);
+}
+
+TEST(SortPatternCollation, ArrayKeyPicksTheSmallestUnderTheCollator) {
+    CollatorInterfaceMock reverse(CollatorInterfaceMock::MockType::kReverseString);
+    SortPattern p = pattern(R"({"a": 1})");
+    p.setCollator(&reverse);
+    // Reversed keys: "za" -> "az", "ab" -> "ba": "za" is the smallest.
+    BSONObj key = p.getSortKey(fromjson(R"({"a": ["ab", "za"]})"));
+    EXPECT_EQ(key.firstElement().str(), "za");
+}
+
+TEST(SortPatternCollation, CaseInsensitiveCollatorTiesOnCase) {
+    CollatorInterfaceMock lower(CollatorInterfaceMock::MockType::kToLowerString);
+    SortPattern p = pattern(R"({"a": -1})");
+    p.setCollator(&lower);
+    EXPECT_EQ(p.compare(fromjson(R"({"a": "ABC"})"), fromjson(R"({"a": "abc"})")), 0);
+    EXPECT_LT(p.compare(fromjson(R"({"a": "b"})"), fromjson(R"({"a": "A"})")), 0);
 }
 
 }  // namespace

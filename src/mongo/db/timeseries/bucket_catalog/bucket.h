@@ -24,12 +24,19 @@
 namespace mongo::timeseries::bucket_catalog {
 
 struct Bucket {
-    Bucket(BucketId id, BucketKey key, Date_t minTime) :
-        bucketId(std::move(id)), key(std::move(key)), minTime(minTime) {}
+    /** `collator`: the collection's default collation for control.min/max (null: simple). */
+    Bucket(BucketId id, BucketKey key, Date_t minTime,
+           std::shared_ptr<const StringComparator> collator = nullptr) :
+        bucketId(std::move(id)),
+        key(std::move(key)),
+        minTime(minTime),
+        collator(std::move(collator)),
+        minmax(this->collator.get()) {}
 
     const BucketId bucketId;
     const BucketKey key;
     const Date_t minTime;       // rounded start: control.min.<time>
+    const std::shared_ptr<const StringComparator> collator;  // kept alive for `minmax`
     Date_t latestCommittedTime = Date_t::min();  // for v2 -> v3 detection
 
     uint32_t numMeasurements = 0;           // committed + staged

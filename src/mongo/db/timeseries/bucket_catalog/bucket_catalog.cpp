@@ -220,7 +220,7 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
         OID oid = generateBucketOID(start);
         BucketId id{coll.uuid, oid};
         if (!stripe.openBucketsById.count(id)) {
-            auto bucket = std::make_unique<Bucket>(id, key, start);
+            auto bucket = std::make_unique<Bucket>(id, key, start, coll.collator);
             bucket->size = key.metadata.objsize();
             auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
             expireIdleBuckets(catalog, stripe, lk, stats, limits);
@@ -473,7 +473,7 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     auto stats = statsFor(catalog, coll.uuid);
     std::unique_ptr<Bucket> reopened;
     if (!fetched.isEmpty()) {
-        auto loaded = loadBucket(x.getValue().key(), coll.options, fetched);
+        auto loaded = loadBucket(x.getValue().key(), coll.options, fetched, coll.collator);
         if (loaded.isOK() && !isFrozen(catalog, loaded.getValue()->bucketId))
             reopened = std::move(loaded.getValue());
         else

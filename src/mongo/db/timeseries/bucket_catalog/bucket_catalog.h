@@ -48,6 +48,11 @@ struct CollectionInfo {
     TimeseriesOptions options;
     /** True when a ready, non-partial index allows query-based reopening (§3.8). */
     bool hasReopeningIndex = false;
+    /**
+     * The buckets collection's default collation (null: simple): control.min/max compare
+     * strings with it (§3.6). Shared so that open buckets keep it alive.
+     */
+    std::shared_ptr<const StringComparator> collator;
 };
 
 /** An archived bucket: enough to fetch it again by _id. */

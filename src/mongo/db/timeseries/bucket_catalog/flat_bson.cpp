@@ -101,8 +101,8 @@ struct MinMax::Node {
         }
     }
 
-    // sign = -1 for min, +1 for max.
-    void update(const BSONElement& e, int sign) {
+    // sign = -1 for min, +1 for max; `strings` orders string values (null: binary).
+    void update(const BSONElement& e, int sign, const StringComparator* strings) {
         const bool container = e.type() == BSONType::kObject || e.type() == BSONType::kArray;
         if (container) {
             const Kind k = e.type() == BSONType::kObject ? Kind::kObject : Kind::kArray;
@@ -113,7 +113,7 @@ struct MinMax::Node {
                 becomeContainer(k);
                 size_t i = 0;
                 for (auto&& sub : e.Obj())
-                    child(sub.fieldNameStringData(), i++).update(sub, sign);
+                    child(sub.fieldNameStringData(), i++).update(sub, sign, strings);
             }
             return;
         }
@@ -128,7 +128,7 @@ struct MinMax::Node {
             // The common case (a measurement field keeps its type): compare in place.
             cmp = compareSameTypeScalar(e, value.data() + 2);
         } else if (kind == Kind::kScalar) {
-            cmp = compareElementValues(e, scalar());
+            cmp = compareElementValues(e, scalar(), strings);
         } else {
             cmp = canonicalizeBSONType(e.type()) - rank();
         }
@@ -159,29 +159,34 @@ struct MinMax::Node {
     }
 };
 
-MinMax::MinMax() : _min(std::make_unique<Node>()), _max(std::make_unique<Node>()) {
+MinMax::MinMax(const StringComparator* strings)
+    : _min(std::make_unique<Node>()), _max(std::make_unique<Node>()), _strings(strings) {
     _min->kind = Node::Kind::kObject;
     _max->kind = Node::Kind::kObject;
 }
 MinMax::~MinMax() = default;
 MinMax::MinMax(const MinMax& o)
-    : _min(std::make_unique<Node>(*o._min)), _max(std::make_unique<Node>(*o._max)) {}
+    : _min(std::make_unique<Node>(*o._min)),
+      _max(std::make_unique<Node>(*o._max)),
+      _strings(o._strings) {}
 MinMax& MinMax::operator=(const MinMax& o) {
     if (this != &o) {
         _min = std::make_unique<Node>(*o._min);
         _max = std::make_unique<Node>(*o._max);
+        _strings = o._strings;
     }
     return *this;
 }
 MinMax::MinMax(MinMax&&) noexcept = default;
 MinMax& MinMax::operator=(MinMax&&) noexcept = default;
 
-MinMax MinMax::parseFromBSON(const BSONObj& min, const BSONObj& max) {
-    MinMax mm;
+MinMax MinMax::parseFromBSON(const BSONObj& min, const BSONObj& max,
+                             const StringComparator* strings) {
+    MinMax mm(strings);
     for (auto&& e : min)
-        mm._min->child(e.fieldNameStringData()).update(e, -1);
+        mm._min->child(e.fieldNameStringData()).update(e, -1, strings);
     for (auto&& e : max)
-        mm._max->child(e.fieldNameStringData()).update(e, +1);
+        mm._max->child(e.fieldNameStringData()).update(e, +1, strings);
     return mm;
 }
 
@@ -198,8 +203,8 @@ void MinMax::update(const BSONObj& doc, std::optional<StringData> metaField) {
 
 void MinMax::updateField(const BSONElement& e, size_t position) {
     StringData name = e.fieldNameStringData();
-    _min->child(name, position).update(e, -1);
-    _max->child(name, position).update(e, +1);
+    _min->child(name, position).update(e, -1, _strings);
+    _max->child(name, position).update(e, +1, _strings);
 }
 
 BSONObj MinMax::min() const {

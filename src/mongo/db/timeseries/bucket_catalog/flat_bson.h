@@ -5,6 +5,8 @@
 //  * Schema: the shape of every field path (object, array or canonical scalar class),
 //    to detect a measurement whose shape differs (rollover reason kSchemaChange).
 // Both skip the metaField. A bucket owns one of each; they are guarded by its stripe lock.
+// MinMax compares strings with the collection's default collation (a StringComparator,
+// null = simple) but stores the original strings.
 #pragma once
 
 #include <memory>
@@ -18,12 +20,17 @@
 #include "mongo/base/string_data.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/string_comparator.h"
 
 namespace mongo::timeseries::bucket_catalog {
 
 class MinMax {
 public:
-    MinMax();
+    /**
+     * `strings` (null: simple binary order) compares string values; it is not owned and
+     * must outlive this object and its copies (a Bucket keeps its collator alive).
+     */
+    explicit MinMax(const StringComparator* strings = nullptr);
     ~MinMax();
     MinMax(const MinMax&);
     MinMax& operator=(const MinMax&);
@@ -31,7 +38,8 @@ public:
     MinMax& operator=(MinMax&&) noexcept;
 
     /** Rebuilds the state from stored control.min / control.max (reopening). */
-    static MinMax parseFromBSON(const BSONObj& min, const BSONObj& max);
+    static MinMax parseFromBSON(const BSONObj& min, const BSONObj& max,
+                                const StringComparator* strings = nullptr);
 
     /** Folds every field of `doc` except `metaField` into the minimum and maximum. */
     void update(const BSONObj& doc, std::optional<StringData> metaField);
@@ -50,6 +58,7 @@ public:
 private:
     std::unique_ptr<Node> _min;
     std::unique_ptr<Node> _max;
+    const StringComparator* _strings = nullptr;
 };
 
 class Schema {

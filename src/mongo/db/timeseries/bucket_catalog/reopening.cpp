@@ -50,7 +50,8 @@ Status bad(const std::string& why) {
 
 StatusWith<std::unique_ptr<Bucket>> loadBucket(const BucketKey& key,
                                                const TimeseriesOptions& options,
-                                               const BSONObj& doc) {
+                                               const BSONObj& doc,
+                                               std::shared_ptr<const StringComparator> collator) {
     BSONElement id = doc[kBucketIdFieldName];
     if (id.type() != BSONType::kOid)
         return bad("_id is missing or not an ObjectId");
@@ -80,7 +81,7 @@ StatusWith<std::unique_ptr<Bucket>> loadBucket(const BucketKey& key,
         return bad("unknown control.version");
 
     auto bucket = std::make_unique<Bucket>(BucketId{key.collectionUUID, id.OID()}, key,
-                                           min[timeField].date());
+                                           min[timeField].date(), std::move(collator));
     bucket->schema = std::move(schema.getValue());
     bucket->existsOnDisk = true;
     bucket->version = version;
@@ -113,7 +114,7 @@ StatusWith<std::unique_ptr<Bucket>> loadBucket(const BucketKey& key,
         bucket->columns = std::move(columns.getValue());
     }
     bucket->numMeasurements = bucket->numCommittedMeasurements = bucket->columns.positions;
-    bucket->minmax = MinMax::parseFromBSON(min, max);
+    bucket->minmax = MinMax::parseFromBSON(min, max, bucket->collator.get());
     bucket->committedMin = min.getOwned();
     bucket->committedMax = max.getOwned();
     for (auto& [name, col] : bucket->columns.columns)

@@ -30,10 +30,11 @@ std::vector<BSONObj> generateReopeningPipeline(const TimeseriesOptions& options,
  * is opened instead): BadValue for a missing/non-ObjectId _id, control.closed true, a meta
  * that is not the series `key`, unparsable or mixed-schema min/max, a bad version or an
  * undecodable time column (InvalidBSONColumn). v1 buckets are decompressed and marked
- * for rewrite as v2 at their next commit.
+ * for rewrite as v2 at their next commit. `collator` (the collection's default collation,
+ * null: simple) orders strings in the bucket's control.min/max from then on.
  */
-StatusWith<std::unique_ptr<Bucket>> loadBucket(const BucketKey& key,
-                                               const TimeseriesOptions& options,
-                                               const BSONObj& bucketDoc);
+StatusWith<std::unique_ptr<Bucket>> loadBucket(
+    const BucketKey& key, const TimeseriesOptions& options, const BSONObj& bucketDoc,
+    std::shared_ptr<const StringComparator> collator = nullptr);
 
 }  // namespace mongo::timeseries::bucket_catalog

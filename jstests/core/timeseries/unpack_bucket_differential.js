@@ -150,6 +150,15 @@ const pipelines = [
     [[{$project: {_id: 0, t: 1, h: {$toUpper: "$m.host"}, y2: {$ifNull: ["$y", "none"]}}}], false],
     [[{$project: {h: "$m.host", r: "$m.rack"}}, {$match: {r: 1, h: {$ne: "h3"}}}], false],
     [[{$addFields: {h: "$m.host", t2: "$t"}}], false],  // t2 reads time: stays after unpacking
+    // Projection internalisation (include/exclude lists) and streaming groups.
+    [[{$project: {x: 1, m: 1}}], false],
+    [[{$project: {_id: 0, t: 1, y: 1}}, {$sort: {t: -1}}], true],
+    [[{$project: {m: 0, z: 0}}, {$match: {x: {$gt: 300}}}], false],
+    [[{$unset: ["t", "y"]}], false],
+    [[{$match: {x: {$lt: 50}}}, {$project: {x: 1}}], false],
+    [[{$sort: {t: 1}}, {$group: {_id: {$dateTrunc: {date: "$t", unit: "hour"}}, n: {$sum: 1}, hi: {$max: "$x"}}}], true],
+    [[{$sort: {t: -1}}, {$group: {_id: {h: "$m.host", d: {$dateTrunc: {date: "$t", unit: "day"}}}, lo: {$min: "$z"}}}], false],
+    [[{$match: {"m.rack": 0}}, {$sort: {t: 1}}, {$group: {_id: {$dateTrunc: {date: "$t", unit: "minute", binSize: 30}}, s: {$sum: "$z"}}}], true],
 ];
 
 /**

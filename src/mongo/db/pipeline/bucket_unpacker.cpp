@@ -213,19 +213,19 @@ BSONObj BucketUnpacker::getNext() {
     invariant(hasNext());
     size_t i = _next++;
     BSONObjBuilder b(256);
-    bool metaDone = false;
     auto appendMeta = [&] {
-        metaDone = true;
         if (_spec.metaField && !_meta.eoo() && _spec.includes(*_spec.metaField))
             b.appendAs(_meta, *_spec.metaField);
     };
+    // Time (when unpacked) first, then meta, then the data columns: a projection that
+    // drops the time field keeps the others in the same relative order.
+    if (_columns.empty() || !_columns.front().isTime)
+        appendMeta();
     for (const auto& col : _columns) {
         col.appendTo(&b, i);
         if (col.isTime)
             appendMeta();
     }
-    if (!metaDone)
-        appendMeta();
     for (const auto& f : _spec.computedMetaProjFields) {
         BSONElement e = _bucket[f];
         if (!e.eoo())

@@ -38,6 +38,11 @@ public:
     void serialize(BSONArrayBuilder* out) const override;
     void appendExplainStats(BSONObjBuilder* b) const override;
 
+    /** The $group argument; null for a group expanded from $bucket. */
+    const BSONObj* groupSpec() const {
+        return _specIsGroupSpec ? &_spec : nullptr;
+    }
+
 private:
     struct Group {
         Value key;

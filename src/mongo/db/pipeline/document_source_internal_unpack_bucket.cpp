@@ -1,10 +1,13 @@
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 
+#include <random>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
+#include "mongo/db/pipeline/document_source_internal_streaming_group.h"
 #include "mongo/db/pipeline/document_source_limit.h"
 #include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_project.h"
@@ -12,7 +15,13 @@
 #include "mongo/db/pipeline/timeseries_lastpoint_rewrite.h"
 #include "mongo/db/pipeline/timeseries_min_max_rewrite.h"
 #include "mongo/db/pipeline/timeseries_rewrites.h"
+#include "mongo/db/pipeline/timeseries_sample.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -151,6 +160,55 @@ DocumentSourceInternalUnpackBucket::DocumentSourceInternalUnpackBucket(
       _bucketMaxSpanSeconds(bucketMaxSpanSeconds) {}
 
 std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
+    if (!_sampleSize)
+        return _nextMeasurement();
+    if (!_sampled)
+        _runSample();
+    if (_samplePos >= _sampleOut.size())
+        return std::nullopt;
+    ++_nReturned;
+    return std::move(_sampleOut[_samplePos++]);
+}
+
+void DocumentSourceInternalUnpackBucket::_runSample() {
+    _sampled = true;
+    std::mt19937_64 gen{std::random_device{}()};
+    OperationContext* opCtx = _expCtx->opCtx;
+    auto coll = opCtx ? opCtx->getServiceContext()->catalog->lookup(_expCtx->ns) : nullptr;
+    const long long maxCount = gTimeseriesBucketMaxCount.load();
+    if (coll && !coll->isDropped() &&
+        timeseries_sample::useArhash(*_sampleSize, coll->numRecords(opCtx), maxCount)) {
+        auto sample =
+            timeseries_sample::sampleBuckets(opCtx, *coll, &_unpacker, *_sampleSize, maxCount, &gen);
+        _unpacker = BucketUnpacker(_unpacker.spec());  // forget the last random bucket
+        if (sample) {
+            _sampleOut = std::move(*sample);
+            return;
+        }
+    }
+    long long returned = _nReturned;
+    _sampleOut = timeseries_sample::reservoirSample([this] { return _nextMeasurement(); },
+                                                    *_sampleSize, &gen);
+    _nReturned = returned;
+}
+
+bool DocumentSourceInternalUnpackBucket::_absorbSample(StageList::iterator it,
+                                                       StageList::iterator next,
+                                                       StageList* container) {
+    const BucketSpec& spec = _unpacker.spec();
+    if (_sampleSize || std::string((*next)->getSourceName()) != "$sample" || _eventFilter ||
+        _bucketMatch || _bucketSort || !_bucketProjections.empty() || it != container->begin() ||
+        spec.behavior != BucketSpec::Behavior::kExclude || !spec.fieldSet.empty() ||
+        !spec.computedMetaProjFields.empty())
+        return false;
+    BSONArrayBuilder arr;
+    (*next)->serialize(&arr);
+    _sampleSize = arr.arr().firstElement().Obj()["$sample"].Obj()["size"].numberLong();
+    container->erase(next);
+    return true;
+}
+
+std::optional<BSONObj> DocumentSourceInternalUnpackBucket::_nextMeasurement() {
     while (true) {
         while (_unpacker.hasNext()) {
             BSONObj m = _unpacker.getNext();
@@ -171,6 +229,10 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
 StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::iterator it,
                                                                  StageList* container) {
     auto next = std::next(it);
+    if (_sampleSize)
+        return next;  // stages after the sample see sampled measurements only
+    if (next != container->end() && _absorbSample(it, next, container))
+        return std::next(it);
     if (next != container->end() && dynamic_cast<DocumentSourceMatch*>(next->get())) {
         _absorbMatch(it, next, container);
         return it;  // look again: another $match may follow
@@ -179,6 +241,8 @@ StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::it
         _pruneUnusedFields(next, container);
         return next;
     }
+    if (_internalizeProject(next, container))
+        return it;  // look again: the next stage may be rewritten too
     if (_pushDownComputedMetaProjection(it, next, container))
         return it;  // look again: a $match on the new fields may follow
     if (_moveMetaSort(it, next, container))
@@ -323,6 +387,39 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     }
 }
 
+bool DocumentSourceInternalUnpackBucket::_internalizeProject(StageList::iterator next,
+                                                             StageList* container) {
+    auto* transform = dynamic_cast<DocumentSourceSingleDocumentTransformation*>(next->get());
+    const BucketSpec& spec = _unpacker.spec();
+    // Only over a full unpacking: computed meta fields are copied whatever the list says.
+    if (!transform || !transform->projection() || spec.behavior != BucketSpec::Behavior::kExclude ||
+        !spec.fieldSet.empty() || !spec.computedMetaProjFields.empty())
+        return false;
+    BSONArrayBuilder arr;
+    transform->serialize(&arr);
+    auto proj = timeseries_rewrite::internalizableProjection(
+        arr.arr().firstElement().Obj().getOwned());
+    if (!proj)
+        return false;
+    BucketSpec projected = spec;
+    projected.behavior = proj->behavior;
+    projected.fieldSet = proj->fields;
+    if (!_eventFilterSpec.isEmpty()) {
+        // The eventFilter runs on the unpacked measurement: it must see every field it reads.
+        auto read = matchFilterFields(_eventFilterSpec);
+        if (!read)
+            return false;
+        for (const auto& f : *read)
+            if (!projected.includes(f))
+                return false;
+    }
+    // The unpacked measurement keeps its field order, as the $project does (document order).
+    _unpacker = BucketUnpacker(std::move(projected));
+    _fieldsPruned = true;
+    container->erase(next);
+    return true;
+}
+
 bool DocumentSourceInternalUnpackBucket::_moveMetaSort(StageList::iterator it,
                                                        StageList::iterator next,
                                                        StageList* container) {
@@ -368,10 +465,29 @@ void DocumentSourceInternalUnpackBucket::_useBoundedSort(StageList::iterator it,
     auto bounded = std::make_unique<DocumentSourceInternalBoundedSort>(
         _expCtx, sort->getSpec(), DocumentSourceInternalBoundedSort::BoundBase::kMin,
         plan->timeAscending ? 0 : _bucketMaxSpanSeconds, limit);
+    bool timeOnly = sort->getSpec().nFields() == 1;
     *next = std::move(bounded);
+    if (timeOnly)  // with meta keys first, time only increases within one series
+        _useStreamingGroup(next, container);
     auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, plan->bucketSort);
     _bucketSort = bucketSort.get();
     container->insert(it, std::move(bucketSort));
+}
+
+void DocumentSourceInternalUnpackBucket::_useStreamingGroup(StageList::iterator boundedSort,
+                                                            StageList* container) {
+    auto groupIt = std::next(boundedSort);
+    if (groupIt == container->end())
+        return;
+    auto* group = dynamic_cast<DocumentSourceGroup*>(groupIt->get());
+    if (!group || !group->groupSpec())
+        return;
+    auto fields =
+        timeseries_rewrite::monotonicIdFields(*group->groupSpec(), _unpacker.spec().timeField);
+    if (!fields)
+        return;
+    *groupIt = std::make_unique<DocumentSourceInternalStreamingGroup>(
+        _expCtx, *group->groupSpec(), std::move(*fields));
 }
 
 bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
@@ -532,6 +648,10 @@ void DocumentSourceInternalUnpackBucket::serialize(BSONArrayBuilder* out) const 
             b.append("eventFilter", _eventFilterSpec);
         if (_fixedBuckets)
             b.append("fixedBuckets", true);
+        if (_sampleSize && _expCtx->explain) {  // explain only: not a parse field
+            b.append("sample", *_sampleSize);
+            b.append("bucketMaxCount", static_cast<int>(gTimeseriesBucketMaxCount.load()));
+        }
     }
     out->append(stage.obj());
 }

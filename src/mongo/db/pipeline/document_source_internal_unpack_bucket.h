@@ -8,8 +8,11 @@
 // $sort on time turned into $_internalBoundedSort, $group on meta with $min/$max/count
 // answered from the bucket control fields (this stage then removed), field pruning,
 // $addFields/$set/$project fields computed from meta only evaluated once per bucket (a
-// bucket-level $addFields + computedMetaProjFields) and $match conjuncts on those fields
-// run on the buckets.
+// bucket-level $addFields + computedMetaProjFields), a top-level inclusion/exclusion
+// $project absorbed into include/exclude, a $group monotonic in time after the bounded sort
+// made $_internalStreamingGroup, and $match conjuncts on those fields
+// run on the buckets. A $sample right after it is done by this stage (ARHASH over random
+// buckets when the sample is small, timeseries_sample.h).
 #pragma once
 
 #include <memory>
@@ -73,6 +76,12 @@ public:
     }
 
 private:
+    /** The next unpacked measurement passing the eventFilter (the non-sample path). */
+    std::optional<BSONObj> _nextMeasurement();
+    /** A $sample right after this stage -> sampled here (timeseries_sample.h). True when taken. */
+    bool _absorbSample(StageList::iterator it, StageList::iterator next, StageList* container);
+    /** Fills _sampleOut: ARHASH over random buckets when small enough, else a reservoir. */
+    void _runSample();
     /** Restricts unpacking to the fields the stages after `next` need (once). */
     void _pruneUnusedFields(StageList::iterator next, StageList* container);
     /** Absorbs the $match at `next` (see optimizeAt). */
@@ -83,10 +92,20 @@ private:
      */
     bool _pushDownComputedMetaProjection(StageList::iterator it, StageList::iterator next,
                                          StageList* container);
+    /**
+     * An inclusion/exclusion $project (or $unset) of top-level fields at `next` -> this
+     * stage's include/exclude list; the $project is removed. True when applied.
+     */
+    bool _internalizeProject(StageList::iterator next, StageList* container);
     /** $sort on meta only -> bucket-level $sort before this stage. True when moved. */
     bool _moveMetaSort(StageList::iterator it, StageList::iterator next, StageList* container);
     /** $sort on [meta...,] time -> bucket $sort + $_internalBoundedSort. */
     void _useBoundedSort(StageList::iterator it, StageList::iterator next, StageList* container);
+    /**
+     * A $group after the bounded sort at `boundedSort` (on the time key only) whose _id is
+     * monotonic in time -> $_internalStreamingGroup (spec §5.4).
+     */
+    void _useStreamingGroup(StageList::iterator boundedSort, StageList* container);
     /**
      * $group answered from control fields: replaces this stage and the $group; sets
      * `*resume` to the first replacement stage. True when applied (`this` is destroyed).
@@ -122,6 +141,10 @@ private:
     BSONObj _predicateSpec;  // the eventFilter parts mapped to bucket-level predicates
     bool _predicatesPartial = false;  // some eventFilter part reads a computed meta field
     bool _eventFilterRedundant = false;  // the bucket $match is exact (meta-only filter)
+    std::optional<long long> _sampleSize;  // an absorbed $sample's size
+    bool _sampled = false;
+    std::vector<BSONObj> _sampleOut;
+    size_t _samplePos = 0;
     long long _bucketsExamined = 0;
     long long _nReturned = 0;  // measurements returned by getNext() (explain)
 };

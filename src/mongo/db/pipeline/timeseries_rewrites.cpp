@@ -153,7 +153,97 @@ BSONObj andOf(const std::vector<BSONObj>& conjuncts) {
     return BSON("$and" << arr.arr());
 }
 
+enum class Monotonicity { kConstant, kMonotonic, kOther };
+
+Monotonicity monotonicity(const BSONElement& e, const std::string& timeField);
+
+/** All operands constant -> constant; exactly one monotonic and the rest constant -> it. */
+Monotonicity combine(const std::vector<BSONElement>& args, const std::string& timeField) {
+    int monotonic = 0;
+    for (const auto& a : args) {
+        auto m = monotonicity(a, timeField);
+        if (m == Monotonicity::kOther)
+            return m;
+        monotonic += m == Monotonicity::kMonotonic;
+    }
+    if (monotonic > 1)
+        return Monotonicity::kOther;  // e.g. t - t, or increasing + decreasing
+    return monotonic ? Monotonicity::kMonotonic : Monotonicity::kConstant;
+}
+
+Monotonicity monotonicity(const BSONElement& e, const std::string& timeField) {
+    switch (e.type()) {
+        case BSONType::kString: {
+            StringData s = e.valueStringData();
+            if (!s.starts_with("$"))
+                return Monotonicity::kConstant;
+            return s.substr(1) == timeField ? Monotonicity::kMonotonic : Monotonicity::kOther;
+        }
+        case BSONType::kObject: {
+            BSONObj o = e.embeddedObject();
+            if (o.nFields() != 1)
+                return Monotonicity::kOther;
+            BSONElement op = o.firstElement();
+            StringData name = op.fieldNameStringData();
+            if (name == "$literal")
+                return Monotonicity::kConstant;
+            std::vector<BSONElement> args;
+            if (op.type() == BSONType::kArray)
+                for (auto a : op.embeddedObject())
+                    args.push_back(a);
+            if (name == "$add" && op.type() == BSONType::kArray)
+                return combine(args, timeField);
+            if (name == "$subtract" && args.size() == 2)
+                return combine(args, timeField);
+            if (name == "$toLong" || name == "$toDate" || name == "$toDouble" ||
+                name == "$toDecimal")
+                return op.type() == BSONType::kArray ? (args.size() == 1 ? combine(args, timeField)
+                                                                         : Monotonicity::kOther)
+                                                     : monotonicity(op, timeField);
+            if (name == "$dateTrunc" && op.type() == BSONType::kObject) {
+                Monotonicity date = Monotonicity::kOther;
+                for (auto f : op.embeddedObject()) {
+                    StringData arg = f.fieldNameStringData();
+                    if (arg == "date")
+                        date = monotonicity(f, timeField);
+                    else if ((arg != "unit" && arg != "binSize" && arg != "timezone" &&
+                              arg != "startOfWeek") ||
+                             monotonicity(f, timeField) != Monotonicity::kConstant)
+                        return Monotonicity::kOther;
+                }
+                return date;
+            }
+            return Monotonicity::kOther;
+        }
+        case BSONType::kArray:
+            return Monotonicity::kOther;
+        default:
+            return Monotonicity::kConstant;
+    }
+}
+
 }  // namespace
+
+std::optional<std::vector<std::string>> monotonicIdFields(const BSONObj& groupSpec,
+                                                          const std::string& timeField) {
+    BSONElement id = groupSpec["_id"];
+    if (id.eoo())
+        return std::nullopt;
+    std::vector<std::string> out;
+    bool idObject = id.type() == BSONType::kObject && !id.embeddedObject().isEmpty() &&
+        !id.embeddedObject().firstElementFieldNameStringData().starts_with("$");
+    if (!idObject) {
+        if (monotonicity(id, timeField) == Monotonicity::kMonotonic)
+            out.push_back("_id");
+    } else {
+        for (auto f : id.embeddedObject())
+            if (monotonicity(f, timeField) == Monotonicity::kMonotonic)
+                out.push_back(std::string(f.fieldNameStringData()));
+    }
+    if (out.empty())
+        return std::nullopt;
+    return out;
+}
 
 std::optional<std::string> renameMetaPath(StringData path, const BucketSpec& spec) {
     if (!spec.metaField)
@@ -200,6 +290,58 @@ std::optional<BoundedSortPlan> planBoundedSort(const BSONObj& sortSpec, const Bu
     bool asc = last.numberDouble() == 1;
     b.append("control.min." + spec.timeField, asc ? 1 : -1);
     return BoundedSortPlan{b.obj(), asc};
+}
+
+std::optional<InternalizedProjection> internalizableProjection(const BSONObj& stage) {
+    if (stage.isEmpty())
+        return std::nullopt;
+    BSONElement s = stage.firstElement();
+    auto topLevel = [](StringData f) {
+        return !f.empty() && f.find('.') == StringData::npos && !f.starts_with("$");
+    };
+    InternalizedProjection out{BucketSpec::Behavior::kExclude, {}};
+    if (s.fieldNameStringData() == "$unset") {
+        std::vector<BSONElement> names;
+        if (s.type() == BSONType::kString)
+            names.push_back(s);
+        else if (s.type() == BSONType::kArray)
+            for (auto e : s.embeddedObject())
+                names.push_back(e);
+        else
+            return std::nullopt;
+        for (const auto& e : names) {
+            if (e.type() != BSONType::kString || !topLevel(e.valueStringData()))
+                return std::nullopt;
+            out.fields.insert(e.str());
+        }
+        return out.fields.empty() ? std::nullopt : std::optional(out);
+    }
+    if (s.fieldNameStringData() != "$project" || s.type() != BSONType::kObject ||
+        s.embeddedObject().isEmpty())
+        return std::nullopt;
+    std::optional<bool> idIncluded;
+    std::optional<bool> inclusion;
+    std::set<std::string> named;
+    for (auto e : s.embeddedObject()) {
+        if (!(e.isNumber() || e.type() == BSONType::kBool) || !topLevel(e.fieldNameStringData()))
+            return std::nullopt;
+        if (e.fieldNameStringData() == "_id") {
+            idIncluded = e.trueValue();
+            continue;
+        }
+        if (inclusion && *inclusion != e.trueValue())
+            return std::nullopt;  // mixed: the parser refuses it anyway
+        inclusion = e.trueValue();
+        named.insert(std::string(e.fieldNameStringData()));
+    }
+    if (!inclusion)
+        inclusion = *idIncluded;  // {_id: 0|1} alone
+    out.behavior = *inclusion ? BucketSpec::Behavior::kInclude : BucketSpec::Behavior::kExclude;
+    out.fields = std::move(named);
+    bool idListed = *inclusion ? idIncluded.value_or(true) : !idIncluded.value_or(true);
+    if (idListed)
+        out.fields.insert("_id");
+    return out;
 }
 
 BSONObj bucketCountExpression(const std::string& timeField) {

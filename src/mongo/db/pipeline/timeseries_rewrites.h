@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,31 @@ struct BoundedSortPlan {
  * (buckets read by control.min.<time>). nullopt for any other sort.
  */
 std::optional<BoundedSortPlan> planBoundedSort(const BSONObj& sortSpec, const BucketSpec& spec);
+
+/** A projection the unpack stage applies itself (spec §5.4 "Projection internalisation"). */
+struct InternalizedProjection {
+    BucketSpec::Behavior behavior;  // kInclude or kExclude
+    std::set<std::string> fields;   // the include/exclude list (with "_id" as it applies)
+};
+
+/**
+ * For `stage` = {$project: {...}} whose values are all booleans or numbers on top-level
+ * names (an inclusion or an exclusion without computed fields), or {$unset: <top-level
+ * name(s)>}: the equivalent include/exclude list. An inclusion lists "_id" unless
+ * `_id` is false/0; an exclusion lists it only when `_id` is false/0. nullopt otherwise.
+ */
+std::optional<InternalizedProjection> internalizableProjection(const BSONObj& stage);
+
+/**
+ * For a $group over measurements ordered by time: the _id fields whose value is monotonic
+ * in the time field, so that a group's run ends when they change (spec §5.4 "Streaming
+ * group"). Monotonic: "$<time>", and $dateTrunc (constant unit/binSize/timezone/
+ * startOfWeek), $add/$subtract with constants, $toLong/$toDate/$toDouble/$toDecimal of a
+ * monotonic expression. Returns ["_id"] for a monotonic scalar _id, the monotonic field
+ * names of an _id object (other fields may be anything), nullopt when there is none.
+ */
+std::optional<std::vector<std::string>> monotonicIdFields(const BSONObj& groupSpec,
+                                                          const std::string& timeField);
 
 /** What a $group over measurements becomes over buckets (spec §5.4). */
 struct GroupRewrite {

@@ -352,3 +352,63 @@ TEST(TimeseriesRewritePipeline, ComputedMetaFieldReplacesAMeasurementColumn) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(TimeseriesRewrites, TopLevelBooleanProjectionsAreInternalizable) {
+    using timeseries_rewrite::internalizableProjection;
+    auto p = internalizableProjection(fromjson(R"({"$project": {"x": 1, "y": true}})"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(BucketSpec::Behavior::kInclude, p->behavior);
+    EXPECT_EQ((std::set<std::string>{"_id", "x", "y"}), p->fields);
+    p = internalizableProjection(fromjson(R"({"$project": {"_id": 0, "m": 1}})"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ((std::set<std::string>{"m"}), p->fields);
+    p = internalizableProjection(fromjson(R"({"$project": {"x": 0, "_id": false}})"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(BucketSpec::Behavior::kExclude, p->behavior);
+    EXPECT_EQ((std::set<std::string>{"_id", "x"}), p->fields);
+    p = internalizableProjection(fromjson(R"({"$project": {"_id": 0}})"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(BucketSpec::Behavior::kExclude, p->behavior);
+    EXPECT_EQ((std::set<std::string>{"_id"}), p->fields);
+    p = internalizableProjection(fromjson(R"({"$unset": ["a", "b"]})"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ((std::set<std::string>{"a", "b"}), p->fields);
+}
+
+TEST(TimeseriesRewrites, ComputedOrDottedProjectionsAreNotInternalizable) {
+    using timeseries_rewrite::internalizableProjection;
+    EXPECT_FALSE(internalizableProjection(fromjson(R"({"$project": {"x": "$y"}})")));
+    EXPECT_FALSE(internalizableProjection(fromjson(R"({"$project": {"a.b": 1}})")));
+    EXPECT_FALSE(internalizableProjection(fromjson(R"({"$project": {"x": {"$add": [1, 2]}}})")));
+    EXPECT_FALSE(internalizableProjection(fromjson(R"({"$unset": "a.b"})")));
+    EXPECT_FALSE(internalizableProjection(fromjson(R"({"$addFields": {"x": 1}})")));
+}
+
+TEST(TimeseriesRewritePipeline, InclusionProjectIsAbsorbedIntoTheIncludeList) {
+    auto out = optimized({unpackStage(), fromjson(R"({"$project": {"x": 1, "m": 1}})")});
+    ASSERT_EQ(1u, out.size());
+    EXPECT_EQ(fromjson(R"({"include": ["_id", "m", "x"]})").firstElement().toString(),
+              out[0].firstElement().Obj()["include"].toString());
+    out = optimized({unpackStage(), fromjson(R"({"$project": {"t": 0}})")});
+    ASSERT_EQ(1u, out.size());
+    EXPECT_EQ(BSON("exclude" << BSON_ARRAY("t")).firstElement().toString(),
+              out[0].firstElement().Obj()["exclude"].toString());
+}
+
+TEST(TimeseriesRewritePipeline, ProjectStaysWhenComputedOrWhenTheFilterNeedsAnExcludedField) {
+    auto out = optimized({unpackStage(), fromjson(R"({"$project": {"x": 1, "a.b": 1}})")});
+    ASSERT_EQ(2u, out.size());
+    EXPECT_EQ("$project", out[1].firstElementFieldNameStringData());
+    out = optimized({unpackStage(), fromjson(R"({"$match": {"y": 1}})"),
+                     fromjson(R"({"$project": {"x": 1}})")});
+    EXPECT_EQ("$project", out.back().firstElementFieldNameStringData());
+    out = optimized({unpackStage(), fromjson(R"({"$match": {"x": 1}})"),
+                     fromjson(R"({"$project": {"x": 1}})")});
+    EXPECT_EQ("$_internalUnpackBucket", out.back().firstElementFieldNameStringData());
+}
+
+}  // namespace
+}  // namespace mongo

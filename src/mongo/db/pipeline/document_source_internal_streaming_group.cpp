@@ -50,7 +50,8 @@ Value DocumentSourceInternalStreamingGroup::monotonicPart(const Value& key) cons
 
 void DocumentSourceInternalStreamingGroup::fillRun() {
     _groups.clear();
-    _index.clear();
+    const StringComparator* strings = _expCtx->getCollator();
+    _index = decltype(_index)(0, ValueHash{strings}, ValueEq{strings});
     _pos = 0;
     Variables* vars = &_expCtx->variables;
     std::optional<Value> runValue;
@@ -68,7 +69,7 @@ void DocumentSourceInternalStreamingGroup::fillRun() {
         Value mono = monotonicPart(key);
         if (!runValue) {
             runValue = mono.getOwned();
-        } else if (Value::compare(*runValue, mono) != 0) {
+        } else if (Value::compare(*runValue, mono, strings) != 0) {
             _pending = doc->getOwned();  // starts the next run
             break;
         }

@@ -497,4 +497,14 @@ const bool kRegistered = [] {
 }();
 
 }  // namespace
+BSONObj AccumulatedGroup::release(const std::vector<AccumulationStatement>& stmts) {
+    BSONObjBuilder b;
+    key.addToBsonObj(&b, "_id");
+    for (size_t i = 0; i < stmts.size(); ++i)
+        accs[i]->getValue().addToBsonObj(&b, stmts[i].fieldName);
+    accs.clear();
+    key = Value();
+    return b.obj();
+}
+
 }  // namespace mongo

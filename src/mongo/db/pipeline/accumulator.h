@@ -52,6 +52,15 @@ struct AccumulationStatement {
     BSONObj spec;  // {$op: <arg>} as given (explain)
 };
 
+/** One group of a $group-like stage: its key and one accumulator per statement. */
+struct AccumulatedGroup {
+    Value key;
+    std::vector<std::unique_ptr<Accumulator>> accs;
+
+    /** {_id: key, <field>: <value>...} in statement order; releases key and accumulators. */
+    BSONObj release(const std::vector<AccumulationStatement>& stmts);
+};
+
 /**
  * Parses `e` (`field: {$op: <arg>}`). Errors: 40234 not an object, 40238 not one
  * field, 15952 unknown operator, 40235 dotted name, 40236 '$'-prefixed name.

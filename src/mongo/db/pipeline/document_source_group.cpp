@@ -181,17 +181,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextMergedGroup() {
     }
     if (!current)
         return std::nullopt;
-    return output(*current);
-}
-
-BSONObj DocumentSourceGroup::output(Group& g) {
-    BSONObjBuilder b;
-    g.key.addToBsonObj(&b, "_id");
-    for (size_t i = 0; i < _accs.size(); ++i)
-        g.accs[i]->getValue().addToBsonObj(&b, _accs[i].fieldName);
-    g.accs.clear();
-    g.key = Value();
-    return b.obj();
+    return current->release(_accs);
 }
 
 std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
@@ -229,7 +219,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
     }
     if (!current)
         return std::nullopt;
-    return output(*current);
+    return current->release(_accs);
 }
 
 std::optional<BSONObj> DocumentSourceGroup::getNext() {
@@ -250,7 +240,7 @@ std::optional<BSONObj> DocumentSourceGroup::getNext() {
     }
     if (_pos >= _groups.size())
         return std::nullopt;
-    return output(_groups[_pos++]);
+    return _groups[_pos++].release(_accs);
 }
 
 void DocumentSourceGroup::serialize(BSONArrayBuilder* out) const {

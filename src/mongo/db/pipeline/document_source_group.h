@@ -44,10 +44,7 @@ public:
     }
 
 private:
-    struct Group {
-        Value key;
-        std::vector<std::unique_ptr<Accumulator>> accs;
-    };
+    using Group = AccumulatedGroup;
     void populate();
     /** The block path over time-series buckets; false when not eligible. */
     bool populateFromBuckets();
@@ -57,7 +54,6 @@ private:
     void spillPartialGroups();
     /** The next group merged from the spilled partial groups, or nullopt. */
     std::optional<BSONObj> nextMergedGroup();
-    BSONObj output(Group& g);
 
     BSONObj _spec;
     bool _specIsGroupSpec = false;  // _spec is the $group argument (not $bucket's)

@@ -96,23 +96,13 @@ void DocumentSourceInternalStreamingGroup::fillRun() {
     _index.clear();
 }
 
-BSONObj DocumentSourceInternalStreamingGroup::output(Group& g) {
-    BSONObjBuilder b;
-    g.key.addToBsonObj(&b, "_id");
-    for (size_t i = 0; i < _accs.size(); ++i)
-        g.accs[i]->getValue().addToBsonObj(&b, _accs[i].fieldName);
-    g.accs.clear();
-    g.key = Value();
-    return b.obj();
-}
-
 std::optional<BSONObj> DocumentSourceInternalStreamingGroup::getNext() {
     while (_pos >= _groups.size()) {
         if (_eof)
             return std::nullopt;
         fillRun();
     }
-    return output(_groups[_pos++]);
+    return _groups[_pos++].release(_accs);
 }
 
 void DocumentSourceInternalStreamingGroup::serialize(BSONArrayBuilder* out) const {

@@ -43,15 +43,11 @@ public:
     }
 
 private:
-    struct Group {
-        Value key;
-        std::vector<std::unique_ptr<Accumulator>> accs;
-    };
+    using Group = AccumulatedGroup;
     /** The values of the monotonic fields of `key`, as one comparable Value. */
     Value monotonicPart(const Value& key) const;
     /** Reads input until the current run is complete (or the input ends). */
     void fillRun();
-    BSONObj output(Group& g);
 
     BSONObj _spec;  // the $group argument
     ExprPtr _idExpr;

@@ -11,28 +11,15 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/collation/collator_interface_mock.h"
 #include "mongo/util/assert_util.h"
+#include "relaxed_json.h"
 
 namespace mongo {
 namespace {
 
+using test::parseArray;
+using test::relaxedJson;
+
 using MockType = CollatorInterfaceMock::MockType;
-
-BSONObj relaxedJson(StringData s) {
-    std::string in(s);
-    for (auto& c : in)
-        if (c == '\'')
-            c = '"';
-    static const std::regex kBareKey(R"(([{,]\s*)([A-Za-z_$][A-Za-z0-9_.$]*)\s*:)");
-    return fromjson(std::regex_replace(in, kBareKey, "$1\"$2\":"));
-}
-
-std::vector<BSONObj> parseArray(StringData json) {
-    BSONObj wrapper = relaxedJson(std::string("{a: ") + std::string(json) + "}");
-    std::vector<BSONObj> out;
-    for (auto e : wrapper["a"].Obj())
-        out.push_back(e.Obj().getOwned());
-    return out;
-}
 
 std::shared_ptr<ExpressionContext> makeCtx(std::optional<MockType> mock) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));

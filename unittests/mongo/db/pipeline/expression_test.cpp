@@ -5,19 +5,12 @@
 #include "mongo/bson/json.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/util/assert_util.h"
+#include "relaxed_json.h"
 
 namespace mongo {
 namespace {
 
-/** fromjson() wants strict JSON: quote bare keys and turn single quotes into double. */
-BSONObj relaxedJson(StringData s) {
-    std::string in(s);
-    for (auto& c : in)
-        if (c == '\'')
-            c = '"';
-    static const std::regex kBareKey(R"(([{,]\s*)([A-Za-z_$][A-Za-z0-9_.$]*)\s*:)");
-    return fromjson(std::regex_replace(in, kBareKey, "$1\"$2\":"));
-}
+using test::relaxedJson;
 
 Value eval(StringData exprJson, StringData docJson = "{}") {
     ExpressionContext expCtx(nullptr, NamespaceString("test", "c"));

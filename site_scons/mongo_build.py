@@ -24,9 +24,11 @@ LIBRARIES = [
     # Operation/service state and namespaces, used by every layer above storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
                  'mongo/db/service_context.cpp'], [], ['storage', 'bson']),
+    # Geometry parsing and predicates over Google S2 (libs2).
+    ('geo', ['mongo/db/geo'], [], ['bson']),
     ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/query/collation',
                'mongo/db/update'], [],
-     ['bson', 'bson_column']),
+     ['bson', 'bson_column', 'geo']),
     ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl']),
     ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
     ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
@@ -119,7 +121,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
                    if [s for s in sanitize if s != 'fuzzer'] else [])
 
     env.ParseConfig('pkg-config --cflags --libs ' + ' '.join(PKG_MODULES))
-    env.Append(LIBS=['boost_program_options', 'bidgcc000', 'dl', 'pthread'])
+    env.Append(LIBS=['s2', 'boost_program_options', 'bidgcc000', 'dl', 'pthread'])
 
     idl_files = sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in os.listdir(os.path.join(top, 'idl')) if p.endswith('.idl'))

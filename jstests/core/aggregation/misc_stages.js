@@ -1,6 +1,7 @@
 /**
  * $replaceRoot/$replaceWith, $sortByCount, $bucket, $bucketAuto, $sample,
- * $documents, $redact, $collStats, $indexStats and $geoNear (not supported).
+ * $documents, $redact, $collStats, $indexStats and $geoNear without a geo index
+ * (jstests/core/geo/geo_near.js covers $geoNear itself).
  */
 const coll = db[jsTestName()];
 
@@ -73,12 +74,12 @@ function stats() {
         40602);
 }
 
-function geoNearNotSupported() {
+function geoNearWithoutIndex() {
     assert.commandFailedWithCode(
         db.runCommand({aggregate: coll.getName(), cursor: {},
                        pipeline: [{$geoNear: {near: [0, 0], distanceField: "d"}}]}),
-        ErrorCodes.CommandNotSupported);
+        ErrorCodes.IndexNotFound);
 }
 
 runScenarios(setUp, replaceRoot, sortByCountAndBuckets, sample, documents, redact, stats,
-             geoNearNotSupported);
+             geoNearWithoutIndex);

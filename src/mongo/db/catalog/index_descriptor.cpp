@@ -51,6 +51,9 @@ Status validateKeyPattern(const BSONObj& key) {
                                   key.toString());
             continue;
         }
+        if (e.type() == BSONType::kString &&
+            (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket"))
+            continue;
         if (e.type() == BSONType::kString) {
             return Status(ErrorCodes::CannotCreateIndex,
                           "Index type '" + e.str() + "' is not supported yet by this server");
@@ -173,6 +176,13 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
             continue;
         }
         b.append(e);
+    }
+    if (spec["2dsphereIndexVersion"].eoo()) {
+        for (auto e : key.embeddedObject())
+            if (e.type() == BSONType::kString && e.valueStringData().substr(0, 8) == "2dsphere") {
+                b.append("2dsphereIndexVersion", 3);
+                break;
+            }
     }
     BSONObj out = b.obj();
     if (out["name"].str() == IndexDescriptor::kIdIndexName &&

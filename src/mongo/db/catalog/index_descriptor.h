@@ -37,6 +37,14 @@ struct IndexDescriptor {
     bool isIdIndex() const {
         return name == kIdIndexName || spec["clustered"].trueValue();
     }
+    /** True when some key field is a geo type ("2dsphere"/"2dsphere_bucket"): its keys are
+     * S2 cell ids, so the btree planner must not use it for ordinary predicates or sorts. */
+    bool isGeoIndex() const {
+        for (auto e : keyPattern)
+            if (e.type() == BSONType::kString)
+                return true;
+        return false;
+    }
     /** Builds from a validated spec. */
     static IndexDescriptor fromSpec(const BSONObj& spec);
 };

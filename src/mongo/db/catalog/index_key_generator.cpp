@@ -137,7 +137,29 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
     std::vector<std::vector<BSONElement>> values;
     std::vector<std::string> arrayFields;
     bool allMissing = true;
+    std::vector<BSONObj> geoHolders;  // owns the NumberLong cell ids of geo fields
+    geoHolders.reserve(keyPattern.nFields());
     for (auto field : keyPattern) {
+        if (isGeoKeyType(field)) {
+            std::vector<long long> cells;
+            Status s = getGeoKeyCells(field.fieldNameStringData(), field.valueStringData(), doc,
+                                      &cells);
+            if (!s.isOK())
+                return s;
+            BSONArrayBuilder arr;
+            for (long long c : cells)
+                arr.append(c);
+            geoHolders.push_back(arr.arr());
+            std::vector<BSONElement> vals;
+            for (auto c : geoHolders.back())
+                vals.push_back(c);
+            if (vals.size() > 1)
+                out->multikey = true;
+            if (!vals.empty())
+                allMissing = false;
+            values.push_back(std::move(vals));
+            continue;
+        }
         std::vector<BSONElement> raw;
         bool arrayOnPath = false;
         collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath);
@@ -169,6 +191,9 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
                           arrayFields[0] + "]");
     if (sparse && allMissing)
         return Status::OK();
+    for (const auto& vals : values)
+        if (vals.empty())  // a geo field without geometry: the document is not indexed
+            return Status::OK();
 
     // Cartesian product; at most one field has more than one value.
     std::vector<BSONObj> keys{BSONObj()};

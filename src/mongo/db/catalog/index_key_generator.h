@@ -46,6 +46,19 @@ BSONObj collationAwareKey(const BSONObj& key, const StringComparator* collator);
 /** True when `e` is a String or Symbol, or an object/array (their contents may be). */
 bool isCollatableType(const BSONElement& e);
 
+/**
+ * The index key values of a geo key field (`type` "2dsphere", or "2dsphere_bucket" on a
+ * time-series buckets collection's `data.<f>` column): the S2 cell ids (NumberLong) covering
+ * each geometry at `path`. Missing/null/empty contributes nothing (geo fields are sparse).
+ * A value that is not valid geo: Location16755 "Can't extract geo keys: <doc>  <reason>"
+ * (measurements of a bucket that are not geo are skipped).
+ */
+Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
+                      std::vector<long long>* cells);
+
+/** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket"). */
+bool isGeoKeyType(const BSONElement& keyPatternField);
+
 /** The values at dotted `path` in `doc`, expanding arrays; sets `*arrayOnPath`. */
 void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,
                      bool* arrayOnPath);

@@ -8,6 +8,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
+#include "mongo/db/exec/distinct_scan.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline_d.h"
@@ -96,7 +97,10 @@ public:
             };
         } else {
             coll.emplace(opCtx, nss, AutoGetCollection::Mode::kRead);
-            exec = buildFindPlan(opCtx, coll->getCollection(), params);
+            // One document per distinct indexed value when an index serves it (DISTINCT_SCAN).
+            exec = buildDistinctScanPlan(coll->getCollection(), key, params);
+            if (!exec)
+                exec = buildFindPlan(opCtx, coll->getCollection(), params);
             nextDoc = [&](BSONObj* out) { return exec->getNext(opCtx, out); };
         }
         // Values equal under the collation collapse to the first one seen.

@@ -8,6 +8,7 @@
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -21,7 +22,10 @@ namespace {
 
 constexpr long long kDefaultFindBatchSize = 101;
 
-/** find on a view: an aggregate of the view's pipeline plus the find's stages. */
+/**
+ * find on a view: an aggregate of the view's pipeline plus the find's stages (also a find
+ * with $near on a collection).
+ */
 void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
                    const FindCommandRequest& cmd, const NamespaceString& nss,
                    long long batchSize, bool singleBatch, BSONObjBuilder& result) {
@@ -51,6 +55,24 @@ public:
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         opCtx->getServiceContext()->opCounters.query.fetch_add(1);
+
+        // $near / $nearSphere: an aggregate of $geoNear (pipeline_d.h findToPipeline).
+        std::string nearPath;
+        if (nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
+            if (!isView(opCtx, nss)) {
+                bool indexed = false;
+                for (const auto& [field, type] : geoIndexFields(opCtx, nss))
+                    indexed = indexed || (field == nearPath && type == "2dsphere");
+                uassert(ErrorCodes::NoQueryExecutionPlans,
+                        "error processing query: ns=" + nss.ns() +
+                            " planner returned error :: caused by :: unable to find index for "
+                            "$geoNear query",
+                        indexed);
+            }
+            long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
+            runFindOnView(opCtx, req, cmd, nss, batchSize, cmd.getSingleBatch(), result);
+            return;
+        }
 
         // The collation in force: the command's, else the collection's default (a view's
         // is resolved with its pipeline). Kept alive by the plan's matcher and sort.

@@ -26,7 +26,7 @@ void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
     if (withStats) {
         b->appendNumber("nReturned", s->stats().advanced);
         b->appendNumber("works", s->stats().works);
-        if (s->stageName() == "IXSCAN")
+        if (s->stageName() == "IXSCAN" || s->stageName() == "DISTINCT_SCAN")
             b->appendNumber("keysExamined", s->stats().keysExamined);
         if (s->stageName() == "COLLSCAN" || s->stageName() == "FETCH")
             b->appendNumber("docsExamined", s->stats().docsExamined);

@@ -127,6 +127,8 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
         BSONObj lo = kMin, hi = kMax;
         bool loInc = true, hiInc = true;
         auto it = preds.find(field);
+        if (kf.type() == BSONType::kString)  // geo key (S2 cell ids): scanned whole
+            open = true;
         if (!open && it != preds.end()) {
             const FieldPredicate p = predicateForIndex(it->second, index, queryCollator);
             if (p.eq) {
@@ -237,7 +239,7 @@ bool canProvideSort(const IndexEntry& index, const CollatorInterface* queryColla
  * every match has one of its key fields (so the index holds every match).
  */
 bool isEligible(const IndexEntry& index, const FindPlanParams& params) {
-    if (index.desc.hidden)
+    if (index.desc.hidden || index.desc.isGeoIndex())
         return false;
     if (!index.desc.partialFilterExpression.isEmpty() &&
         !index_selection::filterImpliesPartialFilter(params.filter,

@@ -57,6 +57,8 @@ public:
         kAnd, kOr, kNor, kNot, kAlwaysTrue, kAlwaysFalse,
         kEq, kLt, kLte, kGt, kGte, kRegex, kMod, kExists, kIn, kType, kSize,
         kElemMatchObject, kElemMatchValue, kInternalExpr,
+        kGeo,                      // $geoWithin / $geoIntersects (expression_geo.h)
+        kInternalBucketGeoWithin,  // $_internalBucketGeoWithin on time-series buckets
     };
 
     explicit MatchExpression(MatchType t) : _type(t) {}

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "mongo/db/matcher/expression_geo.h"
 #include "mongo/db/matcher/expression_leaf.h"
 #include "mongo/db/matcher/json_schema.h"
 
@@ -82,7 +83,21 @@ private:
     Result parseAll(StringData path, const BSONElement& e, int depth);
     Result parseElemMatch(StringData path, const BSONElement& e, int depth);
     Result parseNot(StringData path, const BSONElement& e, int depth);
+    Result parseGeo(StringData path, const BSONElement& e);
 };
+
+Result Parser::parseGeo(StringData path, const BSONElement& e) {
+    StringData name = e.fieldNameStringData();
+    if (e.type() != BSONType::kObject)
+        return badValue(std::string(name) + " must be an object: " + e.toString());
+    auto sw = GeoQueryRegion::parse(name == "$geoIntersects" ? GeoQueryRegion::Op::kIntersects
+                                                             : GeoQueryRegion::Op::kWithin,
+                                    e.Obj());
+    if (!sw.isOK())
+        return sw.getStatus();
+    return std::unique_ptr<MatchExpression>(
+        std::make_unique<GeoMatchExpression>(path, std::string(name), sw.getValue()));
+}
 
 Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
     if (depth > kMaxDepth)
@@ -116,6 +131,8 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                 r = parseJsonSchema(e);
             } else if (name == "$where")
                 return badValue("$where is not allowed in this context");
+            else if (name == InternalBucketGeoWithinMatchExpression::kName)
+                r = InternalBucketGeoWithinMatchExpression::parse(e);
             else if (name == "$text")
                 return Status(ErrorCodes::IndexNotFound, "text index required for $text query");
             else
@@ -227,6 +244,12 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         return parseElemMatch(path, op, depth);
     if (name == "$not")
         return parseNot(path, op, depth);
+    if (name == "$geoWithin" || name == "$within" || name == "$geoIntersects")
+        return parseGeo(path, op);
+    if (name == "$near" || name == "$nearSphere" || name == "$geoNear")
+        return Status(ErrorCodes::NoQueryExecutionPlans,
+                      "error processing query: planner returned error :: caused by :: unable "
+                      "to find index for $geoNear query");
     return badValue("unknown operator: " + std::string(name));
 }
 

@@ -237,6 +237,20 @@ private:
     }
 
     Mapped mapMeasurement(const std::string& field, const std::string& op, const BSONElement& v) {
+        if ((op == "$geoWithin" || op == "$within" || op == "$geoIntersects") &&
+            v.type() == BSONType::kObject) {
+            // Exact per-measurement test on the bucket's column (expression_geo.h): loose.
+            if (!_spec.includes(field.substr(0, field.find('.'))))
+                return Mapped{BSONObj(), std::nullopt};
+            BSONObjBuilder b;
+            {
+                BSONObjBuilder sub(b.subobjStart("$_internalBucketGeoWithin"));
+                sub.append(op == "$geoIntersects" ? "intersectsRegion" : "withinRegion",
+                           v.embeddedObject());
+                sub.append("field", field);
+            }
+            return Mapped{b.obj(), std::nullopt};
+        }
         if (field.find('.') != std::string::npos || !_spec.includes(field))
             return Mapped{BSONObj(), std::nullopt};
         if (op == "$in" && v.type() == BSONType::kArray) {

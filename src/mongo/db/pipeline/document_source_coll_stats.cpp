@@ -1,5 +1,4 @@
-// $collStats and $indexStats (statistics of the pipeline's collection), and
-// $geoNear (refused until geo indexes exist).
+// $collStats and $indexStats (statistics of the pipeline's collection).
 #include <unistd.h>
 
 #include "mongo/db/catalog/collection.h"
@@ -140,12 +139,6 @@ const bool kRegistered = [] {
         out.push_back(std::make_unique<DocumentSourceComputed>(expCtx, "$indexStats", BSONObj(),
                                                                indexStats));
         return out;
-    });
-    registerDocumentSource("$geoNear", [](const BSONElement& e,
-                                          const std::shared_ptr<ExpressionContext>&)
-                                           -> std::vector<StagePtr> {
-        uasserted(ErrorCodes::CommandNotSupported,
-                  "$geoNear requires a geospatial index, which this server does not support yet");
     });
     return true;
 }();

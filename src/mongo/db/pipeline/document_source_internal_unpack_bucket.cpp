@@ -162,6 +162,12 @@ DocumentSourceInternalUnpackBucket::DocumentSourceInternalUnpackBucket(
 std::optional<BSONObj> DocumentSourceInternalUnpackBucket::getNext() {
     if (!_sampleSize)
         return _nextMeasurement();
+    if (_planSampleBuckets) {
+        std::optional<BSONObj> m = _source ? _source->getNext() : std::nullopt;
+        if (m)
+            ++_nReturned;
+        return m;
+    }
     if (!_sampled)
         _runSample();
     if (_samplePos >= _sampleOut.size())
@@ -606,7 +612,7 @@ void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator 
 
 void DocumentSourceInternalUnpackBucket::appendExplainStats(BSONObjBuilder* b) const {
     b->appendNumber("nReturned", _nReturned);  // not proxied: see Pipeline::stageStats
-    b->append("nBucketsUnpacked", _bucketsExamined);
+    b->append("nBucketsUnpacked", _planSampleBuckets ? _planSampleBuckets() : _bucketsExamined);
 }
 
 StageConstraints DocumentSourceInternalUnpackBucket::constraints() const {

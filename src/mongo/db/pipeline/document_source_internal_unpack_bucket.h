@@ -12,9 +12,11 @@
 // $project absorbed into include/exclude, a $group monotonic in time after the bounded sort
 // made $_internalStreamingGroup, and $match conjuncts on those fields
 // run on the buckets. A $sample right after it is done by this stage (ARHASH over random
-// buckets when the sample is small, timeseries_sample.h).
+// buckets when the sample is small, timeseries_sample.h), or, when the find layer plans it
+// (TRIAL, timeseries_sample_stages.h), returned from the $cursor unchanged.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -69,6 +71,17 @@ public:
         ++_bucketsExamined;
         _unpacker.reset(*bucket);
         return &_unpacker;
+    }
+    /** The size of the $sample this stage absorbed (nullopt: none). */
+    std::optional<long long> sampleSize() const {
+        return _sampleSize;
+    }
+    /**
+     * The find layer takes the sample (timeseries_sample_stages.h): getNext() returns its
+     * input unchanged and explain's nBucketsUnpacked is `bucketsUnpacked()`.
+     */
+    void setSampledByPlan(std::function<long long()> bucketsUnpacked) {
+        _planSampleBuckets = std::move(bucketsUnpacked);
     }
     /** The bucket the last returned measurement came from (empty before the first). */
     const BSONObj& currentBucket() const {
@@ -142,6 +155,7 @@ private:
     bool _predicatesPartial = false;  // some eventFilter part reads a computed meta field
     bool _eventFilterRedundant = false;  // the bucket $match is exact (meta-only filter)
     std::optional<long long> _sampleSize;  // an absorbed $sample's size
+    std::function<long long()> _planSampleBuckets;  // set: the find layer samples
     bool _sampled = false;
     std::vector<BSONObj> _sampleOut;
     size_t _samplePos = 0;

@@ -7,7 +7,11 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
+#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/timeseries_sample_stages.h"
+#include "mongo/db/pipeline/timeseries_geo_near.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
@@ -75,6 +79,7 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     out.executionNss = nss;
     std::vector<BSONObj> all;
     std::optional<BSONObj> viewCollation;  // set when `nss` is a view
+    size_t userStagesUsed = 0;             // leading user stages replaced by a rewrite
     if (!opts.collectionless) {
         auto resolved = uassertStatusOK(resolveView(opCtx, nss));
         out.isView = resolved.nss != nss;
@@ -85,8 +90,14 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         const bool timeseriesView = resolved.nss == nss.makeTimeseriesBucketsNamespace();
         if (out.isView && !timeseriesView)
             viewCollation = std::move(resolved.collation);
+        if (out.isView && timeseriesView) {
+            if (auto geo = rewriteTimeseriesGeoNear(opCtx, resolved.nss, all, stages)) {
+                all = std::move(*geo);
+                userStagesUsed = 1;
+            }
+        }
     }
-    all.insert(all.end(), stages.begin(), stages.end());
+    all.insert(all.end(), stages.begin() + userStagesUsed, stages.end());
 
     auto expCtx = std::make_shared<ExpressionContext>(opCtx, out.executionNss);
     expCtx->allowDiskUse = opts.allowDiskUse;
@@ -117,7 +128,11 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         lk = std::shared_lock<std::shared_mutex>(coll->lock());
     if (coll && coll->isDropped())
         coll.reset();
-    out.pipeline->attachExecutor(buildFindPlan(opCtx, coll, out.findParams));
+    auto exec = planGroupByDistinctScan(opCtx, coll, out.pipeline.get(), out.findParams);
+    if (!exec)
+        exec = planTimeseriesSample(opCtx, coll, out.pipeline.get(), out.findParams);
+    out.pipeline->attachExecutor(exec ? std::move(exec)
+                                      : buildFindPlan(opCtx, coll, out.findParams));
     return out;
 }
 
@@ -235,8 +250,14 @@ bool PipelineCursorSource::next(OperationContext* opCtx, BSONObj* out) {
 std::vector<BSONObj> findToPipeline(const BSONObj& filter, const BSONObj& sort,
                                     const BSONObj& projection, long long skip, long long limit) {
     std::vector<BSONObj> stages;
-    if (!filter.isEmpty())
+    std::string nearPath;
+    if (auto geoNear = nearFilterToGeoNear(filter, &nearPath)) {
+        // $near / $nearSphere: documents in distance order, the distance field removed.
+        stages.push_back(*geoNear);
+        stages.push_back(BSON("$project" << BSON(kNearQueryDistanceField << 0)));
+    } else if (!filter.isEmpty()) {
         stages.push_back(BSON("$match" << filter));
+    }
     if (!sort.isEmpty())
         stages.push_back(BSON("$sort" << sort));
     if (skip > 0)

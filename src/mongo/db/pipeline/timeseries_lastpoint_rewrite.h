@@ -34,6 +34,10 @@ struct LastPointRewrite {
  * every bucket whose control.min.<t> is at most the smallest control.max.<t> of its group
  * stays a candidate ($setWindowFields + $match + $project).
  *
+ * With a buckets index ordered by the meta group paths then control.max.<t>, the latest
+ * form's $sort + $group run as DISTINCT_SCAN + $groupByDistinctScan
+ * (document_source_group_by_distinct_scan.h).
+ *
  * nullopt when the shape does not match or the meta field is absent, excluded or recomputed.
  * REQUIRES: the unpack stage has no eventFilter.
  */

@@ -1,0 +1,68 @@
+/**
+ * $geoNear on a time-series view (spec §5.4): on the meta field (a $geoNearCursor on
+ * meta.<path> before the unpack, shown by explain) and on a measurement field (needs the
+ * 2dsphere_bucket index); results equal those of a regular collection.
+ */
+const name = jsTestName();
+const ts = db[name];
+const plain = db[name + "_plain"];
+ts.drop();
+plain.drop();
+assert.commandWorked(db.createCollection(name, {timeseries: {timeField: "t", metaField: "m"}}));
+
+const t0 = ISODate("2024-01-01T00:00:00Z");
+const docs = [];
+for (let i = 0; i < 40; i++) {
+    docs.push({
+        _id: i,
+        t: new Date(t0.getTime() + i * 1000),
+        m: {loc: {type: "Point", coordinates: [i % 4, 0]}},
+        loc: {type: "Point", coordinates: [0, i * 0.25]},
+        v: i,
+    });
+}
+assert.commandWorked(ts.insert(docs));
+assert.commandWorked(plain.insert(docs));
+
+const near = {type: "Point", coordinates: [0, 0]};
+function run(coll, spec, extra) {
+    return coll.aggregate([{$geoNear: spec}, {$project: {_id: 1, d: 1}}].concat(extra || []))
+        .toArray();
+}
+
+// Without a geo index: IndexNotFound.
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: name, cursor: {}, pipeline: [{$geoNear: {near: near, distanceField: "d"}}]}),
+    ErrorCodes.IndexNotFound);
+
+// Meta field.
+assert.commandWorked(ts.createIndex({"m.loc": "2dsphere"}));
+assert.commandWorked(plain.createIndex({"m.loc": "2dsphere"}));
+let spec = {near: near, distanceField: "d", key: "m.loc", maxDistance: 250000, query: {v: {$gte: 5}}};
+let a = run(ts, spec, [{$sort: {d: 1, _id: 1}}]);
+let b = run(plain, spec, [{$sort: {d: 1, _id: 1}}]);
+assert.gt(a.length, 0);
+assert.eq(b, a);
+const explain = ts.explain().aggregate([{$geoNear: spec}]);
+assert(tojson(explain).includes("$geoNearCursor"), tojson(explain));
+
+// Measurement field.
+assert.commandWorked(ts.createIndex({loc: "2dsphere"}));
+assert.commandWorked(plain.createIndex({loc: "2dsphere"}));
+spec = {near: near, distanceField: "d", key: "loc", maxDistance: 500000, minDistance: 10000};
+a = run(ts, spec);
+b = run(plain, spec);
+assert.gt(a.length, 0);
+assert.eq(b, a);
+for (let i = 1; i < a.length; i++)
+    assert.lte(a[i - 1].d, a[i].d);
+
+// Two geo indexes and no key.
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: name, cursor: {}, pipeline: [{$geoNear: {near: near, distanceField: "d"}}]}),
+    ErrorCodes.IndexNotFound);
+
+// find with $near through the view (a $geoNear on the measurement, key given by the path).
+const nearFind = {loc: {$near: {$geometry: near, $maxDistance: 300000}}};
+assert.eq(plain.find(nearFind, {_id: 1}).toArray(), ts.find(nearFind, {_id: 1}).toArray());
+assert.gt(ts.find(nearFind).itcount(), 0);

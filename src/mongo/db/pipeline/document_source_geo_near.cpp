@@ -1,0 +1,373 @@
+#include "mongo/db/pipeline/document_source_geo_near.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/geo/geometry_container.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/path.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_path.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/assert_util.h"
+
+namespace mongo {
+
+namespace {
+
+double parseDistance(const BSONElement& e, StringData name) {
+    uassert(ErrorCodes::TypeMismatch,
+            "$geoNear requires '" + std::string(name) + "' to be a number", e.isNumber());
+    double d = e.numberDouble();
+    uassert(ErrorCodes::BadValue, "$geoNear '" + std::string(name) + "' must be nonnegative",
+            d >= 0);
+    return d;
+}
+
+}  // namespace
+
+GeoNearSpec GeoNearSpec::parse(const BSONElement& e) {
+    uassert(ErrorCodes::FailedToParse,
+            "$geoNear must take a nested object but found: " + e.toString(),
+            e.type() == BSONType::kObject);
+    GeoNearSpec s;
+    bool haveDistanceField = false;
+    for (BSONElement f : e.Obj()) {
+        StringData n = f.fieldNameStringData();
+        if (n == "near") {
+            BSONObjBuilder b;
+            b.appendAs(f, "near");
+            s.near = b.obj();
+        } else if (n == "distanceField") {
+            uassert(ErrorCodes::TypeMismatch,
+                    "$geoNear requires that 'distanceField' option as a String",
+                    f.type() == BSONType::kString);
+            s.distanceField = f.str();
+            haveDistanceField = true;
+        } else if (n == "key") {
+            uassert(ErrorCodes::TypeMismatch,
+                    "$geoNear parameter 'key' must be of type string but found type: " +
+                        std::string(typeName(f.type())),
+                    f.type() == BSONType::kString);
+            uassert(ErrorCodes::BadValue, "$geoNear parameter 'key' cannot be the empty string",
+                    !f.valueStringData().empty());
+            s.key = f.str();
+        } else if (n == "spherical") {
+            s.spherical = f.trueValue();
+        } else if (n == "minDistance") {
+            s.minDistance = parseDistance(f, n);
+        } else if (n == "maxDistance") {
+            s.maxDistance = parseDistance(f, n);
+        } else if (n == "query") {
+            uassert(ErrorCodes::TypeMismatch, "query must be an object",
+                    f.type() == BSONType::kObject);
+            s.query = f.Obj().getOwned();
+        } else if (n == "includeLocs") {
+            uassert(ErrorCodes::TypeMismatch, "includeLocs must be a string",
+                    f.type() == BSONType::kString);
+            s.includeLocs = f.str();
+        } else if (n == "distanceMultiplier") {
+            uassert(ErrorCodes::TypeMismatch, "distanceMultiplier must be a number",
+                    f.isNumber());
+            s.distanceMultiplier = f.numberDouble();
+            uassert(ErrorCodes::BadValue, "distanceMultiplier must be nonnegative",
+                    s.distanceMultiplier >= 0);
+        } else if (n == "num" || n == "limit" || n == "uniqueDocs") {
+            uasserted(ErrorCodes::FailedToParse,
+                      "$geoNear no longer supports the '" + std::string(n) + "' argument.");
+        } else {
+            uasserted(ErrorCodes::Error(40415),
+                      "BSON field '$geoNear." + std::string(n) + "' is an unknown field.");
+        }
+    }
+    uassert(ErrorCodes::FailedToParse, "$geoNear requires a 'near' option as an Array",
+            !s.near.isEmpty());
+    uassert(ErrorCodes::FailedToParse, "$geoNear requires a 'distanceField' option as a String",
+            haveDistanceField);
+    splitFieldPath(s.distanceField);  // 15998/16410 for bad paths
+    if (!s.includeLocs.empty())
+        splitFieldPath(s.includeLocs);
+
+    BSONElement near = s.near.firstElement();
+    if (near.type() == BSONType::kObject && near.Obj()["type"].type() == BSONType::kString) {
+        auto sw = GeometryContainer::parseGeoJSON(near.Obj());
+        uassertStatusOK(sw.getStatus());
+        uassert(ErrorCodes::BadValue, "$geoNear requires near to be a GeoJSON Point: " +
+                    near.toString(false),
+                sw.getValue().isPoint());
+        s.nearIsGeoJSON = true;
+        s.nearLng = sw.getValue().x();
+        s.nearLat = sw.getValue().y();
+    } else {
+        uassert(ErrorCodes::TypeMismatch, "$geoNear requires a 'near' option as an Array",
+                near.type() == BSONType::kArray || near.type() == BSONType::kObject);
+        auto sw = GeometryContainer::parseLegacyPoint(near, GeometryContainer::PointCRS::kSphere);
+        uassertStatusOK(sw.getStatus());
+        s.nearLng = sw.getValue().x();
+        s.nearLat = sw.getValue().y();
+    }
+    return s;
+}
+
+BSONObj GeoNearSpec::toBSON() const {
+    BSONObjBuilder b;
+    b.appendAs(near.firstElement(), "near");
+    b.append("distanceField", distanceField);
+    if (!key.empty())
+        b.append("key", key);
+    b.append("spherical", spherical);
+    if (minDistance)
+        b.append("minDistance", *minDistance);
+    if (maxDistance)
+        b.append("maxDistance", *maxDistance);
+    if (!query.isEmpty())
+        b.append("query", query);
+    if (!includeLocs.empty())
+        b.append("includeLocs", includeLocs);
+    if (distanceMultiplier != 1)
+        b.append("distanceMultiplier", distanceMultiplier);
+    return b.obj();
+}
+
+std::vector<std::pair<std::string, std::string>> geoIndexFields(OperationContext* opCtx,
+                                                                const NamespaceString& nss) {
+    std::vector<std::pair<std::string, std::string>> out;
+    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+    if (!coll)
+        return out;
+    for (const auto& idx : coll->indexes()) {
+        if (idx->desc.hidden)
+            continue;
+        for (auto k : idx->desc.keyPattern) {
+            if (k.type() != BSONType::kString)
+                continue;
+            std::pair<std::string, std::string> f{std::string(k.fieldNameStringData()), k.str()};
+            if (std::find(out.begin(), out.end(), f) == out.end())
+                out.push_back(f);
+        }
+    }
+    return out;
+}
+
+DocumentSourceGeoNear::DocumentSourceGeoNear(std::shared_ptr<ExpressionContext> expCtx,
+                                             GeoNearSpec spec, std::string name)
+    : DocumentSourceMaterialized(std::move(expCtx)), _spec(std::move(spec)), _name(std::move(name)) {
+    if (!_spec.query.isEmpty()) {
+        _query = uassertStatusOK(parseMatchExpression(_spec.query));
+        _query->setCollator(_expCtx->getCollator());
+    }
+}
+
+DocumentSourceGeoNear::~DocumentSourceGeoNear() = default;
+
+void DocumentSourceGeoNear::serialize(BSONArrayBuilder* out) const {
+    BSONObjBuilder b(out->subobjStart());
+    b.append(_name, _spec.toBSON());
+}
+
+StageConstraints DocumentSourceGeoNear::constraints() const {
+    StageConstraints c;
+    c.requiresFirst = _name != kDistanceStageName;
+    c.allowedInFacet = false;
+    return c;
+}
+
+std::string DocumentSourceGeoNear::resolveKey() const {
+    if (_name != kStageName)
+        return _spec.key;
+    auto fields = geoIndexFields(_expCtx->opCtx, _expCtx->ns);
+    if (!_spec.key.empty()) {
+        for (const auto& f : fields)
+            if (f.first == _spec.key)
+                return _spec.key;
+        uasserted(ErrorCodes::IndexNotFound,
+                  "$geoNear requires a 2d or 2dsphere index, but none were found on key " +
+                      _spec.key);
+    }
+    uassert(ErrorCodes::IndexNotFound,
+            "$geoNear requires a 2d or 2dsphere index, but none were found", !fields.empty());
+    uassert(ErrorCodes::IndexNotFound,
+            "There is more than one 2dsphere index on " + _expCtx->ns.ns() +
+                "; unsure which to use for $geoNear",
+            fields.size() == 1);
+    return fields[0].first;
+}
+
+std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
+    std::vector<BSONObj> out;
+    if (_name == kStageName && !_expCtx->opCtx->getServiceContext()->catalog->lookup(_expCtx->ns))
+        return out;  // no collection: no documents (and no index to require)
+    const std::string key = resolveKey();
+    const FieldPath path(key);
+    const S2Point nearPoint = pointFromLngLat(_spec.nearLng, _spec.nearLat);
+    const double scale = _spec.radiusScale();
+    const std::vector<std::string> distanceParts = splitFieldPath(_spec.distanceField);
+    std::vector<std::string> locParts;
+    if (!_spec.includeLocs.empty())
+        locParts = splitFieldPath(_spec.includeLocs);
+
+    struct Hit {
+        double distance;
+        size_t order;
+        BSONObj doc;
+    };
+    std::vector<Hit> hits;
+    size_t order = 0;
+    while (auto doc = _source ? _source->getNext() : std::nullopt) {
+        BSONObj d = doc->getOwned();
+        if (_query && !_query->matchesBSON(d))
+            continue;
+        double best = std::numeric_limits<double>::infinity();
+        BSONElement bestLoc;
+        walkPath(d, path, LeafArrayBehavior::kTraverse, [&](const PathValue& pv) {
+            const BSONElement& e = pv.element;
+            if (e.type() != BSONType::kObject && e.type() != BSONType::kArray)
+                return false;
+            auto sw = GeometryContainer::parseStored(e);
+            if (!sw.isOK() || !sw.getValue().isSphereValid())
+                return false;
+            double dist = sw.getValue().minDistanceRadians(nearPoint) * scale;
+            if (dist < best) {
+                best = dist;
+                bestLoc = e;
+            }
+            return false;
+        });
+        if (std::isinf(best))
+            continue;
+        if (_spec.minDistance && best < *_spec.minDistance)
+            continue;
+        if (_spec.maxDistance && best > *_spec.maxDistance)
+            continue;
+        BSONObj result =
+            setNestedField(d, distanceParts, Value(best * _spec.distanceMultiplier));
+        if (!locParts.empty())
+            result = setNestedField(result, locParts, Value(bestLoc));
+        hits.push_back({best, order++, result.getOwned()});
+    }
+    std::stable_sort(hits.begin(), hits.end(),
+                     [](const Hit& a, const Hit& b) { return a.distance < b.distance; });
+    out.reserve(hits.size());
+    for (auto& h : hits)
+        out.push_back(std::move(h.doc));
+    return out;
+}
+
+namespace {
+
+bool isNearOperator(StringData n) {
+    return n == "$near" || n == "$nearSphere" || n == "$geoNear";
+}
+
+}  // namespace
+
+std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* path) {
+    BSONObjBuilder rest;
+    std::optional<BSONObj> stage;
+    for (BSONElement e : filter) {
+        bool isNear = false;
+        if (e.type() == BSONType::kObject && !e.fieldNameStringData().empty() &&
+            e.fieldNameStringData()[0] != '$')
+            for (BSONElement op : e.Obj())
+                if (isNearOperator(op.fieldNameStringData()))
+                    isNear = true;
+        if (!isNear) {
+            rest.append(e);
+            continue;
+        }
+        uassert(ErrorCodes::BadValue, "Too many geoNear expressions", !stage);
+        *path = std::string(e.fieldNameStringData());
+        BSONObjBuilder spec;
+        BSONElement point;
+        bool sphere = false;
+        std::optional<double> minD, maxD;
+        auto distance = [](const BSONElement& d, StringData name) {
+            uassert(ErrorCodes::BadValue, std::string(name) + " must be a number", d.isNumber());
+            uassert(ErrorCodes::BadValue, std::string(name) + " must be non-negative",
+                    d.numberDouble() >= 0);
+            return d.numberDouble();
+        };
+        for (BSONElement op : e.Obj()) {
+            StringData n = op.fieldNameStringData();
+            if (isNearOperator(n)) {
+                sphere = n == "$nearSphere";
+                if (op.type() == BSONType::kObject && !op.Obj()["$geometry"].eoo()) {
+                    for (BSONElement f : op.Obj()) {
+                        if (f.fieldNameStringData() == "$geometry")
+                            point = f;
+                        else if (f.fieldNameStringData() == "$maxDistance")
+                            maxD = distance(f, "$maxDistance");
+                        else if (f.fieldNameStringData() == "$minDistance")
+                            minD = distance(f, "$minDistance");
+                        else
+                            uasserted(ErrorCodes::BadValue,
+                                      "invalid argument in geo near query: " +
+                                          std::string(f.fieldNameStringData()));
+                    }
+                    uassert(ErrorCodes::BadValue, "$geometry must be a GeoJSON Point",
+                            point.type() == BSONType::kObject);
+                } else {
+                    point = op;
+                }
+            } else if (n == "$maxDistance") {
+                maxD = distance(op, n);
+            } else if (n == "$minDistance") {
+                minD = distance(op, n);
+            } else {
+                uasserted(ErrorCodes::BadValue,
+                          "invalid argument in geo near query: " + std::string(n));
+            }
+        }
+        const bool geoJSON = point.type() == BSONType::kObject && !point.Obj()["type"].eoo();
+        uassert(ErrorCodes::NoQueryExecutionPlans,
+                "error processing query: planner returned error :: caused by :: unable to find "
+                "index for $geoNear query",
+                geoJSON || sphere);
+        spec.appendAs(point, "near");
+        spec.append("distanceField", kNearQueryDistanceField);
+        spec.append("key", *path);
+        spec.append("spherical", true);
+        if (minD)
+            spec.append("minDistance", *minD);
+        if (maxD)
+            spec.append("maxDistance", *maxD);
+        stage = spec.obj();
+    }
+    if (!stage)
+        return std::nullopt;
+    BSONObj query = rest.obj();
+    BSONObjBuilder b;
+    {
+        BSONObjBuilder sub(b.subobjStart(DocumentSourceGeoNear::kStageName));
+        sub.appendElements(*stage);
+        if (!query.isEmpty())
+            sub.append("query", query);
+    }
+    BSONObj out = b.obj();
+    GeoNearSpec::parse(out.firstElement());  // validates the point
+    return out;
+}
+
+namespace {
+const bool kRegistered = [] {
+    for (StringData name : {DocumentSourceGeoNear::kStageName,
+                            DocumentSourceGeoNear::kCursorStageName,
+                            DocumentSourceGeoNear::kDistanceStageName}) {
+        std::string n(name);
+        registerDocumentSource(name, [n](const BSONElement& e,
+                                         const std::shared_ptr<ExpressionContext>& expCtx)
+                                         -> std::vector<StagePtr> {
+            std::vector<StagePtr> out;
+            out.push_back(
+                std::make_unique<DocumentSourceGeoNear>(expCtx, GeoNearSpec::parse(e), n));
+            return out;
+        });
+    }
+    return true;
+}();
+}  // namespace
+
+}  // namespace mongo

@@ -1,0 +1,86 @@
+// Keys of 2dsphere / 2dsphere_bucket index fields (S2 cell ids) and the 16755 error.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/json.h"
+#include "mongo/db/catalog/index_descriptor.h"
+#include "mongo/db/catalog/index_key_generator.h"
+
+namespace mongo {
+namespace {
+
+BSONObj J(StringData relaxed) {
+    std::string s(relaxed);
+    std::replace(s.begin(), s.end(), '\'', '"');
+    static const std::regex kBareKey(R"(([{,]\s*)([$A-Za-z_][$\w.]*)\s*:)");
+    return fromjson(std::regex_replace(s, kBareKey, "$1\"$2\":"));
+}
+
+TEST(GeoIndexKeys, PointHasOneCellIdKey) {
+    IndexKeys keys;
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2dsphere'}"),
+                             J("{loc: {type: 'Point', coordinates: [1, 2]}}"), false, &keys)
+                    .isOK());
+    ASSERT_EQ(keys.keys.size(), 1u);
+    EXPECT_EQ(keys.keys[0].firstElement().type(), BSONType::kNumberLong);
+    IndexKeys legacy;
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2dsphere'}"), J("{loc: [1, 2]}"), false, &legacy).isOK());
+    EXPECT_EQ(legacy.keys[0].toString(), keys.keys[0].toString());
+}
+
+TEST(GeoIndexKeys, MissingOrNullGeoFieldIsNotIndexed) {
+    IndexKeys keys;
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2dsphere'}"), J("{a: 1}"), false, &keys).isOK());
+    EXPECT_TRUE(keys.keys.empty());
+    ASSERT_TRUE(getIndexKeys(J("{a: 1, loc: '2dsphere'}"), J("{a: 1, loc: null}"), false, &keys)
+                    .isOK());
+    EXPECT_TRUE(keys.keys.empty());
+}
+
+TEST(GeoIndexKeys, CompoundKeysCombineTheOtherFieldWithEachCell) {
+    IndexKeys keys;
+    ASSERT_TRUE(getIndexKeys(J("{a: 1, loc: '2dsphere'}"),
+                             J("{a: 5, loc: {type: 'Polygon', coordinates: "
+                               "[[[0,0],[10,0],[10,10],[0,10],[0,0]]]}}"),
+                             false, &keys)
+                    .isOK());
+    ASSERT_GE(keys.keys.size(), 1u);
+    for (const auto& k : keys.keys)
+        EXPECT_EQ(k.firstElement().numberInt(), 5);
+}
+
+TEST(GeoIndexKeys, InvalidGeometryFailsWith16755) {
+    for (StringData doc : {"{loc: {type: 'Point', coordinates: [190, 0]}}",
+                           "{loc: {type: 'Point', coordinates: ['a', 0]}}", "{loc: 'x'}",
+                           "{loc: [500, 1]}", "{loc: {type: 'Polygon', coordinates: [[[0,0]]]}}"}) {
+        IndexKeys keys;
+        Status s = getIndexKeys(J("{loc: '2dsphere'}"), J(doc), false, &keys);
+        EXPECT_EQ(s.code(), 16755) << doc;
+        EXPECT_NE(s.reason().find("Can't extract geo keys"), std::string::npos);
+    }
+}
+
+TEST(GeoIndexKeys, BucketIndexCoversEveryMeasurementAndSkipsNonGeo) {
+    IndexKeys keys;
+    ASSERT_TRUE(getIndexKeys(J("{'data.loc': '2dsphere_bucket'}"),
+                             J("{data: {loc: {'0': [1, 1], '1': 'x', '2': [50, 50]}}}"), false,
+                             &keys)
+                    .isOK());
+    EXPECT_EQ(keys.keys.size(), 2u);
+}
+
+TEST(GeoIndexSpec, TwoDSphereIsAcceptedWithIndexVersion3) {
+    auto sw = validateIndexSpec(J("{key: {loc: '2dsphere'}, name: 'loc_2dsphere'}"));
+    ASSERT_TRUE(sw.isOK()) << sw.getStatus();
+    EXPECT_EQ(sw.getValue()["2dsphereIndexVersion"].numberInt(), 3);
+    EXPECT_TRUE(IndexDescriptor::fromSpec(sw.getValue()).isGeoIndex());
+    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x'}")).getStatus().code(),
+              ErrorCodes::CannotCreateIndex);
+    EXPECT_EQ(validateIndexSpec(J("{key: {loc: 'foo'}, name: 'x'}")).getStatus().code(),
+              ErrorCodes::CannotCreateIndex);
+}
+
+}  // namespace
+}  // namespace mongo

@@ -28,17 +28,8 @@ function setUp() {
     assert.commandWorked(plain.insertMany(docs));
 }
 
-const canon = (d) => {
-    if (d instanceof Array)
-        return d.map(canon);
-    if (d !== null && typeof d === "object" && !(d instanceof Date) && d._bsontype === undefined) {
-        const out = {};
-        for (const k of Object.keys(d).sort())
-            out[k] = canon(d[k]);
-        return out;
-    }
-    return d;
-};
+load("jstests/libs/doc_compare.js");
+const canon = canonicalDoc;
 
 function assertSameResults(pipeline) {
     const a = ts.aggregate(pipeline).toArray().map(d => tojson(canon(d))).sort();

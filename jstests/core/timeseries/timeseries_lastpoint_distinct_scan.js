@@ -47,17 +47,8 @@ function setUp() {
     insertBoth([{_id: id++, t: new Date(base + 7 * 1000), x: 7}, {_id: id++, t: new Date(base + 3000), x: 3}]);
 }
 
-const canon = (d) => {
-    if (d instanceof Array)
-        return d.map(canon);
-    if (d !== null && typeof d === "object" && !(d instanceof Date) && d._bsontype === undefined) {
-        const out = {};
-        for (const k of Object.keys(d).sort())
-            out[k] = canon(d[k]);
-        return out;
-    }
-    return d;
-};
+load("jstests/libs/doc_compare.js");
+const canon = canonicalDoc;
 const sorted = (docs) => docs.map(d => tojson(canon(d))).sort();
 
 function assertSameResults(pipeline) {

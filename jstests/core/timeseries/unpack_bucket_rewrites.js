@@ -35,17 +35,8 @@ function planHas(plan, pred) {
     return pred(plan) || planHas(plan.inputStage, pred);
 }
 
-const canon = (d) => {
-    if (d instanceof Array)
-        return d.map(canon);
-    if (d !== null && typeof d === "object" && !(d instanceof Date) && d._bsontype === undefined) {
-        const out = {};
-        for (const k of Object.keys(d).sort())
-            out[k] = canon(d[k]);
-        return out;
-    }
-    return d;
-};
+load("jstests/libs/doc_compare.js");
+const canon = canonicalDoc;
 
 function assertSameResults(pipeline, ordered) {
     let a = ts.aggregate(pipeline).toArray().map(d => tojson(canon(d)));

@@ -61,19 +61,8 @@ void SumState::add(const Value& v) {
     switch (v.getType()) {
         case BSONType::kNumberInt:
         case BSONType::kNumberLong:
-            if (_kind < 2) {
-                long long r;
-                if (!__builtin_add_overflow(_long, v.getLong(), &r)) {
-                    _long = r;
-                    if (v.getType() == BSONType::kNumberLong)
-                        _kind = 1;
-                    return;
-                }
-                _kind = 2;  // overflow: continue in double
-                _double = static_cast<double>(_long);
-                _long = 0;
-            }
-            break;
+            addInteger(v.getLong(), v.getType() == BSONType::kNumberLong);
+            return;
         case BSONType::kNumberDecimal:
             _decimal = true;
             _decimalSum = _decimalSum.add(v.getDecimal());
@@ -84,11 +73,27 @@ void SumState::add(const Value& v) {
                 _double += static_cast<double>(_long);
                 _long = 0;
             }
-            break;
+            addDouble(v.getDouble());
+            return;
         default:
             return;
     }
-    addDouble(v.getDouble());
+}
+
+void SumState::addInteger(long long v, bool isLong) {
+    if (_kind < 2) {
+        long long r;
+        if (!__builtin_add_overflow(_long, v, &r)) {
+            _long = r;
+            if (isLong)
+                _kind = 1;
+            return;
+        }
+        _kind = 2;  // overflow: continue in double
+        _double = static_cast<double>(_long);
+        _long = 0;
+    }
+    addDouble(static_cast<double>(v));
 }
 
 void SumState::addDouble(double d) {

@@ -114,6 +114,33 @@ private:
 class SumState {
 public:
     void add(const Value& v);
+    /** Adds an int (`isLong` false) or long; the arithmetic of add(). */
+    void addInteger(long long v, bool isLong);
+    /**
+     * Adds every double `each` passes to the callback it is given, as add() of each in
+     * turn, with the running sum kept in locals (for the block loops over columns).
+     */
+    template <typename Each>
+    void addDoubles(Each&& each) {
+        int kind = _kind;
+        double sum = _double, comp = _compensation;
+        long long lng = _long;
+        each([&](double d) {
+            if (kind < 2) {
+                kind = 2;
+                sum += static_cast<double>(lng);
+                lng = 0;
+            }
+            double y = d - comp;
+            double t = sum + y;
+            comp = (t - sum) - y;
+            sum = t;
+        });
+        _kind = kind;
+        _double = sum;
+        _compensation = comp;
+        _long = lng;
+    }
     Value sum() const;
     double asDouble() const;
     /** The whole sum as a decimal (non-decimal parts converted as $toDecimal does). */

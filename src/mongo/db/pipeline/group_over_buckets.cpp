@@ -14,7 +14,7 @@ namespace {
 
 constexpr long long kTruncRef = 946684800000LL;  // 2000-01-01T00:00:00Z, $dateTrunc's origin
 
-/** $sum and $avg with exactly the arithmetic of SumState (accumulator.h). */
+/** $sum and $avg over a SumState (accumulator.h), with bulk adds from decoded columns. */
 class BlockSum final : public Accumulator {
 public:
     explicit BlockSum(bool avg) : _avg(avg) {}
@@ -25,47 +25,20 @@ public:
                 return;
             ++_count;
         }
-        add(v);
+        _sum.add(v);
     }
     Value getValue() const override {
-        if (_avg) {
-            if (_count == 0)
-                return Value::null();
-            if (_decimal)
-                return Value(asDecimal().divide(Decimal128(_count)));
-            return Value(asDouble() / static_cast<double>(_count));
-        }
-        if (_decimal)
-            return Value(asDecimal());
-        if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
-            _long <= std::numeric_limits<int>::max())
-            return Value(static_cast<int>(_long));
-        if (_kind <= 1)
-            return Value(_long);
-        return Value(_double);
+        if (!_avg)
+            return _sum.sum();
+        if (_count == 0)
+            return Value::null();
+        if (_sum.isDecimal())
+            return Value(_sum.asDecimal().divide(Decimal128(_count)));
+        return Value(_sum.asDouble() / static_cast<double>(_count));
     }
     void reset() override {
-        *this = BlockSum(_avg);
-    }
-
-    void add(const Value& v) {
-        switch (v.getType()) {
-            case BSONType::kNumberInt:
-                addLong(v.getLong(), false);
-                return;
-            case BSONType::kNumberLong:
-                addLong(v.getLong(), true);
-                return;
-            case BSONType::kNumberDecimal:
-                _decimal = true;
-                _decimalSum = _decimalSum.add(v.getDecimal());
-                return;
-            case BSONType::kNumberDouble:
-                addDouble(v.getDouble());
-                return;
-            default:
-                return;
-        }
+        _sum.reset();
+        _count = 0;
     }
 
     /** The present doubles of rows [from, to) of `col`. */
@@ -79,51 +52,8 @@ public:
     }
 
 private:
-    void addLong(long long v, bool isLong) {
-        if (_kind < 2) {
-            long long r;
-            if (!__builtin_add_overflow(_long, v, &r)) {
-                _long = r;
-                if (isLong)
-                    _kind = 1;
-                return;
-            }
-            _kind = 2;  // overflow: continue in double
-            _double = static_cast<double>(_long);
-            _long = 0;
-        }
-        kahan(static_cast<double>(v));
-    }
-    void addDouble(double v) {
-        if (_kind < 2) {
-            _kind = 2;
-            _double += static_cast<double>(_long);
-            _long = 0;
-        }
-        kahan(v);
-    }
-    void kahan(double v) {
-        double y = v - _compensation;
-        double t = _double + y;
-        _compensation = (t - _double) - y;
-        _double = t;
-    }
-    double asDouble() const {
-        return _kind < 2 ? static_cast<double>(_long) : _double;
-    }
-    /** As SumState::asDecimal: decimal inputs summed exactly, the rest converted once. */
-    Decimal128 asDecimal() const {
-        return _kind < 2 ? _decimalSum.add(Decimal128(_long))
-                         : _decimalSum.add(Decimal128(_double));
-    }
-
     bool _avg;
-    int _kind = 0;  // 0 int, 1 long, 2 double
-    bool _decimal = false;
-    long long _long = 0;
-    double _double = 0;
-    double _compensation = 0;
-    Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
+    SumState _sum;
     long long _count = 0;
 };
 
@@ -149,26 +79,13 @@ inline void forPresent(const ScalarColumn& col, size_t from, size_t to, F&& f) {
 
 void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
     const double* v = col.doubles.data();
-    // Locals: the compiler cannot keep members in registers across stores to `v`'s type.
-    int kind = _kind;
-    double sum = _double, comp = _compensation;
-    long long lng = _long, n = 0;
-    forPresent(col, from, to, [&](size_t i) {
-        if (kind < 2) {
-            kind = 2;
-            sum += static_cast<double>(lng);
-            lng = 0;
-        }
-        double y = v[i] - comp;
-        double t = sum + y;
-        comp = (t - sum) - y;
-        sum = t;
-        ++n;
+    long long n = 0;
+    _sum.addDoubles([&](auto&& add) {
+        forPresent(col, from, to, [&](size_t i) {
+            add(v[i]);
+            ++n;
+        });
     });
-    _kind = kind;
-    _double = sum;
-    _compensation = comp;
-    _long = lng;
     if (_avg)
         _count += n;
 }
@@ -177,7 +94,7 @@ void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool is
     const int64_t* v = col.ints.data();
     long long n = 0;
     forPresent(col, from, to, [&](size_t i) {
-        addLong(v[i], isLong);
+        _sum.addInteger(v[i], isLong);
         ++n;
     });
     if (_avg)

@@ -133,7 +133,7 @@ Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* out
                 if (total < 14 || static_cast<std::size_t>(total) > remain)
                     return invalid("invalid code with scope length");
                 std::int32_t sl = readLE<std::int32_t>(cur + 4);
-                if (sl < 1 || 8 + sl > total || cur[8 + sl - 1] != 0)
+                if (sl < 1 || sl > total - 8 || cur[8 + sl - 1] != 0)
                     return invalid("invalid code with scope string");
                 std::size_t sub;
                 Status s = validateDoc(cur + 8 + sl, total - 8 - sl, depth + 1, &sub, anyBoolByte);

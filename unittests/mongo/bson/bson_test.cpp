@@ -53,6 +53,27 @@ TEST(BSONValidate, RejectsTruncatedAndBadLengths) {
     EXPECT_EQ(validateBSON(bad.data(), bad.size()).code(), ErrorCodes::InvalidBSON);
 }
 
+TEST(BSONValidate, RejectsCodeWithScopeStringLengthNearIntMax) {
+    // {c: CodeWScope} whose string length is INT32_MAX (found by the geometry fuzzer:
+    // the bound check itself must not overflow).
+    std::string doc;
+    auto le32 = [&](std::int32_t v) {
+        for (int i = 0; i < 4; ++i)
+            doc.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    };
+    le32(0);  // total, patched below
+    doc.push_back(0x0F);
+    doc += std::string("c", 2);  // "c\0"
+    le32(14);                   // code-with-scope total
+    le32(0x7FFFFFFF);           // string length
+    doc += std::string(6, '\0');
+    doc.push_back(0);
+    std::int32_t total = static_cast<std::int32_t>(doc.size());
+    for (int i = 0; i < 4; ++i)
+        doc[i] = static_cast<char>((total >> (8 * i)) & 0xFF);
+    EXPECT_EQ(validateBSON(doc.data(), doc.size()).code(), ErrorCodes::InvalidBSON);
+}
+
 TEST(BSONCompare, NumbersCompareAcrossTypes) {
     BSONObj o = BSON("i" << 1 << "l" << 1LL << "d" << 1.0 << "h" << 1.5 << "n" << std::nan(""));
     EXPECT_EQ(compareElementValues(o["i"], o["l"]), 0);

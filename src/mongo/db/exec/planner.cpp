@@ -8,6 +8,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/query/collation/collator_interface.h"
+#include "mongo/db/exec/geo_index_bounds.h"
 #include "mongo/db/exec/index_selection.h"
 #include "mongo/db/exec/stages.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -290,6 +291,49 @@ IndexChoice chooseIndex(const Collection& coll, const std::map<std::string, Fiel
     return best;
 }
 
+/**
+ * Multi-interval bounds of the geo index `index` for the filter's geo predicates `geo`
+ * (geo_index_bounds.h); key fields before the geo field need equality predicates.
+ */
+std::optional<IndexBounds> geoBoundsFor(const IndexEntry& index,
+                                        const std::vector<geo_index_bounds::GeoPredicate>& geo,
+                                        const std::map<std::string, FieldPredicate>& preds,
+                                        const FindPlanParams& params) {
+    if (geo.empty() || !index.desc.isGeoIndex())
+        return std::nullopt;
+    return geo_index_bounds::boundsForIndex(
+        index, geo, [&](const std::string& field) -> std::optional<BSONObj> {
+            auto it = preds.find(field);
+            if (it == preds.end())
+                return std::nullopt;
+            return predicateForIndex(it->second, index, params.collator).eq;
+        });
+}
+
+/**
+ * The first geo index that bounds a geo predicate of the filter (not hidden; a partial one
+ * only when the filter implies its filter). Geo plans are preferred over every other plan,
+ * as upstream's nearly always win its plan ranking.
+ */
+IndexEntry* chooseGeoIndex(const Collection& coll,
+                           const std::vector<geo_index_bounds::GeoPredicate>& geo,
+                           const std::map<std::string, FieldPredicate>& preds,
+                           const FindPlanParams& params, std::optional<IndexBounds>* bounds) {
+    if (geo.empty())
+        return nullptr;
+    for (const auto& idx : coll.indexes()) {
+        if (idx->desc.hidden || !idx->desc.isGeoIndex())
+            continue;
+        if (!idx->desc.partialFilterExpression.isEmpty() &&
+            !index_selection::filterImpliesPartialFilter(params.filter,
+                                                         idx->desc.partialFilterExpression))
+            continue;
+        if ((*bounds = geoBoundsFor(*idx, geo, preds, params)))
+            return idx.get();
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 long long defaultMaxSortMemoryBytes() {
@@ -321,14 +365,26 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     std::map<std::string, FieldPredicate> preds;
     analyze(params.filter, &preds);
     IndexChoice choice;
+    std::optional<IndexBounds> geoBounds;  // set when the chosen index is scanned by geo cells
+    const auto geo = geo_index_bounds::findGeoPredicates(params.matcher.get());
     if (!params.hint.isEmpty() && !naturalHint) {
-        choice = evaluateIndex(findHintedIndex(*coll, params), preds, params, wantsSort);
+        IndexEntry* hinted = findHintedIndex(*coll, params);
+        geoBounds = geoBoundsFor(*hinted, geo, preds, params);
+        if (geoBounds)
+            choice.index = hinted;
+        else
+            choice = evaluateIndex(hinted, preds, params, wantsSort);
     } else if (!naturalHint && !naturalSort) {
-        choice = chooseIndex(*coll, preds, params, wantsSort);
+        choice.index = chooseGeoIndex(*coll, geo, preds, params, &geoBounds);
+        if (!choice.index)
+            choice = chooseIndex(*coll, preds, params, wantsSort);
     }
 
     bool sortProvided = false;
-    if (choice.index) {
+    if (geoBounds) {
+        auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, *geoBounds, true);
+        root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
+    } else if (choice.index) {
         bool forward = choice.sortDirection >= 0;
         sortProvided = wantsSort && choice.sortDirection != 0;
         IndexBounds bounds;

@@ -2,7 +2,10 @@
 // range predicates (or the hint), and builds the stage tree for a find:
 // (COLLSCAN | IXSCAN+FETCH) -> SORT -> SKIP -> LIMIT -> PROJECTION.
 // Index bounds may be wider than the predicates; FETCH re-applies the whole
-// filter, so results are always exact. An index whose key order gives the sort is
+// filter, so results are always exact. A $geoWithin/$geoIntersects (or bucket-level
+// $_internalBucketGeoWithin) predicate on a 2dsphere(_bucket) index field is scanned over
+// the S2 cell ranges of its region (geo_index_bounds.h), and such a plan is preferred over
+// any other. An index whose key order gives the sort is
 // scanned in that direction and the SORT stage is dropped. Partial and sparse
 // indexes are used only when the filter proves they hold every match
 // (index_selection.h); hidden indexes never. Collation rules: see

@@ -60,35 +60,52 @@ IndexScanStage::IndexScanStage(std::shared_ptr<Collection> coll, IndexEntry* ind
                                IndexBounds bounds, bool forward)
     : _coll(std::move(coll)), _index(index), _bounds(std::move(bounds)), _forward(forward) {}
 
+std::optional<IndexKeyEntry> IndexScanStage::_seekInterval() {
+    // Intervals are ascending; a backward scan reads them last to first.
+    const size_t n = _bounds.intervals.size();
+    const IndexInterval& iv = _bounds.intervals[_forward ? _interval : n - 1 - _interval];
+    _cursor->setEndPosition(_forward ? iv.end : iv.start, true);
+    return _cursor->seek(_forward ? iv.start : iv.end, true);
+}
+
 std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
     std::optional<IndexKeyEntry> e;
+    const bool multiInterval = !_bounds.intervals.empty();
     if (!_started) {
         _started = true;
         _cursor = _index->sdi->newCursor(opCtx->recoveryUnit(), _forward);
-        const BSONObj& first = _forward ? _bounds.start : _bounds.end;
-        const BSONObj& last = _forward ? _bounds.end : _bounds.start;
-        bool firstInc = _forward ? _bounds.startInclusive : _bounds.endInclusive;
-        bool lastInc = _forward ? _bounds.endInclusive : _bounds.startInclusive;
-        if (!last.isEmpty())
-            _cursor->setEndPosition(last, lastInc);
         ++_stats.works;
-        e = first.isEmpty() ? _cursor->next() : _cursor->seek(first, firstInc);
+        if (multiInterval) {
+            e = _seekInterval();
+        } else {
+            const BSONObj& first = _forward ? _bounds.start : _bounds.end;
+            const BSONObj& last = _forward ? _bounds.end : _bounds.start;
+            bool firstInc = _forward ? _bounds.startInclusive : _bounds.endInclusive;
+            bool lastInc = _forward ? _bounds.endInclusive : _bounds.startInclusive;
+            if (!last.isEmpty())
+                _cursor->setEndPosition(last, lastInc);
+            e = first.isEmpty() ? _cursor->next() : _cursor->seek(first, firstInc);
+        }
     } else {
         ++_stats.works;
         e = _cursor->next();
     }
-    while (e) {
+    const bool dedupe = multiInterval || _index->multikey || _index->desc.multikey;
+    while (true) {
+        if (!e) {
+            if (!multiInterval || ++_interval >= _bounds.intervals.size())
+                return std::nullopt;
+            e = _seekInterval();
+            continue;
+        }
         ++_stats.keysExamined;
-        if (_index->multikey || _index->desc.multikey) {
-            if (!_seen.insert(e->loc).second) {
-                e = _cursor->next();
-                continue;
-            }
+        if (dedupe && !_seen.insert(e->loc).second) {
+            e = _cursor->next();
+            continue;
         }
         ++_stats.advanced;
         return WorkingMember{e->loc, BSONObj()};
     }
-    return std::nullopt;
 }
 
 void IndexScanStage::save() {

@@ -37,12 +37,24 @@ private:
     std::unique_ptr<RecordCursor> _cursor;
 };
 
+/** One index interval: [start, end] (inclusive ends), over a key prefix. */
+struct IndexInterval {
+    BSONObj start;
+    BSONObj end;
+};
+
 /** One index interval: [start, end] with inclusivity, over a key prefix. */
 struct IndexBounds {
     BSONObj start;  // empty: from the beginning
     bool startInclusive = true;
     BSONObj end;  // empty: to the end
     bool endInclusive = true;
+    /**
+     * When not empty, the scan reads these closed intervals instead of [start, end]: in
+     * ascending key order, disjoint (geo_index_bounds.h builds them from S2 cell ranges).
+     * Record ids are then always de-duplicated (a document has several cell keys).
+     */
+    std::vector<IndexInterval> intervals;
     /** Explain form: {field: ["[1, 1]"]}. */
     BSONObj explain;
 };
@@ -65,8 +77,12 @@ private:
     IndexEntry* _index;
     IndexBounds _bounds;
     bool _forward;
+    /** Positions the cursor on interval `_interval` (multi-interval scans). */
+    std::optional<IndexKeyEntry> _seekInterval();
+
     std::unique_ptr<SortedDataCursor> _cursor;
     bool _started = false;
+    size_t _interval = 0;  // current entry of _bounds.intervals (scan order)
     std::unordered_set<RecordId> _seen;
 };
 

@@ -49,6 +49,17 @@ public:
     bool isFlat() const {
         return _shape == Shape::kBox || _shape == Shape::kCenter || _shape == Shape::kPolygon;
     }
+    /** The parsed $geometry (kGeometry only). */
+    const GeometryContainer& geometry() const {
+        return _geometry;
+    }
+    /** Centre and radius in radians of a $centerSphere (kCenterSphere only). */
+    const S2Point& center() const {
+        return _center;
+    }
+    double radius() const {
+        return _radius;
+    }
 
     /** True when the stored value `e` (GeoJSON or legacy point) satisfies the operator. */
     bool matchesElement(const BSONElement& e) const;

@@ -452,12 +452,12 @@ std::vector<long long> GeometryContainer::coveringCellIds() const {
     std::vector<long long> out;
     if (!_sphereValid)
         return out;
-    constexpr int kFinestLevel = 23;
+    constexpr int kFinestLevel = kS2IndexFinestLevel;
     for (const auto& p : _points)
         out.push_back(static_cast<long long>(S2CellId(p).parent(kFinestLevel).id()));
     S2RegionCoverer::Options opts;
     opts.set_max_level(kFinestLevel);
-    opts.set_max_cells(20);
+    opts.set_max_cells(kS2IndexMaxCells);
     S2RegionCoverer coverer(opts);
     std::vector<S2CellId> cells;
     for (const auto& l : _lines) {

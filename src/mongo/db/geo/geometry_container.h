@@ -35,6 +35,11 @@ namespace mongo {
 /** Mean Earth radius upstream uses to turn radians into meters (6378.1 km). */
 constexpr double kRadiusOfEarthInMeters = 6378.1 * 1000;
 
+/** Finest S2 level of 2dsphere index keys (points are cells of this level). */
+constexpr int kS2IndexFinestLevel = 23;
+/** Most cells of the S2RegionCoverer covering of a line or polygon (keys and queries). */
+constexpr int kS2IndexMaxCells = 20;
+
 class GeometryContainer {
 public:
     enum class Kind {

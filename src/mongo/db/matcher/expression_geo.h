@@ -46,6 +46,9 @@ public:
     const std::string& field() const {
         return _field;
     }
+    const GeoQueryRegion& region() const {
+        return *_region;
+    }
 
 private:
     std::shared_ptr<const GeoQueryRegion> _region;

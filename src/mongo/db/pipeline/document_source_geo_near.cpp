@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <shared_mutex>
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/exec/planner.h"
+#include "mongo/db/geo/geo_query.h"
 #include "mongo/db/geo/geometry_container.h"
+#include "mongo/db/matcher/expression_geo.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/matcher/path.h"
 #include "mongo/db/operation_context.h"
@@ -196,6 +200,36 @@ std::string DocumentSourceGeoNear::resolveKey() const {
     return fields[0].first;
 }
 
+std::unique_ptr<PlanExecutor> DocumentSourceGeoNear::indexedCandidates(const std::string& key) {
+    if (!_spec.maxDistance || _name == kDistanceStageName)
+        return nullptr;
+    auto coll = _expCtx->opCtx->getServiceContext()->catalog->lookup(_expCtx->ns);
+    if (!coll)
+        return nullptr;
+    std::shared_lock<std::shared_mutex> lk(coll->lock());
+    if (coll->isDropped())
+        return nullptr;
+    bool indexed = false;
+    for (const auto& idx : coll->indexes())
+        if (!idx->desc.hidden && idx->desc.keyPattern[key].type() == BSONType::kString &&
+            idx->desc.keyPattern[key].valueStringData() == "2dsphere")
+            indexed = true;
+    if (!indexed)
+        return nullptr;
+    // Documents whose geometry comes within maxDistance of `near`: the same distance test
+    // as below (GeometryContainer::minDistanceRadians), so the candidates are a superset.
+    const double radians = *_spec.maxDistance / _spec.radiusScale();
+    BSONObj operand =
+        BSON("$centerSphere" << BSON_ARRAY(BSON_ARRAY(_spec.nearLng << _spec.nearLat) << radians));
+    auto region = uassertStatusOK(GeoQueryRegion::parse(
+        GeoQueryRegion::Op::kIntersects, operand, GeoQueryRegion::Origin::kInternal));
+    FindPlanParams params;
+    params.matcher = std::make_shared<GeoMatchExpression>(key, "$geoIntersects", region);
+    params.filter = params.matcher->serialize();
+    params.collator = _expCtx->getCollator();
+    return buildFindPlan(_expCtx->opCtx, coll, params);
+}
+
 std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
     std::vector<BSONObj> out;
     if (_name == kStageName && !_expCtx->opCtx->getServiceContext()->catalog->lookup(_expCtx->ns))
@@ -216,7 +250,18 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
     };
     std::vector<Hit> hits;
     size_t order = 0;
-    while (auto doc = _source ? _source->getNext() : std::nullopt) {
+    // With maxDistance and a 2dsphere index on the key: candidates through the index (the
+    // input, a collection scan, is then not read). Otherwise every input document.
+    std::unique_ptr<PlanExecutor> candidates = indexedCandidates(key);
+    auto nextInput = [&]() -> std::optional<BSONObj> {
+        if (!candidates)
+            return _source ? _source->getNext() : std::nullopt;
+        BSONObj o;
+        if (!candidates->getNext(_expCtx->opCtx, &o))
+            return std::nullopt;
+        return o;
+    };
+    while (auto doc = nextInput()) {
         BSONObj d = doc->getOwned();
         if (_query && !_query->matchesBSON(d))
             continue;

@@ -13,8 +13,10 @@
 // distanceMultiplier); output in ascending distance; documents whose key field holds no
 // valid geometry are skipped.
 //
-// Execution: the stage reads its input (a collection scan attached by the pipeline), applies
-// `query` (under the operation's collation), computes distances and sorts them in memory.
+// Execution: the stage reads its input (a collection scan attached by the pipeline) or, with
+// maxDistance and a 2dsphere index on the key, its own FETCH + IXSCAN plan over the cells of
+// the spherical cap of that radius (indexedCandidates()); it applies `query` (under the
+// operation's collation), computes distances and sorts them in memory.
 // The same class runs, under other names, inside the time-series rewrites
 // (timeseries_geo_near.h): "$geoNearCursor" over buckets on `meta.<path>` before the unpack,
 // and "$_internalGeoNearDistance" after the unpack for a measurement field.
@@ -30,6 +32,7 @@
 namespace mongo {
 
 class MatchExpression;
+class PlanExecutor;
 
 struct GeoNearSpec {
     BSONObj near;              // {near: <value>} (owned)
@@ -78,6 +81,12 @@ protected:
 private:
     /** The key field to read (resolving the collection's geo index for $geoNear). */
     std::string resolveKey() const;
+    /**
+     * For $geoNear/$geoNearCursor with maxDistance over a collection with a 2dsphere index
+     * on `key`: a plan (FETCH + IXSCAN over the S2 covering of the spherical cap of radius
+     * maxDistance) returning every document that may be within maxDistance; else null.
+     */
+    std::unique_ptr<PlanExecutor> indexedCandidates(const std::string& key);
 
     GeoNearSpec _spec;
     std::string _name;

@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
@@ -191,6 +193,57 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
     appendServerInfo(result);
 }
 
+/**
+ * find and count on a view (time-series views included), and find with $near, run as an
+ * aggregate (find_cmd.cpp, count_cmds.cpp); their explain is that aggregate's, as upstream
+ * shows it. nullopt for a query on a collection.
+ */
+std::optional<BSONObj> queryAsAggregate(OperationContext* opCtx, StringData name,
+                                        const BSONObj& cmdObj, const std::string& dbName) {
+    std::vector<BSONObj> stages;
+    std::string coll;
+    std::optional<BSONObj> collation, let;
+    if (name == "find") {
+        auto cmd = FindCommandRequest::parse(cmdObj);
+        NamespaceString nss(dbName, cmd.getCollectionName());
+        std::string nearPath;
+        if (!isView(opCtx, nss) && !nearFilterToGeoNear(cmd.getFilter(), &nearPath))
+            return std::nullopt;
+        long long limit = cmd.getLimit().value_or(0);
+        stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
+                                cmd.getSkip().value_or(0), limit < 0 ? -limit : limit);
+        coll = cmd.getCollectionName();
+        collation = cmd.getCollation();
+        let = cmd.getLet();
+    } else if (name == "count") {
+        auto cmd = CountCommandRequest::parse(cmdObj);
+        NamespaceString nss(dbName, cmd.getCollectionName());
+        if (!isView(opCtx, nss))
+            return std::nullopt;
+        long long limit = cmd.getLimit().value_or(0);
+        stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getSkip().value_or(0),
+                                limit < 0 ? -limit : limit);
+        stages.push_back(BSON("$count" << "n"));
+        coll = cmd.getCollectionName();
+        collation = cmd.getCollation();
+    } else {
+        return std::nullopt;
+    }
+    BSONObjBuilder b;
+    b.append("aggregate", coll);
+    BSONArrayBuilder arr(b.subarrayStart("pipeline"));
+    for (const auto& st : stages)
+        arr.append(st);
+    arr.done();
+    b.append("cursor", BSONObj());
+    if (collation)
+        b.append("collation", *collation);
+    if (let)
+        b.append("let", *let);
+    b.append("$db", dbName);
+    return b.obj();
+}
+
 class ExplainCmd : public Command {
 public:
     ExplainCmd() : Command("explain") {}
@@ -207,6 +260,12 @@ public:
         BSONObj cmdObj = withDb.obj();
         StringData name = cmdObj.firstElementFieldNameStringData();
 
+        if (name != "aggregate") {
+            if (auto aggCmd = queryAsAggregate(opCtx, name, cmdObj, req.dbName)) {
+                cmdObj = *aggCmd;
+                name = "aggregate";
+            }
+        }
         if (name == "aggregate") {
             Command* agg = CommandRegistry::find("aggregate");
             uassert(ErrorCodes::CommandNotFound, "no such command: 'aggregate'", agg);

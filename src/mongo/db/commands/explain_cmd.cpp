@@ -12,6 +12,7 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
@@ -44,10 +45,11 @@ Verbosity parseVerbosity(const BSONElement& e) {
     uasserted(ErrorCodes::FailedToParse, "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
 }
 
-void appendServerInfo(BSONObjBuilder& result) {
+void appendServerInfo(OperationContext* opCtx, BSONObjBuilder& result) {
     char host[256] = {0};
     gethostname(host, sizeof(host) - 1);
-    result.append("serverInfo", BSON("host" << host << "port" << 27017 << "version" << "8.0.0"
+    const int port = opCtx->getServiceContext()->options.port;
+    result.append("serverInfo", BSON("host" << host << "port" << port << "version" << "8.0.0"
                                             << "gitVersion" << "0000000000000000000000000000000000000000"));
 }
 
@@ -91,7 +93,7 @@ void explainExecutor(OperationContext* opCtx, const NamespaceString& nss, const 
             es.append("allPlansExecution", BSONArray());
     }
     result.append("command", innerCmd);
-    appendServerInfo(result);
+    appendServerInfo(opCtx, result);
 }
 
 /**
@@ -126,7 +128,7 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
                               ? ExplainVerbosity::kAllPlansExecution
                               : ExplainVerbosity::kExecutionStats);
     result.append("command", cmdObj);
-    appendServerInfo(result);
+    appendServerInfo(opCtx, result);
 }
 
 /** What explain needs of a delete/update statement on a time-series view. */
@@ -190,7 +192,7 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
             es.append("allPlansExecution", BSONArray());
     }
     result.append("command", innerCmd);
-    appendServerInfo(result);
+    appendServerInfo(opCtx, result);
 }
 
 /**

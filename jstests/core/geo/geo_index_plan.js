@@ -5,29 +5,15 @@
  * collection scan ({$natural: 1}) and of a collection without the index (differential over
  * random points, lines and polygons and random query polygons and caps).
  */
+load("jstests/libs/query_helpers.js");
 const indexed = db[jsTestName()];
 const plain = db[jsTestName() + "_plain"];
-
-function planStages(plan) {
-    const out = [];
-    (function walk(p) {
-        if (!p || typeof p !== "object") return;
-        if (p.stage) out.push(p);
-        walk(p.inputStage);
-        (p.inputStages || []).forEach(walk);
-    })(plan);
-    return out;
-}
 
 function ixscanOf(explain) {
     return planStages(explain.queryPlanner.winningPlan).find(s => s.stage === "IXSCAN");
 }
 
-let seed = 12345;
-function rand() {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-}
+const rand = seededRandom(12345).unit;  // same data on every run
 function between(lo, hi) {
     return lo + (hi - lo) * rand();
 }

@@ -4,15 +4,12 @@
  * case the SORT stage spills to disk (executionStats usedDisk) and returns the full,
  * correctly ordered result. A top-k sort under the limit needs no disk.
  */
+load("jstests/libs/query_helpers.js");
 const coll = db[jsTestName()];
 const kParam = "internalQueryMaxBlockingSortMemoryUsageBytes";
 let original;
 
-let seed = 991;
-function randInt(n) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-}
+const randInt = seededRandom(991).int;  // same data on every run
 
 function sortStage(plan) {
     let p = plan;

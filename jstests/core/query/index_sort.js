@@ -4,19 +4,8 @@
  * stops early. Multikey, hidden and (unless the filter needs the field) sparse indexes
  * do not provide sorts. Results always equal a $natural scan sorted in memory.
  */
+load("jstests/libs/query_helpers.js");
 const coll = db[jsTestName()];
-
-function planStages(plan) {
-    const out = [];
-    (function walk(p) {
-        if (!p || typeof p !== "object") return;
-        if (p.stage) out.push(p);
-        walk(p.inputStage);
-        walk(p.queryPlan);
-        (p.inputStages || []).forEach(walk);
-    })(plan);
-    return out;
-}
 
 function findStage(plan, name) {
     return planStages(plan).find((s) => s.stage === name);
@@ -44,12 +33,7 @@ function assertSameAsNatural(filter, sort, limit) {
     if (!limit) assert.sameMembers(b.map((d) => d._id), a.map((d) => d._id));
 }
 
-/** A seeded generator (the data is random but each run is the same). */
-let seed = 4242;
-function randInt(n) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-}
+const randInt = seededRandom(4242).int;  // same data on every run
 
 function setUp() {
     coll.drop();

@@ -4,6 +4,7 @@
  * $exists: true implied by a non-null equality or range, $and conjuncts each implied).
  * Results always equal a $natural scan of the same filter.
  */
+load("jstests/libs/query_helpers.js");
 const coll = db[jsTestName()];
 
 function winning(filter) {
@@ -22,11 +23,7 @@ function assertSameAsNatural(filter) {
                        tojson(filter));
 }
 
-let seed = 77;
-function randInt(n) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-}
+const randInt = seededRandom(77).int;  // same data on every run
 
 function setUp() {
     coll.drop();

@@ -5,15 +5,12 @@
  * without meta, missing fields, int/long/double values, strings, out-of-order inserts
  * (v3 buckets). Values are multiples of 0.25 so that sums are exact in any order.
  */
+load("jstests/libs/query_helpers.js");
 const ts = db[jsTestName() + "_ts"];
 const plain = db[jsTestName() + "_plain"];
 const base = ISODate("2024-03-01T00:00:00Z").getTime();
 
-let seed = 777;
-function rand(n) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-}
+const rand = seededRandom(777).int;  // same data on every run
 
 function canon(v) {
     if (v instanceof Array)

@@ -5,28 +5,14 @@
  * Results equal those of a regular collection holding the same documents (differential), and
  * $geoNear with maxDistance equals $geoNear without it, cut at that distance.
  */
+load("jstests/libs/query_helpers.js");
 const name = jsTestName();
 const ts = db[name];
 const plain = db[name + "_plain"];
 
-let seed = 777;
-function rand() {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-}
+const rand = seededRandom(777).unit;  // same data on every run
 function between(lo, hi) {
     return lo + (hi - lo) * rand();
-}
-
-function planStages(plan) {
-    const out = [];
-    (function walk(p) {
-        if (!p || typeof p !== "object") return;
-        if (p.stage) out.push(p);
-        walk(p.inputStage);
-        (p.inputStages || []).forEach(walk);
-    })(plan);
-    return out;
 }
 
 function bucketPlan(pipeline) {

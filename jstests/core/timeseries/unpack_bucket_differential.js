@@ -7,15 +7,12 @@
  * and the same again with the rewrites off ($_internalInhibitOptimization after the view's
  * unpacking stage).
  */
+load("jstests/libs/query_helpers.js");
 const ts = db[jsTestName() + "_ts"];
 const plain = db[jsTestName() + "_plain"];
 const base = ISODate("2024-03-01T00:00:00Z").getTime();
 
-let seed = 4242;
-function rand(n) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-}
+const rand = seededRandom(4242).int;  // same data on every run
 
 /** Field order does not matter (measurements unpack time first): sort keys recursively. */
 function canon(v) {

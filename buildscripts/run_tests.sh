@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: GoogleTest unit tests,
-# a short BSONColumn fuzz smoke run, the jstest suites (resmoke) and the client
+# a short smoke run of every fuzzer, the jstest suites (resmoke) and the client
 # tests (Node driver, pymongo, kill -9 durability). The last line is
 # `N passed, M failed` over all of them. Exit status 0 only when nothing failed.
 set -uo pipefail
@@ -32,7 +32,7 @@ if [ "$unit_rc" -ne 0 ] && [ "$uf" -eq 0 ]; then uf=1; fi
 echo "unit tests: $up passed, $uf failed"
 add_counts "$up" "$uf"
 
-echo "=== fuzz smoke (BSONColumn decoder)"
+echo "=== fuzz smoke (every fuzzer: BSONColumn, OP_MSG, geometry parser)"
 if command -v clang++ >/dev/null 2>&1 && \
    scons -Q -j2 --build-dir=build/fuzz --sanitize=address,undefined,fuzzer fuzzers > "$logdir/fuzz-build.log" 2>&1; then
   fz_ok=0; fz_bad=0

@@ -4,7 +4,7 @@
  * result sets can be compared regardless of field order.
  */
 globalThis.canonicalDoc = function canonicalDoc(d) {
-    if (d instanceof Array)
+    if (Array.isArray(d))
         return d.map(canonicalDoc);
     if (d !== null && typeof d === "object" && !(d instanceof Date) && d._bsontype === undefined) {
         const out = {};

@@ -5,6 +5,8 @@
  * unordered write errors, translated hints, later inserts, and a differential check against
  * a regular collection on random data.
  */
+load("jstests/libs/query_helpers.js");
+load("jstests/libs/doc_compare.js");
 const coll = db[jsTestName()];
 const buckets = db["system.buckets." + jsTestName()];
 const t0 = ISODate("2024-03-01T00:00:00Z").getTime();
@@ -19,27 +21,7 @@ function setUp(n, extraDoc) {
         assert.commandWorked(coll.insertMany(docs));
 }
 
-/** Documents with their fields in name order (the view emits the time field first). */
-/** A deterministic PRNG (mulberry32) with the two calls the scenarios use. */
-function seededRandom(seed) {
-    let a = seed >>> 0;
-    const rand = () => {
-        a = (a + 0x6D2B79F5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    return {rand: rand, randInt: (n) => Math.floor(rand() * n)};
-}
-
-function canon(docs) {
-    return docs.map(d => {
-        const out = {};
-        for (const k of Object.keys(d).sort()) out[k] = d[k];
-        return out;
-    });
-}
+const canon = canonicalDoc;  // documents (and arrays of them) with fields in name order
 
 function ids(filter) {
     return coll.find(filter || {}).sort({_id: 1}).toArray().map(d => d._id);
@@ -187,24 +169,24 @@ function differentialRandom() {
     setUp(0);
     const docs = [];
     for (let i = 0; i < 400; ++i) {
-        const d = {_id: i, t: new Date(t0 + Random.randInt(5 * 3600 * 1000)), m: Random.randInt(4), v: Random.randInt(100)};
-        if (Random.rand() < 0.3)
-            d.w = Random.randInt(10);
+        const d = {_id: i, t: new Date(t0 + Random.int(5 * 3600 * 1000)), m: Random.int(4), v: Random.int(100)};
+        if (Random.unit() < 0.3)
+            d.w = Random.int(10);
         docs.push(d);
     }
     assert.commandWorked(coll.insertMany(docs));
     assert.commandWorked(plain.insertMany(docs));
     const filters = [];
     for (let k = 0; k < 30; ++k) {
-        const r = Random.randInt(5);
-        if (r === 0) filters.push({v: {$lt: Random.randInt(100)}});
-        if (r === 1) filters.push({m: Random.randInt(4), v: {$gte: Random.randInt(100)}});
-        if (r === 2) filters.push({t: {$gt: new Date(t0 + Random.randInt(5 * 3600 * 1000))}, w: {$exists: true}});
-        if (r === 3) filters.push({$or: [{w: Random.randInt(10)}, {v: Random.randInt(100)}]});
-        if (r === 4) filters.push({m: Random.randInt(4)});
+        const r = Random.int(5);
+        if (r === 0) filters.push({v: {$lt: Random.int(100)}});
+        if (r === 1) filters.push({m: Random.int(4), v: {$gte: Random.int(100)}});
+        if (r === 2) filters.push({t: {$gt: new Date(t0 + Random.int(5 * 3600 * 1000))}, w: {$exists: true}});
+        if (r === 3) filters.push({$or: [{w: Random.int(10)}, {v: Random.int(100)}]});
+        if (r === 4) filters.push({m: Random.int(4)});
     }
     for (const f of filters) {
-        const one = Random.rand() < 0.3;
+        const one = Random.unit() < 0.3;
         const a = one ? coll.deleteOne(f) : coll.deleteMany(f);
         // deleteOne may pick a different document: delete the same _id from the plain one.
         if (one) {

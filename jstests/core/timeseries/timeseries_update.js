@@ -6,6 +6,8 @@
  * leave nothing half-done, later inserts, and a differential check against a regular
  * collection on random data.
  */
+load("jstests/libs/query_helpers.js");
+load("jstests/libs/doc_compare.js");
 const coll = db[jsTestName()];
 const buckets = db["system.buckets." + jsTestName()];
 const t0 = ISODate("2024-03-01T00:00:00Z").getTime();
@@ -20,26 +22,7 @@ function setUp(n) {
         assert.commandWorked(coll.insertMany(docs));
 }
 
-/** A deterministic PRNG (mulberry32) with the two calls the scenarios use. */
-function seededRandom(seed) {
-    let a = seed >>> 0;
-    const rand = () => {
-        a = (a + 0x6D2B79F5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    return {rand: rand, randInt: (n) => Math.floor(rand() * n)};
-}
-
-function canon(docs) {
-    return docs.map(d => {
-        const out = {};
-        for (const k of Object.keys(d).sort()) out[k] = d[k];
-        return out;
-    });
-}
+const canon = canonicalDoc;  // documents (and arrays of them) with fields in name order
 
 function all() {
     return canon(coll.find().sort({_id: 1}).toArray());
@@ -238,26 +221,26 @@ function differentialRandom() {
     setUp(0);
     const docs = [];
     for (let i = 0; i < 300; ++i) {
-        const d = {_id: i, t: new Date(t0 + Random.randInt(4 * 3600 * 1000)), m: Random.randInt(3), v: Random.randInt(100)};
-        if (Random.rand() < 0.3)
-            d.w = Random.randInt(10);
+        const d = {_id: i, t: new Date(t0 + Random.int(4 * 3600 * 1000)), m: Random.int(3), v: Random.int(100)};
+        if (Random.unit() < 0.3)
+            d.w = Random.int(10);
         docs.push(d);
     }
     assert.commandWorked(coll.insertMany(docs));
     assert.commandWorked(plain.insertMany(docs));
     for (let k = 0; k < 30; ++k) {
         let f;
-        const r = Random.randInt(4);
-        if (r === 0) f = {v: {$lt: Random.randInt(100)}};
-        if (r === 1) f = {m: Random.randInt(3), v: {$gte: Random.randInt(100)}};
-        if (r === 2) f = {t: {$gt: new Date(t0 + Random.randInt(4 * 3600 * 1000))}, w: {$exists: true}};
-        if (r === 3) f = {m: Random.randInt(3)};
+        const r = Random.int(4);
+        if (r === 0) f = {v: {$lt: Random.int(100)}};
+        if (r === 1) f = {m: Random.int(3), v: {$gte: Random.int(100)}};
+        if (r === 2) f = {t: {$gt: new Date(t0 + Random.int(4 * 3600 * 1000))}, w: {$exists: true}};
+        if (r === 3) f = {m: Random.int(3)};
         let u;
-        const s = Random.randInt(4);
+        const s = Random.int(4);
         if (s === 0) u = {$inc: {v: 1}};
-        if (s === 1) u = {$set: {w: Random.randInt(10)}};
-        if (s === 2) u = {$set: {m: Random.randInt(3)}};
-        if (s === 3) u = {$unset: {w: ""}, $set: {t: new Date(t0 + Random.randInt(4 * 3600 * 1000))}};
+        if (s === 1) u = {$set: {w: Random.int(10)}};
+        if (s === 2) u = {$set: {m: Random.int(3)}};
+        if (s === 3) u = {$unset: {w: ""}, $set: {t: new Date(t0 + Random.int(4 * 3600 * 1000))}};
         const a = assert.commandWorked(coll.updateMany(f, u));
         const b = assert.commandWorked(plain.updateMany(f, u));
         assert.eq(b.matchedCount, a.matchedCount, tojson([f, u]));

@@ -41,20 +41,6 @@ int compareNumbers(const BSONElement& l, const BSONElement& r) {
 }
 }  // namespace
 
-int compareDoubles(double l, double r) {
-    if (l < r)
-        return -1;
-    if (l > r)
-        return 1;
-    if (l == r)
-        return 0;
-    // At least one NaN.
-    bool ln = std::isnan(l), rn = std::isnan(r);
-    if (ln && rn)
-        return 0;
-    return ln ? -1 : 1;
-}
-
 int compareLongToDouble(long long l, double r) {
     if (std::isnan(r))
         return 1;

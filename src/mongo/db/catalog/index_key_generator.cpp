@@ -137,8 +137,9 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
     std::vector<std::vector<BSONElement>> values;
     std::vector<std::string> arrayFields;
     bool allMissing = true;
-    std::vector<BSONObj> geoHolders;  // owns the NumberLong cell ids of geo fields
-    geoHolders.reserve(keyPattern.nFields());
+    // Own the NumberLong cell ids of geo fields (elements point into the shared buffers,
+    // which stay put when the vector grows).
+    std::vector<BSONObj> geoHolders;
     for (auto field : keyPattern) {
         if (isGeoKeyType(field)) {
             std::vector<long long> cells;

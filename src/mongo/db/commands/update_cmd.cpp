@@ -25,9 +25,6 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
     auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered());
-    std::vector<WriteError> errors;
-    for (auto& e : res.errors)
-        errors.push_back(WriteError{e.index, e.status, e.extra});
     result.appendNumber("n", res.n);
     result.appendNumber("nModified", res.nModified);
     if (!res.upserted.empty()) {
@@ -38,7 +35,7 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
             u.appendAs(id.firstElement(), "_id");
         }
     }
-    appendWriteErrors(errors, result);
+    appendWriteErrorsOf(res.errors, result);
 }
 
 class UpdateCmd : public Command {

@@ -141,11 +141,8 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
     timeseries::attachBuckets(&ts, buckets.getCollection());
     opCtx->getServiceContext()->opCounters.insert.fetch_add(static_cast<long long>(docs.size()));
     auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered);
-    std::vector<WriteError> errors;
-    for (auto& e : res.errors)
-        errors.push_back(WriteError{e.index, e.status, nullptr});
     result.appendNumber("n", res.n);
-    appendWriteErrors(errors, result);
+    appendWriteErrorsOf(res.errors, result);
 }
 
 /** Delete on a time-series view: measurement deletes (timeseries_write_ops.h). */
@@ -154,11 +151,8 @@ void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollecti
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
     auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered());
-    std::vector<WriteError> errors;
-    for (auto& e : res.errors)
-        errors.push_back(WriteError{e.index, e.status, e.extra});
     result.appendNumber("n", res.n);
-    appendWriteErrors(errors, result);
+    appendWriteErrorsOf(res.errors, result);
 }
 
 /** A direct write to system.buckets.<coll> invalidates the catalog's in-memory buckets. */

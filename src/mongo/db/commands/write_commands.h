@@ -29,6 +29,23 @@ struct WriteError {
 /** Appends writeErrors: [{index, code, errmsg, ...extra}] when there are any. */
 void appendWriteErrors(const std::vector<WriteError>& errors, BSONObjBuilder& result);
 
+/**
+ * appendWriteErrors() for the per-statement errors of a time-series write result
+ * (`{index, status}` with an optional `extra`).
+ */
+template <typename E>
+void appendWriteErrorsOf(const std::vector<E>& from, BSONObjBuilder& result) {
+    std::vector<WriteError> errors;
+    errors.reserve(from.size());
+    for (const auto& e : from) {
+        if constexpr (requires { e.extra; })
+            errors.push_back(WriteError{e.index, e.status, e.extra});
+        else
+            errors.push_back(WriteError{e.index, e.status, nullptr});
+    }
+    appendWriteErrors(errors, result);
+}
+
 /** Runs `f`, turning a DBException into a WriteError for statement `index`. */
 template <typename F>
 bool runStatement(int index, std::vector<WriteError>* errors, F&& f) {

@@ -16,6 +16,7 @@
 #include "mongo/db/pipeline/timeseries_min_max_rewrite.h"
 #include "mongo/db/pipeline/timeseries_rewrites.h"
 #include "mongo/db/pipeline/timeseries_sample.h"
+#include "mongo/db/pipeline/timeseries_sample_stages.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
@@ -184,11 +185,15 @@ void DocumentSourceInternalUnpackBucket::_runSample() {
     const long long maxCount = gTimeseriesBucketMaxCount.load();
     if (coll && !coll->isDropped() &&
         timeseries_sample::useArhash(*_sampleSize, coll->numRecords(opCtx), maxCount)) {
-        auto sample =
-            timeseries_sample::sampleBuckets(opCtx, *coll, &_unpacker, *_sampleSize, maxCount, &gen);
-        _unpacker = BucketUnpacker(_unpacker.spec());  // forget the last random bucket
-        if (sample) {
-            _sampleOut = std::move(*sample);
+        // The plan stages of the planned path (timeseries_sample_stages.h), drained here when
+        // the pipeline was not planned by preparePipeline (sub-pipelines).
+        SampleFromTimeseriesBucketStage arhash(std::make_unique<RandomBucketStage>(coll, &gen),
+                                               _unpacker.spec(), *_sampleSize, maxCount, &gen);
+        std::vector<BSONObj> sample;
+        while (auto m = arhash.next(opCtx))
+            sample.push_back(std::move(m->doc));
+        if (!arhash.failed()) {
+            _sampleOut = std::move(sample);
             return;
         }
     }

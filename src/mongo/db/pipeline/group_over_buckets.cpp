@@ -101,18 +101,6 @@ void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool is
         _count += n;
 }
 
-/** Canonical order of doubles (NaN first), as compareDoubles in bson_comparator. */
-inline int cmpDouble(double l, double r) {
-    if (l < r)
-        return -1;
-    if (l > r)
-        return 1;
-    if (l == r)
-        return 0;
-    bool ln = std::isnan(l), rn = std::isnan(r);
-    return ln && rn ? 0 : ln ? -1 : 1;
-}
-
 /** The first best present value of rows [from, to), folded into `acc` (one Value per run). */
 void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, size_t from, size_t to) {
     const bool isMax = acc->isMax();
@@ -121,7 +109,7 @@ void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, s
         const double* v = col.doubles.data();
         double best = 0;
         forPresent(col, from, to, [&](size_t i) {
-            int c = any ? cmpDouble(v[i], best) : 0;
+            int c = any ? compareDoubles(v[i], best) : 0;
             if (!any || (isMax ? c > 0 : c < 0))
                 best = v[i];
             any = true;

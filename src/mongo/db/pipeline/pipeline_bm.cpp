@@ -8,6 +8,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/pipeline/vector_source_bm.h"
 
 namespace mongo {
 namespace {
@@ -31,26 +32,6 @@ const std::vector<BSONObj>& docs() {
     }();
     return d;
 }
-
-/** Streams a vector it does not own (no per-run copy of the input). */
-class VectorSource final : public DocumentSource {
-public:
-    VectorSource(std::shared_ptr<ExpressionContext> expCtx, const std::vector<BSONObj>* docs)
-        : DocumentSource(std::move(expCtx)), _docs(docs) {}
-    std::optional<BSONObj> getNext() override {
-        if (_pos >= _docs->size())
-            return std::nullopt;
-        return (*_docs)[_pos++];
-    }
-    const char* getSourceName() const override {
-        return "$vector";
-    }
-    void serialize(BSONArrayBuilder*) const override {}
-
-private:
-    const std::vector<BSONObj>* _docs;
-    size_t _pos = 0;
-};
 
 // The whole range except the first and last hour.
 const long long kLo = kStart + 3600 * 1000;

@@ -20,6 +20,7 @@
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/pipeline/vector_source_bm.h"
 
 namespace mongo {
 namespace {
@@ -98,26 +99,6 @@ const std::vector<BSONObj>& buckets(int perBucket) {
         it = cache.emplace(perBucket, makeBuckets(perBucket)).first;
     return it->second;
 }
-
-/** Streams a vector it does not own. */
-class VectorSource final : public DocumentSource {
-public:
-    VectorSource(std::shared_ptr<ExpressionContext> expCtx, const std::vector<BSONObj>* docs)
-        : DocumentSource(std::move(expCtx)), _docs(docs) {}
-    std::optional<BSONObj> getNext() override {
-        if (_pos >= _docs->size())
-            return std::nullopt;
-        return (*_docs)[_pos++];
-    }
-    const char* getSourceName() const override {
-        return "$vector";
-    }
-    void serialize(BSONArrayBuilder*) const override {}
-
-private:
-    const std::vector<BSONObj>* _docs;
-    size_t _pos = 0;
-};
 
 /** Unpacks buckets into measurement documents (the generic path's input). */
 class UnpackSource final : public DocumentSource {

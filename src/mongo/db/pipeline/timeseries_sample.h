@@ -3,7 +3,8 @@
 // random measurement slots of random buckets (ARHASH: a random bucket, a random slot
 // 0..bucketMaxCount-1, rejected when the slot is empty or already taken), which reads
 // about size x (bucketMaxCount / average fill) buckets; otherwise sample every unpacked
-// measurement (reservoir). Both give a uniform sample without replacement.
+// measurement (reservoir). Both give a uniform sample without replacement. The ARHASH
+// plan stages are in timeseries_sample_stages.h.
 #pragma once
 
 #include <functional>
@@ -15,23 +16,10 @@
 
 namespace mongo {
 
-class BucketUnpacker;
-class Collection;
-class OperationContext;
-
 namespace timeseries_sample {
 
 /** True when ARHASH is used: size <= 1% of numBuckets * bucketMaxCount. */
 bool useArhash(long long size, long long numBuckets, long long bucketMaxCount);
-
-/**
- * ARHASH over the buckets of `coll` (picked by uniform RecordId between the first and last
- * record, absent ids rejected), unpacked with `unpacker`. nullopt when the rejections pass
- * a bound (e.g. a sparse id range): the caller then samples by a scan.
- */
-std::optional<std::vector<BSONObj>> sampleBuckets(OperationContext* opCtx, const Collection& coll,
-                                                  BucketUnpacker* unpacker, long long size,
-                                                  long long bucketMaxCount, std::mt19937_64* gen);
 
 /** Up to `size` documents of `next()` chosen uniformly (reservoir), in random order. */
 std::vector<BSONObj> reservoirSample(const std::function<std::optional<BSONObj>()>& next,

@@ -31,16 +31,9 @@ int shapeOf(const BSONElement& e) {
 inline int compareSameTypeScalar(const BSONElement& e, const char* stored) {
     switch (e.type()) {
         case BSONType::kNumberDouble: {
-            double l = e.numberDouble(), r;
+            double r;
             std::memcpy(&r, stored, sizeof(r));
-            if (l < r)
-                return -1;
-            if (l > r)
-                return 1;
-            if (l == r)
-                return 0;
-            const bool ln = std::isnan(l), rn = std::isnan(r);
-            return ln == rn ? 0 : (ln ? -1 : 1);
+            return compareDoubles(e.numberDouble(), r);
         }
         case BSONType::kNumberInt: {
             int32_t l = e.numberInt(), r;

@@ -1,5 +1,7 @@
 #include "mongo/db/commands/find_helpers.h"
 
+#include "mongo/db/pipeline/pipeline_d.h"
+
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/expression.h"
@@ -84,11 +86,7 @@ std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx
         return std::shared_ptr<const CollatorInterface>(uassertStatusOK(makeCollator(*collation)));
     if (!opCtx)
         return nullptr;
-    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
-    if (!coll)
-        return nullptr;
-    return std::shared_ptr<const CollatorInterface>(
-        CollatorInterface::cloneCollator(coll->getDefaultCollator()));
+    return collectionDefaultCollator(opCtx, nss);
 }
 
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,

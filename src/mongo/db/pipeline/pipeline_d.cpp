@@ -31,13 +31,6 @@ void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars) {
     }
 }
 
-/** The default collator of collection `nss` (null: simple or no such collection). */
-std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* opCtx,
-                                                             const NamespaceString& nss) {
-    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
-    return coll ? CollatorInterface::cloneCollator(coll->getDefaultCollator()) : nullptr;
-}
-
 /**
  * The collator for a pipeline over `nss` (see preparePipeline). `viewCollation` is the
  * requested view's collation ({} simple) when `nss` is a view.
@@ -70,6 +63,12 @@ std::unique_ptr<CollatorInterface> resolveCollator(OperationContext* opCtx,
 }
 
 }  // namespace
+
+std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* opCtx,
+                                                             const NamespaceString& nss) {
+    auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
+    return coll ? CollatorInterface::cloneCollator(coll->getDefaultCollator()) : nullptr;
+}
 
 PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
                                  const std::vector<BSONObj>& stages,

@@ -81,6 +81,13 @@ private:
 };
 
 /**
+ * A copy of the default collator of collection `nss` (null: simple, or no such collection):
+ * the collation in force when a statement gives none.
+ */
+std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* opCtx,
+                                                             const NamespaceString& nss);
+
+/**
  * The aggregate stages equivalent to a find on a view: $match, $sort, $skip,
  * $limit, $project (each only when given).
  */

@@ -37,7 +37,7 @@ Status invalid(const std::string& msg) {
 Status validateDoc(const char* p, std::size_t avail, int depth, std::size_t* outLen,
                    bool anyBoolByte) {
     if (depth > kMaxDepth)
-        return invalid("BSON document nested too deeply");
+        return Status(ErrorCodes::Overflow, "BSONObj exceeds maximum nested object depth");
     if (avail < 5)
         return invalid("BSON document too short");
     std::int32_t len = readLE<std::int32_t>(p);
@@ -185,6 +185,22 @@ Status validateBSON(const char* data, std::size_t len, BSONBoolBytes bools) {
     if (used != len)
         return invalid("BSON document length does not match its buffer");
     return Status::OK();
+}
+
+int bsonNestingDepth(const BSONObj& obj, int cap) {
+    if (cap <= 0)
+        return 1;
+    int deepest = 1;
+    for (auto e : obj) {
+        if (!e.isABSONObj())
+            continue;
+        int d = 1 + bsonNestingDepth(e.embeddedObject(), cap - 1);
+        if (d > deepest)
+            deepest = d;
+        if (deepest > cap)
+            break;
+    }
+    return deepest;
 }
 
 BSONObj::BSONObj() : _data(kEmptyObject) {}

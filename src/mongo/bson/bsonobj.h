@@ -144,14 +144,21 @@ public:
 };
 
 /**
- * Validates that `len` bytes at `data` form one well-formed BSON document:
- * lengths, nesting (at most 200 levels... as upstream's limit of 180 + slack),
- * type bytes, string terminators, and UTF-8 of keys. Returns InvalidBSON otherwise.
+ * Validates that `len` bytes at `data` form one well-formed BSON document: lengths, type
+ * bytes, string terminators, and UTF-8 of keys (InvalidBSON 22 otherwise), and nesting of at
+ * most 200 levels, upstream's limit on anything received (Overflow 15 past it).
  */
 /** kAnyByte: a bool's byte may be anything (BSONColumn carries such values verbatim). */
 enum class BSONBoolBytes { kStrict, kAnyByte };
 Status validateBSON(const char* data, std::size_t len,
                     BSONBoolBytes bools = BSONBoolBytes::kStrict);
+
+/**
+ * The deepest nesting of objects and arrays in `obj` (1 for a document without sub-documents),
+ * looking no deeper than `cap` + 1 levels: a result above `cap` means "too deep". Reads at
+ * most the whole document, so it costs no more than copying it.
+ */
+int bsonNestingDepth(const BSONObj& obj, int cap);
 
 std::ostream& operator<<(std::ostream& os, const BSONObj& o);
 std::ostream& operator<<(std::ostream& os, const BSONElement& e);

@@ -16,17 +16,23 @@ BufBuilder::~BufBuilder() {
     std::free(_buf);
 }
 
-char* BufBuilder::grow(int by) {
-    int need = _len + by;
+char* BufBuilder::grow(std::size_t by) {
+    std::size_t want = static_cast<std::size_t>(_len) + by;
+    if (want > static_cast<std::size_t>(kBufBuilderMaxSize))
+        uasserted(13548, "BufBuilder attempted to grow() to " + std::to_string(want) +
+                      " bytes, past the " + std::to_string(kBufBuilderMaxSize >> 20) + "MB limit.");
+    int need = static_cast<int>(want);
     if (need > _cap) {
-        int cap = _cap;
-        while (cap < need)
-            cap = cap < (1 << 20) ? cap * 2 : cap + cap / 2;
+        std::size_t cap = static_cast<std::size_t>(_cap);
+        while (cap < static_cast<std::size_t>(need))
+            cap = cap < (1u << 20) ? cap * 2 : cap + cap / 2;
+        if (cap > static_cast<std::size_t>(kBufBuilderMaxSize))
+            cap = kBufBuilderMaxSize;
         char* nb = static_cast<char*>(std::realloc(_buf, cap));
         if (!nb)
             throw std::bad_alloc();
         _buf = nb;
-        _cap = cap;
+        _cap = static_cast<int>(cap);
     }
     char* p = _buf + _len;
     _len = need;

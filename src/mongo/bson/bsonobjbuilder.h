@@ -16,6 +16,13 @@
 
 namespace mongo {
 
+/**
+ * The most a BufBuilder may hold. Nothing the server builds legitimately comes near it
+ * (documents are 16 MB, replies 48 MB, the query layer's memory limits 100 MB); a buffer
+ * that would pass it is a runaway computation, refused before the allocation.
+ */
+constexpr int kBufBuilderMaxSize = 128 * 1024 * 1024;
+
 /** Growable byte buffer. */
 class BufBuilder {
 public:
@@ -24,9 +31,13 @@ public:
     BufBuilder(const BufBuilder&) = delete;
     BufBuilder& operator=(const BufBuilder&) = delete;
 
-    char* grow(int by);
+    /**
+     * Makes room for `by` more bytes and returns where they start. Throws 13548 when the
+     * buffer would pass kBufBuilderMaxSize (checked before anything is allocated).
+     */
+    char* grow(std::size_t by);
     void appendBuf(const void* src, std::size_t n) {
-        std::memcpy(grow(static_cast<int>(n)), src, n);
+        std::memcpy(grow(n), src, n);
     }
     void appendChar(char c) {
         *grow(1) = c;

@@ -5,6 +5,7 @@
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -115,6 +116,39 @@ TEST(OID, ParsesAndPrintsHex) {
     EXPECT_EQ(OID::parse("zz").getStatus().code(), ErrorCodes::BadValue);
     OID a = OID::gen(), b = OID::gen();
     EXPECT_LT(a, b);
+}
+
+TEST(BufBuilder, RefusesToGrowPastItsCapBeforeAllocating) {
+    BufBuilder b;
+    b.appendChar('x');
+    try {
+        b.grow(static_cast<std::size_t>(kBufBuilderMaxSize));
+        FAIL() << "expected 13548";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), 13548);
+    }
+    try {
+        b.grow(std::size_t(1) << 40);  // would overflow int
+        FAIL() << "expected 13548";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), 13548);
+    }
+    EXPECT_EQ(b.len(), 1);
+}
+
+TEST(BSONValidate, RefusesNestingPast200LevelsWithOverflow) {
+    auto nested = [](int depth) {
+        BSONObj o = BSON("x" << 1);
+        for (int i = 1; i < depth; ++i)
+            o = BSON("x" << o);
+        return o;
+    };
+    BSONObj ok = nested(200), deep = nested(202);
+    EXPECT_TRUE(validateBSON(ok.objdata(), ok.objsize()).isOK());
+    EXPECT_EQ(validateBSON(deep.objdata(), deep.objsize()).code(), ErrorCodes::Overflow);
+    EXPECT_EQ(bsonNestingDepth(nested(5), 100), 5);
+    EXPECT_GT(bsonNestingDepth(nested(50), 10), 10);
+    EXPECT_EQ(bsonNestingDepth(BSONObj(), 10), 1);
 }
 
 }  // namespace

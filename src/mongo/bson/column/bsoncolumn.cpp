@@ -32,10 +32,14 @@ const Status& BSONColumn::Iterator::status() const {
     return _impl->status();
 }
 
+using bsoncolumn::tooManyPositions;
+
 StatusWith<DecodedColumn> BSONColumn::decompress() const {
     DecodedColumn out;
     bsoncolumn::ColumnDecoder dec(_data, _size);
     while (dec.next()) {
+        if (out._offsets.size() >= kMaxPositions)
+            return tooManyPositions();
         if (dec.missing()) {
             out._offsets.push_back(-1);
             continue;
@@ -56,8 +60,10 @@ Status BSONColumn::validate() const {
 StatusWith<size_t> BSONColumn::count() const {
     bsoncolumn::ColumnDecoder dec(_data, _size);
     size_t n = 0;
-    while (dec.next())
-        ++n;
+    while (dec.next()) {
+        if (++n > kMaxPositions)
+            return tooManyPositions();
+    }
     if (!dec.status().isOK())
         return dec.status();
     return n;

@@ -10,7 +10,8 @@
 //   if (!it.status().isOK()) ...                           // ErrorCodes::InvalidBSONColumn
 //
 // Every malformed input yields ErrorCodes::InvalidBSONColumn: lengths, offsets and control
-// bytes are checked before use, and memory use is bounded by the input size.
+// bytes are checked before use. Run-length words expand ~2000x, so decoding stops with
+// ExceededMemoryLimit past BSONColumn::kMaxPositions positions, far above any real bucket.
 #pragma once
 
 #include <cstddef>
@@ -98,17 +99,23 @@ public:
         return Iterator(_data, _size);
     }
 
-    /** Decodes every position. Cost O(values). Error: InvalidBSONColumn. */
+    /** The most positions decompress(), count() and decodeScalars() accept (4 Mi). */
+    static constexpr size_t kMaxPositions = size_t(1) << 22;
+
+    /**
+     * Decodes every position. Cost O(values). Errors: InvalidBSONColumn; ExceededMemoryLimit
+     * past kMaxPositions positions.
+     */
     StatusWith<DecodedColumn> decompress() const;
     /** Checks the whole column decodes. */
     Status validate() const;
-    /** Number of positions (missing included). Error: InvalidBSONColumn. */
+    /** Number of positions (missing included). Errors as decompress(). */
     StatusWith<size_t> count() const;
 
     /**
      * Fast path for regular (non-interleaved) columns of int32, int64, date, timestamp, bool
      * or double values (kinds may not be mixed: ints vs doubles). Errors: InvalidBSONColumn
-     * for malformed input; TypeMismatch when the column holds other types or mixes kinds
+     * for malformed input; ExceededMemoryLimit past kMaxPositions; TypeMismatch when the column holds other types or mixes kinds
      * (the caller then uses the iterator).
      */
     Status decodeScalars(ScalarColumn* out) const;

@@ -10,6 +10,7 @@ namespace mongo {
 namespace {
 
 using bsoncolumn::invalidColumn;
+using bsoncolumn::tooManyPositions;
 
 Status notScalar() {
     return Status(ErrorCodes::TypeMismatch, "BSONColumn is not a single-kind scalar column");
@@ -42,8 +43,11 @@ struct BlockState {
     int scale = bsoncolumn::kScaleRaw;
     uint64_t lastSlot = 0;
 
-    void reserve(size_t extra, Kind kind) {
+    /** Makes room for `extra` more positions; false past BSONColumn::kMaxPositions. */
+    [[nodiscard]] bool reserve(size_t extra, Kind kind) {
         const size_t need = n + extra;
+        if (need > BSONColumn::kMaxPositions)
+            return false;
         if (kind == Kind::kDouble) {
             if (out->doubles.size() < need)
                 out->doubles.resize(std::max(need, out->doubles.size() * 2));
@@ -52,6 +56,7 @@ struct BlockState {
         }
         if (out->present.size() * 64 < need)
             out->present.resize(std::max((need + 63) / 64, out->present.size() * 2), 0);
+        return true;
     }
     void setPresent(size_t i) {
         out->present[i >> 6] |= uint64_t(1) << (i & 63);
@@ -107,7 +112,8 @@ Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
         const uint64_t word = readLE<uint64_t>(words + 8 * w);
         if ((word & 0xF) == simple8b::kRleSelector) {
             int count = simple8b::valueCount(word);
-            st.reserve(size_t(count), kind);
+            if (!st.reserve(size_t(count), kind))
+                return tooManyPositions();
             for (int i = 0; i < 240; ++i)
                 rle[i] = st.lastSlot;
             for (; count > 0; count -= 240)
@@ -117,7 +123,8 @@ Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
         const int count = simple8b::decodeWord<uint64_t>(word, slots);
         if (count < 0)
             return invalidColumn("invalid Simple-8b selector");
-        st.reserve(size_t(count), kind);
+        if (!st.reserve(size_t(count), kind))
+            return tooManyPositions();
         applyDispatch(st, slots, size_t(count));
         st.lastSlot = slots[count - 1];
     }
@@ -167,7 +174,8 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
             st.base = t == BSONType::kNumberInt ? readLE<int32_t>(v)
                 : t == BSONType::kBool          ? int64_t(uint8_t(*v))
                                                 : readLE<int64_t>(v);
-            st.reserve(1, kind);
+            if (!st.reserve(1, kind))
+                return tooManyPositions();
             st.setPresent(st.n);
             if (kind == Kind::kDouble)
                 out->doubles[st.n] = readLE<double>(v);

@@ -4,12 +4,19 @@
 #include <cstring>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/column/bsoncolumn.h"
 #include "mongo/bson/column/bsoncolumn_util.h"
 
 namespace mongo::bsoncolumn {
 
 Status invalidColumn(const char* why) {
     return Status(ErrorCodes::InvalidBSONColumn, std::string("Invalid BSONColumn: ") + why);
+}
+
+Status tooManyPositions() {
+    return Status(ErrorCodes::ExceededMemoryLimit,
+                  "BSONColumn decodes to more than " + std::to_string(BSONColumn::kMaxPositions) +
+                      " values");
 }
 
 int literalSize(const char* p, const char* end) {

@@ -20,6 +20,8 @@ namespace mongo::bsoncolumn {
 int literalSize(const char* p, const char* end);
 
 Status invalidColumn(const char* why);
+/** ExceededMemoryLimit: the column decodes to more than BSONColumn::kMaxPositions values. */
+Status tooManyPositions();
 
 /** Decoding state of one value stream. */
 class DecodingStream {

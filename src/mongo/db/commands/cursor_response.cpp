@@ -1,15 +1,34 @@
 #include "mongo/db/commands/cursor_response.h"
 
+#include <sstream>
+
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 
 namespace {
 constexpr int kMaxBatchBytes = BSONObjMaxUserSize;
+
+/** A result document must fit a reply: BSONObjectTooLarge 10334 in upstream's words. */
+void uassertResultFits(const BSONObj& doc) {
+    if (doc.objsize() <= BSONObjMaxInternalSize) [[likely]]
+        return;
+    std::ostringstream hex;
+    hex << std::hex << doc.objsize();
+    BSONElement first = doc.firstElement();
+    std::string firstStr = first.eoo() ? "" : first.toString(true);
+    if (firstStr.size() > 100)
+        firstStr = firstStr.substr(0, 100) + "...";
+    uasserted(ErrorCodes::BSONObjectTooLarge,
+              "BSONObj size: " + std::to_string(doc.objsize()) + " (0x" + hex.str() +
+                  ") is invalid. Size must be between 0 and " +
+                  std::to_string(BSONObjMaxInternalSize) + "(16MB) First element: " + firstStr);
 }
+}  // namespace
 
 bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSize,
                BSONArrayBuilder* batch) {
@@ -25,6 +44,7 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
             exhausted = true;
             break;
         }
+        uassertResultFits(doc);
         if (n > 0 && bytes + doc.objsize() > kMaxBatchBytes) {
             cursor->stash = doc.getOwned();
             break;

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -179,6 +180,13 @@ void AccumulatorMinMax::process(const Value& v) {
         _val = v.getOwned();
 }
 
+void uassertAccumulatorMemory(StringData op, size_t used, long long limit) {
+    uassert(ErrorCodes::ExceededMemoryLimit,
+            std::string(op) + " used too much memory and cannot spill to disk. Used: " +
+                std::to_string(used) + " bytes. Memory limit: " + std::to_string(limit) + " bytes",
+            used <= static_cast<size_t>(limit));
+}
+
 namespace {
 
 class AccumulatorSum final : public Accumulator {
@@ -284,8 +292,10 @@ public:
     void process(const Value& v) override {
         if (v.missing())
             return;
+        size_t add = v.byteSize() + sizeof(Value);
+        uassertAccumulatorMemory("$push", _bytes + add, gInternalQueryMaxPushBytes.load());
         _vals.push_back(v.getOwned());
-        _bytes += v.elem().size() + sizeof(Value);
+        _bytes += add;
     }
     Value getValue() const override {
         return Value(_vals);
@@ -317,8 +327,12 @@ public:
     void process(const Value& v) override {
         if (v.missing())
             return;
-        if (_set.insert(v.getOwned()).second)
-            _bytes += v.elem().size() + sizeof(Value) + 32;
+        if (_set.count(v))
+            return;
+        size_t add = v.byteSize() + sizeof(Value) + 32;
+        uassertAccumulatorMemory("$addToSet", _bytes + add, gInternalQueryMaxAddToSetBytes.load());
+        _set.insert(v.getOwned());
+        _bytes += add;
     }
     Value getValue() const override {
         return Value(std::vector<Value>(_set.begin(), _set.end()));

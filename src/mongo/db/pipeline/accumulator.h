@@ -41,6 +41,13 @@ public:
     virtual void mergePartial(const Value& partial) {}
 };
 
+/**
+ * Throws ExceededMemoryLimit 146 ("<op> used too much memory...") when an accumulator that
+ * cannot shed state would hold `used` bytes, more than `limit` (internalQueryMaxPushBytes,
+ * internalQueryMaxAddToSetBytes, internalQueryTopNAccumulatorBytes).
+ */
+void uassertAccumulatorMemory(StringData op, size_t used, long long limit);
+
 using AccumulatorFactory = std::function<std::unique_ptr<Accumulator>()>;
 
 /** One `field: {$op: <expr>}` of a $group. */

@@ -2,10 +2,12 @@
 // $maxN $topN $bottomN $top $bottom $median $percentile.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -32,13 +34,17 @@ public:
             if (v.nullish())
                 return;
         }
+        if (_kind == Kind::kFirst && static_cast<long long>(_vals.size()) >= _n)
+            return;
         Value x = v.missing() ? Value::null() : v.getOwned();
-        _bytes += x.elem().size() + sizeof(Value);
+        size_t add = x.byteSize() + sizeof(Value);
+        uassertAccumulatorMemory(opName(), _bytes + add, gInternalQueryTopNAccumulatorBytes.load());
+        _bytes += add;
         _vals.push_back(std::move(x));
-        if (_kind == Kind::kFirst && static_cast<long long>(_vals.size()) > _n)
-            _vals.pop_back();
-        if (_kind == Kind::kLast && static_cast<long long>(_vals.size()) > _n)
-            _vals.erase(_vals.begin());
+        if (_kind == Kind::kLast && static_cast<long long>(_vals.size()) > _n) {
+            _bytes -= _vals.front().byteSize() + sizeof(Value);
+            _vals.pop_front();
+        }
         if ((_kind == Kind::kMin || _kind == Kind::kMax) &&
             static_cast<long long>(_vals.size()) > 2 * _n + 16)
             trim();
@@ -47,9 +53,9 @@ public:
         if (_kind == Kind::kMin || _kind == Kind::kMax) {
             auto copy = *this;
             copy.trim();
-            return Value(copy._vals);
+            return Value(std::vector<Value>(copy._vals.begin(), copy._vals.end()));
         }
-        return Value(_vals);
+        return Value(std::vector<Value>(_vals.begin(), _vals.end()));
     }
     size_t memUsage() const override {
         return 64 + _bytes;
@@ -67,19 +73,34 @@ public:
     }
 
 private:
+    StringData opName() const {
+        switch (_kind) {
+            case Kind::kFirst:
+                return "$firstN";
+            case Kind::kLast:
+                return "$lastN";
+            case Kind::kMin:
+                return "$minN";
+            case Kind::kMax:
+                return "$maxN";
+        }
+        return "";
+    }
     void trim() {
         bool isMax = _kind == Kind::kMax;
         std::stable_sort(_vals.begin(), _vals.end(), [&](const Value& a, const Value& b) {
             int c = Value::compare(a, b, _strings);
             return isMax ? c > 0 : c < 0;
         });
-        if (static_cast<long long>(_vals.size()) > _n)
-            _vals.resize(_n);
+        while (static_cast<long long>(_vals.size()) > _n) {
+            _bytes -= _vals.back().byteSize() + sizeof(Value);
+            _vals.pop_back();
+        }
     }
     Kind _kind;
     long long _n;
     const StringComparator* _strings;
-    std::vector<Value> _vals;
+    std::deque<Value> _vals;
     size_t _bytes = 0;
 };
 
@@ -92,9 +113,15 @@ public:
     void process(const Value& v) override {
         // v = {k: <document used for sorting>, o: <output>}
         BSONObj pair = v.getDocument().getOwned();
+        size_t add = static_cast<size_t>(pair.objsize()) + sizeof(BSONObj);
+        uassertAccumulatorMemory(opName(), _bytes + add, gInternalQueryTopNAccumulatorBytes.load());
+        _bytes += add;
         _items.push_back(pair);
         if (static_cast<long long>(_items.size()) > 2 * _n + 16)
             trim();
+    }
+    size_t memUsage() const override {
+        return 64 + _bytes;
     }
     Value getValue() const override {
         auto copy = *this;
@@ -110,6 +137,7 @@ public:
     }
     void reset() override {
         _items.clear();
+        _bytes = 0;
     }
     bool canSpill() const override {
         return true;
@@ -135,16 +163,24 @@ private:
             int c = pat->compareSortKeys(a["k"].Obj(), b["k"].Obj());
             return bottom ? c > 0 : c < 0;
         });
-        if (static_cast<long long>(_items.size()) > _n)
-            _items.resize(_n);
+        while (static_cast<long long>(_items.size()) > _n) {
+            _bytes -= static_cast<size_t>(_items.back().objsize()) + sizeof(BSONObj);
+            _items.pop_back();
+        }
         if (bottom)
             std::reverse(_items.begin(), _items.end());  // back to sort order
+    }
+    StringData opName() const {
+        if (_single)
+            return _bottom ? "$bottom" : "$top";
+        return _bottom ? "$bottomN" : "$topN";
     }
     std::shared_ptr<SortPattern> _pattern;
     bool _bottom;
     long long _n;
     bool _single;
     std::vector<BSONObj> _items;
+    size_t _bytes = 0;
 };
 
 /** $median / $percentile (method 'approximate'): exact nearest-rank percentiles. */

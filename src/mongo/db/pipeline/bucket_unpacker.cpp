@@ -157,6 +157,13 @@ void BucketUnpacker::reset(BSONObj bucket) {
             !timeCol.eoo());
     if (version >= 2) {
         if (count.isNumber()) {
+            // A bucket written directly may claim any count: more than a column can decode to
+            // would only make up empty measurements.
+            uassert(ErrorCodes::BadValue,
+                    "bucket control.count must be between 0 and " +
+                        std::to_string(BSONColumn::kMaxPositions),
+                    count.numberLong() >= 0 &&
+                        count.numberLong() <= static_cast<long long>(BSONColumn::kMaxPositions));
             _count = static_cast<size_t>(count.numberLong());
         } else {
             _count = uassertStatusOK(BSONColumn(timeCol).count());
@@ -167,6 +174,7 @@ void BucketUnpacker::reset(BSONObj bucket) {
         _count = static_cast<size_t>(timeCol.embeddedObject().nFields());
     }
 
+    size_t positions = 0;
     auto addColumn = [&](const BSONElement& col, bool isTime) {
         Column c;
         c.name = std::string(col.fieldNameStringData());
@@ -183,12 +191,19 @@ void BucketUnpacker::reset(BSONObj bucket) {
             Status s = column.decodeScalars(&scalar);
             BSONType t = s.isOK() ? singleScalarType(column) : BSONType::kEOO;
             if (t != BSONType::kEOO) {
+                positions += scalar.size;
                 c.scalar = std::move(scalar);
                 c.scalarType = t;
             } else {
                 _spare.push_back(std::move(scalar));
                 c.decoded = uassertStatusOK(column.decompress());
+                positions += c.decoded->size();
             }
+            // Each column is bounded by the decoder; all of a bucket's together by this.
+            uassert(ErrorCodes::ExceededMemoryLimit,
+                    "bucket decodes to more than " + std::to_string(2 * BSONColumn::kMaxPositions) +
+                        " values",
+                    positions <= 2 * BSONColumn::kMaxPositions);
         } else {
             uassert(ErrorCodes::BadValue, "v1 bucket data columns must be objects",
                     col.type() == BSONType::kObject);

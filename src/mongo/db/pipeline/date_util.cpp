@@ -1,6 +1,7 @@
 #include "mongo/db/pipeline/date_util.h"
 
 #include <cctype>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -139,6 +140,19 @@ long long monthsSince2000(absl::CivilSecond cs) {
 
 }  // namespace
 
+long long longestUnitMillis(TimeUnit u) {
+    switch (u) {
+        case TimeUnit::kMonth:
+            return 31 * kMillisPerDay;
+        case TimeUnit::kQuarter:
+            return 92 * kMillisPerDay;
+        case TimeUnit::kYear:
+            return 366 * kMillisPerDay;
+        default:
+            return unitMillis(u);
+    }
+}
+
 Date_t truncateDate(Date_t date, TimeUnit unit, long long binSize, const absl::TimeZone& tz,
                     int startOfWeek) {
     absl::Time t = toAbsl(date);
@@ -152,10 +166,17 @@ Date_t truncateDate(Date_t date, TimeUnit unit, long long binSize, const absl::T
             // UTC (the common case) needs no zone lookup.
             long long offsetMs =
                 tz == absl::UTCTimeZone() ? 0 : static_cast<long long>(tz.At(t).offset) * 1000;
-            long long width = unitMillis(unit) * binSize;
-            long long local = ms + offsetMs;
-            long long truncLocal = kRef + floorDiv(local - kRef, width) * width;
-            return Date_t::fromMillisSinceEpoch(truncLocal - offsetMs);
+            // 128-bit: dates near the ends of the range must not overflow.
+            __int128 width = static_cast<__int128>(unitMillis(unit)) * binSize;
+            __int128 rel = static_cast<__int128>(ms) + offsetMs - kRef;
+            __int128 q = rel / width;
+            if (rel % width != 0 && rel < 0)
+                --q;
+            __int128 truncUtc = kRef + q * width - offsetMs;
+            uassert(ErrorCodes::Overflow, "$dateTrunc: the truncated date is out of range",
+                    truncUtc >= std::numeric_limits<long long>::min() &&
+                        truncUtc <= std::numeric_limits<long long>::max());
+            return Date_t::fromMillisSinceEpoch(static_cast<long long>(truncUtc));
         }
         case TimeUnit::kDay:
         case TimeUnit::kWeek: {

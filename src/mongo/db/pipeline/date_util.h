@@ -38,6 +38,8 @@ enum class TimeUnit { kMillisecond, kSecond, kMinute, kHour, kDay, kWeek, kMonth
 bool parseTimeUnit(StringData s, TimeUnit* out);
 /** Milliseconds in one unit (for units up to week). */
 long long unitMillis(TimeUnit u);
+/** Milliseconds in the longest instance of a unit (a month counts 31 days, a year 366). */
+long long longestUnitMillis(TimeUnit u);
 
 /** Day of week 0 = Sunday ... 6 = Saturday from "sunday"/"sun" (case-insensitive); -1 if unknown. */
 int parseDayOfWeek(StringData s);

@@ -6,6 +6,7 @@
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/granularity_rounder.h"
 #include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -169,9 +170,21 @@ private:
     void populate() {
         std::vector<std::pair<Value, BSONObj>> items;
         Variables* vars = &_expCtx->variables;
+        size_t bytes = 0;
+        const long long limit = gInternalDocumentSourceBucketAutoMaxMemoryBytes.load();
         while (auto doc = _source->getNext()) {
+            vars->checkForInterruptSometimes();
             BSONObj owned = doc->getOwned();
             Value key = _groupBy->evaluate(owned, vars).getOwned();
+            // Every input is held until the boundaries are known; this stage cannot spill.
+            bytes += owned.objsize() + key.byteSize() + sizeof(items[0]);
+            uassert(_expCtx->allowDiskUse ? ErrorCodes::ExceededMemoryLimit
+                                          : ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
+                    "$bucketAuto exceeded its memory limit of " + std::to_string(limit) +
+                        " bytes" +
+                        (_expCtx->allowDiskUse ? " (it cannot spill to disk)"
+                                               : ", but did not opt in to external sorting."),
+                    bytes <= static_cast<size_t>(limit));
             if (key.missing())
                 key = Value::null();
             if (_rounder)

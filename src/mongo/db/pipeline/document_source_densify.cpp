@@ -3,10 +3,12 @@
 // per partition of partitionByFields.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -151,10 +153,23 @@ private:
             std::vector<std::pair<Value, BSONObj>> docs;
         };
         std::vector<Part> parts;
+        const StringComparator* collator = _expCtx->getCollator();
+        auto keyLess = [collator](const BSONObj& a, const BSONObj& b) {
+            return compareObjects(a, b, ComparisonRules::kConsiderFieldName, collator) < 0;
+        };
+        std::map<BSONObj, size_t, decltype(keyLess)> partIndex(keyLess);
         std::vector<BSONObj> untouched;
         std::optional<Value> globalMin, globalMax;
+        size_t bytes = 0;
+        const long long limit = gInternalDocumentSourceDensifyMaxMemoryBytes.load();
         while (auto d = _source->getNext()) {
+            _expCtx->variables.checkForInterruptSometimes();
             BSONObj doc = d->getOwned();
+            bytes += doc.objsize() + sizeof(std::pair<Value, BSONObj>);
+            uassert(ErrorCodes::ExceededMemoryLimit,
+                    "$densify exceeded its memory limit of " + std::to_string(limit) +
+                        " bytes (it cannot spill to disk)",
+                    bytes <= static_cast<size_t>(limit));
             Value v = getNestedField(doc, _field);
             if (v.nullish()) {
                 untouched.push_back(doc);
@@ -165,15 +180,10 @@ private:
             BSONObj keyDoc;
             for (const auto& p : _partitionFields)
                 keyDoc = setNestedField(keyDoc, p, getNestedField(doc, p).getOwned());
-            Part* part = nullptr;
-            for (auto& p : parts)
-                if (compareObjects(p.keyDoc, keyDoc, ComparisonRules::kConsiderFieldName,
-                                   _expCtx->getCollator()) == 0)
-                    part = &p;
-            if (!part) {
-                parts.push_back({keyDoc.getOwned(), {}});
-                part = &parts.back();
-            }
+            auto [it, added] = partIndex.emplace(keyDoc.getOwned(), parts.size());
+            if (added)
+                parts.push_back({it->first, {}});
+            Part* part = &parts[it->second];
             if (!globalMin || Value::compare(v, *globalMin) < 0)
                 globalMin = v;
             if (!globalMax || Value::compare(v, *globalMax) > 0)
@@ -211,12 +221,11 @@ private:
         };
         Value cur = lo;
         size_t i = 0;
-        long long guard = 0;
         // Documents below the range pass through first.
         while (i < docs.size() && Value::compare(docs[i].first, lo) < 0)
             _out.push_back(docs[i++].second);
         while (inRange(cur)) {
-            uassert(5897900, "$densify generated too many documents", ++guard < 10'000'000);
+            _expCtx->variables.checkForInterruptSometimes();
             // Emit the existing documents at or below `cur`.
             bool present = false;
             while (i < docs.size() && Value::compare(docs[i].first, cur) <= 0) {
@@ -224,8 +233,17 @@ private:
                     present = true;
                 _out.push_back(docs[i++].second);
             }
-            if (!present)
+            if (!present) {
+                const long long maxDocs = gInternalQueryMaxAllowedDensifyDocs.load();
+                uassert(5897900,
+                        "Generated " + std::to_string(_generated + 1) +
+                            " documents in $densify, which is over the limit of " +
+                            std::to_string(maxDocs) +
+                            ". Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to "
+                            "allow more generated documents",
+                        ++_generated <= maxDocs);
                 _out.push_back(makeDoc(keyDoc, cur));
+            }
             cur = next(cur).getOwned();
         }
         while (i < docs.size())
@@ -233,6 +251,7 @@ private:
     }
 
     BSONObj _spec;
+    long long _generated = 0;  // documents this stage made up, over all partitions
     std::vector<std::string> _field;
     std::vector<std::vector<std::string>> _partitionFields;
     double _step = 1;

@@ -103,9 +103,20 @@ public:
         if (_done)
             return std::nullopt;
         _done = true;
+        // Every facet reads the whole input, which is held here (this stage cannot spill).
         std::vector<BSONObj> input;
-        while (auto d = _source->getNext())
+        size_t inputBytes = 0;
+        const long long bufferLimit = gInternalQueryFacetBufferSizeBytes.load();
+        while (auto d = _source->getNext()) {
+            _expCtx->variables.checkForInterruptSometimes();
+            inputBytes += d->objsize() + sizeof(BSONObj);
+            uassert(ErrorCodes::ExceededMemoryLimit,
+                    "$facet's input exceeds its buffer limit of " + std::to_string(bufferLimit) +
+                        " bytes (internalQueryFacetBufferSizeBytes)",
+                    inputBytes <= static_cast<size_t>(bufferLimit));
             input.push_back(d->getOwned());
+        }
+        const long long outLimit = gInternalQueryFacetMaxOutputDocSizeBytes.load();
         BSONObjBuilder out;
         for (const auto& [name, stages] : _facets) {
             auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);  // same collation
@@ -114,12 +125,17 @@ public:
             p->optimize();
             p->attachSource(std::make_unique<DocumentSourceQueue>(sub, input));
             BSONArrayBuilder arr(out.subarrayStart(name));
-            while (auto d = p->getNext())
+            while (auto d = p->getNext()) {
+                // Checked before appending, so the builder never grows past the limit.
+                size_t next = static_cast<size_t>(out.len() + arr.len()) + d->objsize() + 16;
+                uassert(4031700,
+                        "document constructed by $facet is " + std::to_string(next) +
+                            " bytes, which exceeds the limit of " + std::to_string(outLimit) +
+                            " bytes",
+                        next <= static_cast<size_t>(outLimit));
                 arr.append(*d);
+            }
             arr.done();
-            uassert(ErrorCodes::BSONObjectTooLarge,
-                    "document constructed by $facet is too large",
-                    out.len() < BSONObjMaxUserSize);
         }
         return out.obj();
     }
@@ -267,7 +283,7 @@ public:
     }
 
 private:
-    /** Runs the inner pipeline for outer document `owned`. Throws 4568 over 16 MB. */
+    /** Runs the inner pipeline for outer document `owned`. Throws 4568 past its size limit. */
     std::vector<Value> runInner(const BSONObj& owned) {
         ++_innerRuns;
         Variables* vars = &_expCtx->variables;
@@ -313,11 +329,14 @@ private:
         PreparedPipeline p = preparePipeline(_expCtx->opCtx, _from, stages, opts);
         std::vector<Value> results;
         size_t bytes = 0;
+        const long long limit = gInternalLookupStageIntermediateDocumentMaxSizeBytes.load();
         while (auto r = p.pipeline->getNext()) {
             bytes += r->objsize();
-            uassert(4568, "Total size of documents in " + _from.coll() +
-                              " matching pipeline's $lookup stage exceeds 16793600 bytes",
-                    bytes <= static_cast<size_t>(BSONObjMaxUserSize));
+            uassert(4568,
+                    "Total size of documents in " + _from.coll() +
+                        " matching pipeline's $lookup stage exceeds " + std::to_string(limit) +
+                        " bytes",
+                    bytes <= static_cast<size_t>(limit));
             results.push_back(Value(*r));
         }
         return results;

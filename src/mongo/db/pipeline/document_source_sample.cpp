@@ -19,15 +19,32 @@ public:
         std::vector<BSONObj> sample;
         std::mt19937_64 gen{std::random_device{}()};
         long long seen = 0;
+        size_t bytes = 0;
+        const size_t limit = static_cast<size_t>(_expCtx->maxMemoryBytes);
+        auto charge = [&](const BSONObj& added, const BSONObj* replaced) {
+            bytes += added.objsize() + sizeof(BSONObj);
+            if (replaced)
+                bytes -= replaced->objsize() + sizeof(BSONObj);
+            // The reservoir cannot spill: a sample larger than the limit fails.
+            uassert(_expCtx->allowDiskUse ? ErrorCodes::ExceededMemoryLimit
+                                          : ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
+                    "$sample of " + std::to_string(_size) + " documents exceeds the memory limit of " +
+                        std::to_string(limit) + " bytes",
+                    bytes <= limit);
+        };
         while (auto doc = _source->getNext()) {
+            _expCtx->variables.checkForInterruptSometimes();
             ++seen;
             if (static_cast<long long>(sample.size()) < _size) {
+                charge(*doc, nullptr);
                 sample.push_back(doc->getOwned());
             } else if (_size > 0) {
                 std::uniform_int_distribution<long long> dist(0, seen - 1);
                 long long j = dist(gen);
-                if (j < _size)
+                if (j < _size) {
+                    charge(*doc, &sample[j]);
                     sample[j] = doc->getOwned();
+                }
             }
         }
         std::shuffle(sample.begin(), sample.end(), gen);

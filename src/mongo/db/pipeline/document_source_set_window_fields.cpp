@@ -15,6 +15,7 @@
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/document_source_project.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -253,6 +254,15 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
     return out;
 }
 
+/** Takes `bytes` back from the charged total when it goes out of scope. */
+struct ScopeGuardRelease {
+    size_t* total;
+    size_t& bytes;
+    ~ScopeGuardRelease() {
+        *total -= std::min(*total, bytes);
+    }
+};
+
 class DocumentSourceSetWindowFields final : public DocumentSourceMaterialized {
 public:
     DocumentSourceSetWindowFields(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
@@ -323,10 +333,24 @@ private:
         return std::move(_out);
     }
 
+    /**
+     * Counts `bytes` more held by the stage (buffered input rows and produced output).
+     * This stage cannot spill, so past internalDocumentSourceSetWindowFieldsMaxMemoryBytes
+     * it fails with 5414201 whether or not disk use is allowed.
+     */
+    void chargeMemory(size_t bytes) {
+        _memBytes += bytes;
+        const long long limit = gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load();
+        uassert(5414201,
+                "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
+                    std::to_string(_memBytes) + " bytes, memory limit: " + std::to_string(limit) +
+                    " bytes (this stage cannot spill to disk)",
+                _memBytes <= static_cast<size_t>(limit));
+    }
+
     void populate() {
         std::vector<Row> rows;
         Variables* vars = &_expCtx->variables;
-        size_t bytes = 0;
         while (auto d = _source->getNext()) {
             Row r;
             r.doc = d->getOwned();
@@ -340,10 +364,8 @@ private:
                 r.sortKey = getCollatedSortKey(*_sortBy, r.doc, _expCtx->getCollator());
                 r.sortValue = Value::copyOf(r.sortKey.firstElement());
             }
-            bytes += r.doc.objsize() + r.sortKey.objsize() + 128;
-            uassert(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
-                                 std::to_string(bytes) + " bytes",
-                    bytes <= static_cast<size_t>(_expCtx->maxMemoryBytes) || _expCtx->allowDiskUse);
+            vars->checkForInterruptSometimes();
+            chargeMemory(r.doc.objsize() + r.sortKey.objsize() + sizeof(Row));
             rows.push_back(std::move(r));
         }
         const SortPattern* pat = _sortBy.get();
@@ -471,8 +493,14 @@ private:
                 case FnKind::kAccumulator: {
                     std::vector<Value> inputs;
                     std::vector<BSONObj> keep;
-                    for (size_t j = start; j < end; ++j)
+                    size_t inputBytes = 0;
+                    for (size_t j = start; j < end; ++j) {
                         inputs.push_back(out.input->evaluate(rows[j].doc, vars).getOwned());
+                        inputBytes += inputs.back().byteSize() + sizeof(Value);
+                        chargeMemory(inputs.back().byteSize() + sizeof(Value));
+                    }
+                    // The inputs are freed when this output is computed.
+                    ScopeGuardRelease release{&_memBytes, inputBytes};
                     bool whole = !out.window.present ||
                         (!out.window.isRange && out.window.lower.kind == Bound::kUnbounded &&
                          out.window.upper.kind == Bound::kUnbounded);
@@ -488,8 +516,10 @@ private:
                     for (size_t i = start; i < end; ++i) {
                         auto [lo, hi] = windowOf(rows, start, end, i, out.window);
                         auto acc = out.factory();
-                        for (size_t j = lo; j < hi; ++j)
+                        for (size_t j = lo; j < hi; ++j) {
+                            vars->checkForInterruptSometimes();
                             acc->process(inputs[j - start]);
+                        }
                         res[i - start] = acc->getValue().getOwned();
                     }
                     break;
@@ -656,9 +686,11 @@ private:
             }
         }
         for (size_t i = start; i < end; ++i) {
+            vars->checkForInterruptSometimes();
             BSONObj doc = rows[i].doc;
             for (size_t o = 0; o < _outputs.size(); ++o)
                 doc = setNestedField(doc, _outputs[o].path, results[o][i - start]);
+            chargeMemory(doc.objsize());
             _out.push_back(doc);
         }
     }
@@ -668,6 +700,7 @@ private:
     std::shared_ptr<SortPattern> _sortBy;
     std::vector<OutputField> _outputs;
     std::vector<BSONObj> _out;
+    size_t _memBytes = 0;
 };
 
 std::vector<StagePtr> parseFill(const BSONElement& e,

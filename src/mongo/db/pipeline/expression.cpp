@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression_memory.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -62,6 +64,11 @@ void validateVariableName(StringData name) {
                 (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c >= 0x80);
     }
+}
+
+void Variables::checkForInterrupt() const {
+    if (opCtx)
+        opCtx->checkForInterrupt();
 }
 
 VariableId VariablesParseState::defineVariable(StringData name) {
@@ -330,8 +337,11 @@ void ExpressionFieldPath::addDependencies(std::vector<std::string>* fields) cons
 }
 
 void ExpressionObject::buildInto(const BSONObj& root, Variables* vars, BSONObjBuilder* b) const {
-    for (const auto& [name, expr] : _fields)
-        expr->evaluate(root, vars).addToBsonObj(b, name);
+    for (const auto& [name, expr] : _fields) {
+        Value v = expr->evaluate(root, vars);
+        uassertNestingFits(v);
+        v.addToBsonObj(b, name);
+    }
 }
 
 Value ExpressionObject::evaluate(const BSONObj& root, Variables* vars) const {
@@ -357,6 +367,7 @@ Value ExpressionArray::evaluate(const BSONObj& root, Variables* vars) const {
         BSONArrayBuilder arr(b.subarrayStart(""));
         for (const auto& e : _elems) {
             Value v = e->evaluate(root, vars);
+            uassertNestingFits(v);
             if (v.missing())
                 arr.append(BSONNULL);
             else

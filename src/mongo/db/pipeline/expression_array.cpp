@@ -7,6 +7,8 @@
 
 #include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/expression_memory.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/util/assert_util.h"
 
@@ -102,15 +104,15 @@ Value sliceFn(const ValueArgs& a) {
 }
 
 Value concatArraysFn(const ValueArgs& a) {
-    std::vector<Value> out;
     for (const auto& v : a) {
         if (v.nullish())
             return Value::null();
         uassert(28664, "$concatArrays only supports arrays, not " + typeNameOf(v), v.isArray());
-        for (const auto& e : v.getArray())
-            out.push_back(e);
     }
-    return Value(out);
+    BoundedArrayBuilder out("$concatArrays");
+    for (const auto& v : a)
+        v.forEachArrayElement([&](const Value& e) { out.append(e); });
+    return out.done();
 }
 
 Value rangeFn(const ValueArgs& a) {
@@ -137,11 +139,22 @@ Value rangeFn(const ValueArgs& a) {
         step = a[2].getLong();
         uassert(34449, "$range requires a non-zero step value", step != 0);
     }
-    std::vector<Value> out;
     long long s = a[0].getLong(), e = a[1].getLong();
+    // All three fit in 32 bits, so this arithmetic cannot overflow 64 bits. Each element is
+    // counted as upstream counts a value (16 bytes) before anything is built.
+    long long steps = (e - s) / step;
+    long long length = steps >= 0 ? 1 + steps : 0;
+    const long long limit = gInternalQueryMaxRangeBytes.load();
+    long long memNeeded = 24 + length * 16;
+    uassert(ErrorCodes::ExceededMemoryLimit,
+            "$range would use too much memory (" + std::to_string(memNeeded) +
+                " bytes) and cannot spill to disk. Memory limit: " + std::to_string(limit) +
+                " bytes",
+            memNeeded < limit);
+    BoundedArrayBuilder out("$range", kBufBuilderMaxSize);
     for (long long i = s; step > 0 ? i < e : i > e; i += step)
-        out.push_back(Value(static_cast<int>(i)));
-    return Value(out);
+        out.append(Value(static_cast<int>(i)));
+    return out.done();
 }
 
 Value inFn(const ValueArgs& a, const StringComparator* strings) {

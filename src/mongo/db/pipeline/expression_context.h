@@ -91,11 +91,24 @@ public:
             _values.resize(id + 1);
         _values[id] = std::move(v);
     }
+    /**
+     * For loops an expression runs over user-sized input ($map, $filter, $reduce, $range...):
+     * every 1024th call checks the operation (maxTimeMS, killOp, disconnect, shutdown) and
+     * throws its error. A no-op when `opCtx` is null (expressions evaluated outside an operation).
+     */
+    void checkForInterruptSometimes() {
+        if ((++_interruptTicks & 1023) == 0)
+            checkForInterrupt();
+    }
+    void checkForInterrupt() const;
+
     Date_t now;
     DocumentFieldCache fieldCache;
+    OperationContext* opCtx = nullptr;
 
 private:
     std::vector<Value> _values;
+    unsigned _interruptTicks = 0;
 };
 
 /** Opens the field cache on `doc` for the lifetime of this object. */
@@ -137,6 +150,7 @@ public:
     ExpressionContext(OperationContext* opCtx, NamespaceString ns)
         : opCtx(opCtx), ns(std::move(ns)), _nextVarId(std::make_shared<VariableId>(0)) {
         variables.now = Date_t::now();
+        variables.opCtx = opCtx;
     }
 
     VariablesParseState makeParseState() const {

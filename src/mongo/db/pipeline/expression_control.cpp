@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/expression_memory.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -236,19 +238,19 @@ ExprPtr parseMapOrFilter(ExpressionContext* expCtx, const BSONElement& e,
                 uassert(327392, "$filter: limit must be greater than 0", limit > 0);
             }
         }
-        std::vector<Value> out;
-        for (const Value& elem : input.getArray()) {
-            if (limit >= 0 && static_cast<long long>(out.size()) >= limit)
-                break;
+        BoundedArrayBuilder out(isMap ? "$map" : "$filter",
+                                static_cast<size_t>(gInternalQueryMaxMapReduceExpressionBytes.load()));
+        input.forEachArrayElement([&](const Value& elem) {
+            if (limit >= 0 && static_cast<long long>(out.count()) >= limit)
+                return;
+            vars->checkForInterruptSometimes();
             vars->setValue(p.var, elem);
-            if (isMap) {
-                Value r = p.body->evaluate(root, vars);
-                out.push_back(r.missing() ? Value::null() : r.getOwned());
-            } else if (p.body->evaluate(root, vars).coerceToBool()) {
-                out.push_back(elem);
-            }
-        }
-        return Value(out);
+            if (isMap)
+                out.append(p.body->evaluate(root, vars), /*missingAsNull=*/true);
+            else if (p.body->evaluate(root, vars).coerceToBool())
+                out.append(elem);
+        });
+        return out.done();
     });
 }
 
@@ -289,12 +291,16 @@ ExprPtr parseReduce(ExpressionContext* expCtx, const BSONElement& e,
                                   "$reduce requires that 'input' be an array, found: " +
                                       typeNameOf(arr),
                                   arr.isArray());
+                          const size_t limit = static_cast<size_t>(
+                              gInternalQueryMaxMapReduceExpressionBytes.load());
                           Value acc = init->evaluate(root, vars).getOwned();
-                          for (const Value& elem : arr.getArray()) {
+                          arr.forEachArrayElement([&](const Value& elem) {
+                              vars->checkForInterruptSometimes();
                               vars->setValue(thisId, elem);
                               vars->setValue(valueId, acc);
                               acc = in->evaluate(root, vars).getOwned();
-                          }
+                              uassertExpressionMemory("$reduce", acc.byteSize(), limit);
+                          });
                           return acc;
                       });
 }

@@ -1,6 +1,7 @@
 // Date operators: $dateTrunc $dateAdd $dateSubtract $dateDiff and the date-part
 // extractors ($year ... $millisecond, $dayOfWeek, $dayOfYear, $week, $isoWeek,
 // $isoWeekYear, $isoDayOfWeek), with time zones (date_util.h).
+#include <limits>
 #include <optional>
 
 #include "mongo/db/pipeline/date_util.h"
@@ -154,6 +155,14 @@ ExprPtr parseDateTrunc(ExpressionContext* expCtx, const BSONElement& e,
         if (!tz->resolve(root, vars, &zone))
             return Value::null();
         TimeUnit unit = evalUnit(unitV, "$dateTrunc", 5439013, 5439014);
+        // A bin wider than the whole range of dates is refused, so that truncation
+        // arithmetic (in milliseconds, days or months) cannot overflow.
+        long long binMs;
+        uassert(ErrorCodes::BadValue,
+                "$dateTrunc: 'binSize' " + std::to_string(binSize) + " " + unitV.toString() +
+                    " is larger than the range of dates",
+                !__builtin_mul_overflow(longestUnitMillis(unit), binSize, &binMs) &&
+                    binMs <= (1LL << 62));
         bool sowNull = false;
         int sow = unit == TimeUnit::kWeek
             ? evalStartOfWeek(sowE, root, vars, "$dateTrunc", &sowNull)
@@ -195,7 +204,19 @@ ExprPtr parseDateAddSub(ExpressionContext* expCtx, const BSONElement& e,
         TimeUnit unit = evalUnit(unitV, opName, 5166404, 5166405);
         uassert(5166405, opName + " expects integer amount of time units", amount.integral64Bit());
         long long n = amount.getLong();
-        return Value(addToDate(start.coerceToDate(), unit, subtract ? -n : n, zone));
+        Date_t from = start.coerceToDate();
+        // The amount, as milliseconds of the unit's longest length, must keep the result
+        // inside the 64-bit millisecond range; then no arithmetic below can overflow.
+        long long longestUnitMs = longestUnitMillis(unit);
+        long long deltaMs, endMs;
+        bool overflow = (subtract && n == std::numeric_limits<long long>::min()) ||
+            __builtin_mul_overflow(subtract ? -n : n, longestUnitMs, &deltaMs) ||
+            __builtin_add_overflow(from.toMillisSinceEpoch(), deltaMs, &endMs);
+        uassert(5976500,
+                "invalid " + opName + " 'amount' parameter value: " + amount.toString() + " " +
+                    unitV.toString(),
+                !overflow);
+        return Value(addToDate(from, unit, subtract ? -n : n, zone));
     });
 }
 

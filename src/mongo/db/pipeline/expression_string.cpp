@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/expression_memory.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -68,11 +69,17 @@ std::string coerceToString(const Value& v, StringData op) {
 }
 
 Value concatFn(const ValueArgs& a) {
-    std::string out;
+    size_t total = 0;
     for (const auto& v : a) {
         if (v.nullish())
             return Value::null();
         uassert(16702, "$concat only supports strings, not " + typeNameOf(v), v.isString());
+        total += v.getStringData().size();
+    }
+    uassertStringFits(total);
+    std::string out;
+    out.reserve(total);
+    for (const auto& v : a) {
         StringData s = v.getStringData();
         out.append(s.data(), s.size());
     }
@@ -93,7 +100,10 @@ Value substrBytesFn(const ValueArgs& a) {
         return Value(StringData());
     uassert(28656, "$substrBytes:  Invalid range, starting index is a UTF-8 continuation byte.",
             !isContinuationByte(static_cast<unsigned char>(s[start])));
-    size_t end = len < 0 ? s.size() : std::min(s.size(), static_cast<size_t>(start + len));
+    // `len` may be anything a long holds: compare before adding so that nothing overflows.
+    size_t end = (len < 0 || static_cast<unsigned long long>(len) >= s.size() - start)
+        ? s.size()
+        : static_cast<size_t>(start) + static_cast<size_t>(len);
     uassert(28657, "$substrBytes:  Invalid range, ending index is in the middle of a UTF-8 "
                    "character.",
             end >= s.size() || !isContinuationByte(static_cast<unsigned char>(s[end])));
@@ -139,18 +149,18 @@ Value splitFn(const ValueArgs& a) {
             a[1].isString());
     StringData s = a[0].getStringData(), d = a[1].getStringData();
     uassert(40087, "$split requires a non-empty separator", !d.empty());
-    std::vector<Value> out;
+    BoundedArrayBuilder out("$split");
     size_t pos = 0;
     while (true) {
         size_t f = s.find(d, pos);
         if (f == StringData::npos) {
-            out.push_back(Value(s.substr(pos)));
+            out.append(Value(s.substr(pos)));
             break;
         }
-        out.push_back(Value(s.substr(pos, f - pos)));
+        out.append(Value(s.substr(pos, f - pos)));
         pos = f + d.size();
     }
-    return Value(out);
+    return out.done();
 }
 
 Value strcasecmpFn(const ValueArgs& a) {
@@ -317,6 +327,7 @@ void registerReplace(StringData name, bool all) {
                     out.append(s.data() + pos, s.size() - pos);
                     break;
                 }
+                uassertStringFits(out.size() + (hit - pos) + r.size());
                 out.append(s.data() + pos, hit - pos);
                 out.append(r.data(), r.size());
                 if (f.empty()) {
@@ -442,27 +453,40 @@ void registerRegex(StringData name, RegexMode mode) {
             std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> md(
                 pcre2_match_data_create_from_pattern(cr.code.get(), nullptr),
                 pcre2_match_data_free);
-            std::vector<Value> all;
+            BoundedArrayBuilder all("$regexFindAll");
             size_t start = 0;
+            // Code-point offset of byte `cpBase` in `s`, advanced as matches move forward so
+            // that finding all matches stays linear in the input.
+            size_t cpBase = 0, cpOffset = 0;
             while (start <= s.size()) {
+                vars->checkForInterruptSometimes();
+                // PCRE2 checks the UTF-8 of the whole subject on each call unless told not
+                // to: check it once, or finding all matches is quadratic in the input.
                 int rc = pcre2_match(cr.code.get(), reinterpret_cast<PCRE2_SPTR>(s.data()),
-                                     s.size(), start, 0, md.get(), nullptr);
+                                     s.size(), start, start == 0 ? 0 : PCRE2_NO_UTF_CHECK,
+                                     md.get(), nullptr);
                 if (rc < 0)
                     break;
                 PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
                 if (mode == RegexMode::kMatch)
                     return Value(true);
-                Value m = matchToObject(s, ov, cr.captureCount, utf8Length(s.substr(0, ov[0])));
+                cpOffset += utf8Length(s.substr(cpBase, ov[0] - cpBase));
+                cpBase = ov[0];
+                Value m = matchToObject(s, ov, cr.captureCount, cpOffset);
                 if (mode == RegexMode::kFind)
                     return m;
-                all.push_back(m);
+                all.append(m);
                 start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+                // After an empty match, step a whole character (PCRE2_NO_UTF_CHECK needs a
+                // character boundary).
+                while (start < s.size() && isContinuationByte(static_cast<unsigned char>(s[start])))
+                    ++start;
             }
             if (mode == RegexMode::kMatch)
                 return Value(false);
             if (mode == RegexMode::kFind)
                 return Value::null();
-            return Value(all);
+            return all.done();
         });
     });
 }

@@ -7,6 +7,7 @@
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo {
@@ -14,6 +15,11 @@ namespace mongo {
 std::unique_ptr<Pipeline> Pipeline::parse(const std::vector<BSONObj>& stages,
                                           std::shared_ptr<ExpressionContext> expCtx) {
     ensureExprMatchParserInstalled();
+    // Before parsing anything, refuse a pipeline so long that parsing it could exhaust memory.
+    const int maxStages = gInternalPipelineLengthLimit.load();
+    uassert(7749501,
+            "Pipeline length must be no longer than " + std::to_string(maxStages) + " stages.",
+            stages.size() <= static_cast<size_t>(maxStages));
     std::unique_ptr<Pipeline> p(new Pipeline(expCtx));
     for (const auto& s : stages) {
         for (auto& st : parseDocumentSource(s, expCtx))

@@ -43,6 +43,10 @@ Value::Value(const Decimal128& v) {
     setInline(BSONType::kNumberDecimal, buf, 16);
 }
 Value::Value(StringData s) {
+    uassert(16493,
+            "Tried to create string longer than " + std::to_string(BSONObjMaxUserSize >> 20) +
+                "MB",
+            s.size() < static_cast<size_t>(BSONObjMaxUserSize) - 32);
     if (s.size() + 4 + 1 + 2 <= kInlineSize) {
         _inline[0] = static_cast<char>(BSONType::kString);
         _inline[1] = 0;
@@ -90,6 +94,11 @@ Value Value::fromArray(const BSONObj& arr) {
 }
 Value Value::copyOf(const BSONElement& e) {
     return Value(e).getOwned();
+}
+Value Value::adoptFirstElement(BSONObj holder) {
+    Value v;
+    v.setOwned(std::move(holder));
+    return v;
 }
 
 void Value::setInline(BSONType t, const void* bytes, size_t n) {

@@ -31,6 +31,7 @@ public:
     explicit Value(Timestamp v);
     explicit Value(const OID& v);
     explicit Value(const Decimal128& v);
+    /** A string; throws 16493 for one of 16 MB or more (upstream's limit on any string value). */
     explicit Value(StringData s);
     explicit Value(const char* s) : Value(StringData(s)) {}
     explicit Value(const std::string& s) : Value(StringData(s)) {}
@@ -44,6 +45,8 @@ public:
     static Value fromArray(const BSONObj& arr);
     /** A copy of `e`'s value that owns its bytes. */
     static Value copyOf(const BSONElement& e);
+    /** The first element of `holder` as a Value that keeps `holder` alive (no copy). */
+    static Value adoptFirstElement(BSONObj holder);
 
     Value(const Value& o);
     Value& operator=(const Value& o);
@@ -115,6 +118,25 @@ public:
     }
     /** The elements of an array, as Values referring into this Value's buffer. */
     std::vector<Value> getArray() const;
+    /**
+     * Calls `f(const Value&)` for each element of an array, in order, without building a
+     * vector (a Value costs ~90 bytes, far more than most BSON elements). Each Value refers
+     * into this Value's buffer and keeps it alive if copied.
+     */
+    template <typename F>
+    void forEachArrayElement(F&& f) const {
+        if (!isArray())
+            return;
+        for (auto e : _e.Obj()) {
+            Value v(e);
+            v._holder = _holder;
+            f(static_cast<const Value&>(v));
+        }
+    }
+    /** The BSON size of the value (without a field name): what it costs inside an array. */
+    size_t byteSize() const {
+        return missing() ? 0 : static_cast<size_t>(_e.valuesize()) + 1;
+    }
     size_t getArrayLength() const;
 
     /** Truthiness in expressions: false for missing, null, undefined, false and 0. */

@@ -145,7 +145,10 @@ StatusWith<std::vector<BSONObj>> extractV1(const BSONObj& data) {
 }
 
 StatusWith<std::vector<BSONObj>> extractCompressed(const BSONObj& data, long long count) {
+    if (count < 0 || count > static_cast<long long>(BSONColumn::kMaxPositions))
+        return Status(ErrorCodes::BadValue, "bucket control.count is out of range");
     std::vector<std::pair<StringData, DecodedColumn>> cols;
+    size_t positions = 0;
     for (auto&& col : data) {
         if (col.type() != BSONType::kBinData || col.binDataType() != BinDataType::Column)
             return Status(ErrorCodes::BadValue, "bucket data field is not a BSONColumn");
@@ -154,6 +157,10 @@ StatusWith<std::vector<BSONObj>> extractCompressed(const BSONObj& data, long lon
             return d.getStatus();
         if (static_cast<long long>(d.getValue().size()) > count)
             return Status(ErrorCodes::BadValue, "bucket column longer than control.count");
+        // All columns of a bucket together: at most what one column may decode to, twice.
+        positions += d.getValue().size();
+        if (positions > 2 * BSONColumn::kMaxPositions)
+            return Status(ErrorCodes::ExceededMemoryLimit, "bucket decodes to too many values");
         cols.emplace_back(col.fieldNameStringData(), std::move(d.getValue()));
     }
     std::vector<BSONObj> out;

@@ -9,6 +9,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/update/update_driver.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 
@@ -28,12 +29,22 @@ std::string joinPath(const std::vector<std::string>& comps, size_t upto) {
 using LeafFn = std::function<Status(MutableNode* container, const std::string& name,
                                     MutableNode* existing)>;
 
-/** Replaces (or adds) `name` in `container` (object field or array index, padding with null). */
+/** Upstream's limit on the nulls an update may add to reach an array index. */
+constexpr size_t kMaxArrayPadding = 1500000;
+
+/**
+ * Replaces (or adds) `name` in `container` (object field or array index, padding with null).
+ * Throws CannotBackfillArray 34 when that would add more than kMaxArrayPadding nulls.
+ */
 MutableNode* assign(MutableNode* container, const std::string& name,
                     std::unique_ptr<MutableNode> v) {
     if (container->isArray()) {
         auto& els = container->elems();
+        // strtoull saturates at ULLONG_MAX for an index too long to represent.
         size_t idx = std::strtoull(name.c_str(), nullptr, 10);
+        uassert(ErrorCodes::CannotBackfillArray,
+                "can't backfill more than " + std::to_string(kMaxArrayPadding) + " elements",
+                idx < els.size() || idx - els.size() <= kMaxArrayPadding);
         while (els.size() <= idx)
             els.push_back(MutableNode::null());
         els[idx] = std::move(v);

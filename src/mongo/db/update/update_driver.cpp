@@ -9,6 +9,7 @@
 #include "mongo/db/update/document_diff.h"
 #include "mongo/db/update/modifier_op.h"
 #include "mongo/db/update/mutable_node.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 
@@ -251,12 +252,18 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
         ctx.params = &params;
         ctx.arrayFilters = &_arrayFilters;
         ctx.now = Date_t::now();
-        for (const auto& op : _ops) {
-            Status s = op->apply(root.get(), ctx);
-            if (!s.isOK())
-                return s;
+        // Limits met while applying (CannotBackfillArray, a buffer past its cap) arrive as
+        // exceptions from deep in the tree; this function reports them as its Status.
+        try {
+            for (const auto& op : _ops) {
+                Status s = op->apply(root.get(), ctx);
+                if (!s.isOK())
+                    return s;
+            }
+            r.newDoc = root->toObject();
+        } catch (const DBException& ex) {
+            return ex.toStatus();
         }
-        r.newDoc = root->toObject();
         if (!params.isInsert && !oldId.eoo()) {
             BSONElement newId = r.newDoc["_id"];
             if (newId.eoo() || !oldId.binaryEqualValues(newId) || oldId.type() != newId.type())

@@ -212,5 +212,30 @@ TEST(BSONColumnDecoder, ScalarBlockMatchesIterator) {
               ErrorCodes::TypeMismatch);
 }
 
+TEST(BSONColumnLimits, RunLengthBombsStopAtMaxPositions) {
+    // An int32 literal, then Simple-8b blocks of 16 RLE words of 1920 repeats each.
+    auto column = [](int blocks) {
+        std::string c{'\x10', '\x00', '\x01', '\x00', '\x00', '\x00'};
+        for (int b = 0; b < blocks; ++b) {
+            c.push_back('\x8F');
+            for (int w = 0; w < 16; ++w)
+                c.append(std::string{'\xFF', 0, 0, 0, 0, 0, 0, 0});
+        }
+        c.push_back('\x00');
+        return c;
+    };
+    const std::string small = column(2), bomb = column(140);  // 61,441 and 4,300,801 values
+    BSONColumn ok(small.data(), small.size());
+    ASSERT_TRUE(ok.count().isOK());
+    EXPECT_EQ(ok.count().getValue(), 61441u);
+    ScalarColumn scalars;
+    EXPECT_TRUE(ok.decodeScalars(&scalars).isOK());
+
+    BSONColumn big(bomb.data(), bomb.size());
+    EXPECT_EQ(big.count().getStatus().code(), ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(big.decompress().getStatus().code(), ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(big.decodeScalars(&scalars).code(), ErrorCodes::ExceededMemoryLimit);
+}
+
 }  // namespace
 }  // namespace mongo

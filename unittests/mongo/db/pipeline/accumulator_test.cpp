@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/accumulator.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -86,6 +87,36 @@ TEST(AccumulationStatement, ParseErrorsUseUpstreamCodes) {
     EXPECT_EQ(parseCode(BSON("f" << BSON("$sum" << BSON_ARRAY(1 << 2)))), 40237);
     EXPECT_EQ(parseCode(BSON("f" << BSON("$firstN" << BSON("n" << 0 << "input" << "$x")))),
               5787908);
+}
+
+TEST(AccumulatorMemory, PushAddToSetAndTopNStopAtTheirParameters) {
+    auto codeOf = [](const BSONObj& stmt, int n) {
+        std::vector<Value> inputs;
+        for (int i = 0; i < n; ++i)
+            inputs.push_back(Value(std::string(100, 'a' + i % 26) + std::to_string(i)));
+        try {
+            accumulate(stmt, inputs);
+        } catch (const DBException& e) {
+            return static_cast<int>(e.code());
+        }
+        return 0;
+    };
+    long long push = gInternalQueryMaxPushBytes.load(), set = gInternalQueryMaxAddToSetBytes.load(),
+              topN = gInternalQueryTopNAccumulatorBytes.load();
+    gInternalQueryMaxPushBytes.store(10000);
+    gInternalQueryMaxAddToSetBytes.store(10000);
+    gInternalQueryTopNAccumulatorBytes.store(10000);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$push" << "$x")), 200), ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$push" << "$x")), 20), 0);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$addToSet" << "$x")), 200), ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 1000000 << "input" << "$x"))), 200),
+              ErrorCodes::ExceededMemoryLimit);
+    // Only what is kept counts: the last 5 of many fit.
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 5 << "input" << "$x"))), 1000), 0);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$minN" << BSON("n" << 5 << "input" << "$x"))), 1000), 0);
+    gInternalQueryMaxPushBytes.store(push);
+    gInternalQueryMaxAddToSetBytes.store(set);
+    gInternalQueryTopNAccumulatorBytes.store(topN);
 }
 
 }  // namespace

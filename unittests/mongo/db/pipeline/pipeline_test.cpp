@@ -4,6 +4,7 @@
 
 #include "mongo/bson/json.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 #include "relaxed_json.h"
 
@@ -92,6 +93,40 @@ TEST(Pipeline, GroupOverMemoryLimitNeedsAllowDiskUse) {
     } catch (const DBException& e) {
         EXPECT_EQ(e.code(), 292);
     }
+}
+
+TEST(Pipeline, RefusesMoreStagesThanTheLengthLimit) {
+    std::string stages = "[";
+    for (int i = 0; i < 1001; ++i)
+        stages += std::string(i ? "," : "") + "{$match: {}}";
+    EXPECT_EQ(errorCode(stages + "]"), 7749501);
+    EXPECT_EQ(errorCode("[{$match: {}}, {$match: {}}]"), 0);
+}
+
+TEST(Pipeline, SetWindowFieldsStopsAtItsMemoryLimit) {
+    long long old = gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load();
+    gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.store(20000);
+    std::string docs = "[";
+    for (int i = 0; i < 200; ++i)
+        docs += std::string(i ? "," : "") + "{a: " + std::to_string(i) + ", s: 'abcdefghijklmnop'}";
+    docs += "]";
+    EXPECT_EQ(errorCode("[{$setWindowFields: {sortBy: {a: 1}, output: {all: {$push: '$s', "
+                        "window: {documents: ['unbounded', 'unbounded']}}}}}]",
+                        docs),
+              5414201);
+    gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.store(old);
+    EXPECT_EQ(errorCode("[{$setWindowFields: {sortBy: {a: 1}, output: {all: {$push: '$s', "
+                        "window: {documents: ['unbounded', 'unbounded']}}}}}]",
+                        docs),
+              0);
+}
+
+TEST(Pipeline, DensifyStopsAtTheGeneratedDocumentLimit) {
+    EXPECT_EQ(errorCode("[{$densify: {field: 'x', range: {step: 1, bounds: [0, 1000000000000]}}}]",
+                        "[{x: 0}]"),
+              5897900);
+    EXPECT_EQ(errorCode("[{$densify: {field: 'x', range: {step: 1, bounds: [0, 100]}}}]", "[{x: 0}]"),
+              0);
 }
 
 }  // namespace

@@ -210,5 +210,14 @@ TEST(UpdateDriver, ComputesDiffThatReproducesTheNewDocument) {
     EXPECT_TRUE(back.getValue().binaryEqual(r.getValue().newDoc));
 }
 
+TEST(UpdateDriver, ArrayPaddingStopsAtUpstreamsLimit) {
+    EXPECT_EQ(errCode(R"({"$set": {"a.1000000000": 1}})", R"({"a": []})"),
+              ErrorCodes::CannotBackfillArray);
+    EXPECT_EQ(errCode(R"({"$set": {"a.99999999999999999999999": 1}})", R"({"a": []})"),
+              ErrorCodes::CannotBackfillArray);
+    EXPECT_EQ(errCode(R"({"$set": {"a.1500000": 1}})", R"({"a": []})"), 0);
+    EXPECT_EQ(applied(R"({"$set": {"a.2": 1}})", R"({"a": []})"), "{ a: [ null, null, 1 ] }");
+}
+
 }  // namespace
 }  // namespace mongo

@@ -11,7 +11,8 @@
  *               () => db.runCommand({aggregate: "c", pipeline: [...], cursor: {}}),
  *               {codes: [ErrorCodes.ExceededMemoryLimit]});
  *
- * `fn` may return a command reply ({ok: 0} counts as an error with its code) or throw.
+ * `fn` may return a command reply ({ok: 0}, or a write error, counts as an error with its
+ * code) or throw.
  */
 globalThis.kHostileRssLimitMB = 2048;
 
@@ -29,9 +30,11 @@ globalThis.hostileCase = function hostileCase(name, fn, opts = {}) {
     let outcome;
     try {
         const res = fn();
+        const writeError = res && res.writeErrors && res.writeErrors[0];
         outcome = res && typeof res === "object" && res.ok === 0
             ? {error: true, code: res.code, msg: res.errmsg}
-            : {error: false};
+            : writeError ? {error: true, code: writeError.code, msg: writeError.errmsg}
+                         : {error: false};
     } catch (e) {
         outcome = {error: true, code: e.code, msg: e.message};
     }

@@ -93,3 +93,5 @@ stringsStopAt16MB();
 arraysCountedBeforeBuilt();
 nestingStopsAt200Levels();
 extremeArithmetic();
+
+print("hostile: peak RSS of mongod so far " + hostilePeakRssMB().toFixed(0) + " MB");

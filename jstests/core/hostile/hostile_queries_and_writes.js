@@ -67,19 +67,22 @@ function updatesStopAtUpstreamLimits() {
         let res;
         for (let i = 0; i < 6; i++) {
             res = db.runCommand({update: coll.getName(), updates: [{q: {_id: 1}, u: {$push: {big}}}]});
-            if (res.ok === 0 || (res.writeErrors && res.writeErrors.length))
+            if (res.ok === 0 || res.writeErrors)
                 break;
         }
-        return res.writeErrors ? {ok: 0, code: res.writeErrors[0].code, errmsg: res.writeErrors[0].errmsg} : res;
+        return res;
     }, {codes: [ErrorCodes.BSONObjectTooLarge, 17419]});
     hostileCase("an update pipeline building a 40 MB document",
                 () => db.runCommand({update: coll.getName(), updates: [{q: {_id: 2}, u: [{$set: {r: {$range: [0, 4000000]}}}]}]}),
                 {anyOutcome: true});
-    hostileCase("$inc of the largest long", () => db.runCommand({update: coll.getName(), updates: [
+    hostileCase("$inc overflowing the largest long", () => db.runCommand({update: coll.getName(), updates: [
                     {q: {_id: 2}, u: {$set: {n: NumberLong("9223372036854775807")}}},
-                    {q: {_id: 2}, u: {$inc: {n: 1}}}]}));
+                    {q: {_id: 2}, u: {$inc: {n: 1}}}]}),
+                {codes: [ErrorCodes.BadValue]});
 }
 
 nestingRefusedAtParseTime();
 expensiveButLegalQueries();
 updatesStopAtUpstreamLimits();
+
+print("hostile: peak RSS of mongod so far " + hostilePeakRssMB().toFixed(0) + " MB");

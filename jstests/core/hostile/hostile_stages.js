@@ -81,3 +81,5 @@ accumulatorsStopAtTheirLimits();
 windowsStopAtTheirLimit();
 blockingStagesStopOrSpill();
 resultsStopAt16MB();
+
+print("hostile: peak RSS of mongod so far " + hostilePeakRssMB().toFixed(0) + " MB");

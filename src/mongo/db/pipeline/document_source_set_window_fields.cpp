@@ -521,6 +521,8 @@ private:
                             acc->process(inputs[j - start]);
                         }
                         res[i - start] = acc->getValue().getOwned();
+                        // Each row's result is held until the partition is output.
+                        chargeMemory(res[i - start].byteSize() + sizeof(Value));
                     }
                     break;
                 }

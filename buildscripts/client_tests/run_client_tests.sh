@@ -113,6 +113,11 @@ if [ "$SKIP_KILL9" -eq 0 ]; then
 fi
 run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
 run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --mongod "$MONGOD"
+if [ "$SKIP_KILL9" -eq 0 ]; then
+    run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
+else
+    run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD" --skip-kill9
+fi
 
 if [ "$TOTAL_FAILED" -eq 0 ]; then
     rm -rf "$WORK"

@@ -362,6 +362,7 @@ def run(args, m):
         return
 
     lsid = new_lsid()
+    ts_lsid = new_lsid()
     saved = {}
 
     def before_crash():
@@ -376,9 +377,19 @@ def run(args, m):
                                                 ("lsid", lsid), ("txnNumber", Int64(2)),
                                                 ("writeConcern", {"j": True}), ("$db", "rw")]))
         assert saved["fam"]["value"] == {"_id": 1, "n": 1}, saved
+        db2.kts.drop()
+        db2.create_collection("kts", timeseries={"timeField": "t", "metaField": "m"})
+        saved["ts"] = raw_command(m.port, ts_insert_command())
+        assert saved["ts"]["ok"] == 1 and saved["ts"]["n"] == 4, saved["ts"]
         m.kill9()
         m.start()
         m.wait_primary()
+
+    def ts_insert_command():
+        t0 = datetime.datetime(2024, 2, 1)
+        docs = [{"t": t0 + datetime.timedelta(seconds=i), "m": i % 2, "v": i} for i in range(4)]
+        return SON([("insert", "kts"), ("documents", docs), ("ordered", False), ("lsid", ts_lsid),
+                    ("txnNumber", Int64(3)), ("writeConcern", {"j": True}), ("$db", "rw")])
 
     def retry_after_restart_answers_the_first_result():
         fam = raw_command(m.port, SON([("findAndModify", "k"), ("query", {"_id": 1}),
@@ -392,6 +403,9 @@ def run(args, m):
         db3 = pymongo.MongoClient("127.0.0.1", m.port, directConnection=True).rw
         assert db3.k.find_one({"_id": 1})["n"] == 1
         assert db3.k.count_documents({}) == 2
+        ts = raw_command(m.port, ts_insert_command())
+        assert ts["ok"] == 1 and ts["n"] == 4, ts
+        assert db3.kts.count_documents({}) == 4, db3.kts.count_documents({})
 
     step("writes before kill -9", before_crash)
     step("retry after kill -9 and restart answers the first result",

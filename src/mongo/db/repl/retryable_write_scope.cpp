@@ -79,8 +79,7 @@ OpTime RetryableWriteScope::logStamped(OperationContext* opCtx, OplogEntryParams
     }
     params.lsid = first.session->lsid();
     params.txnNumber = first.txnNumber;
-    params.prevOpTime =
-        p.lastLogged.isNull() ? first.session->lastWriteOpTime(first.txnNumber) : p.lastLogged;
+    params.prevOpTime = first.session->chainHead(first.txnNumber);
     const BSONObj* image = nullptr;
     if (_image == Image::kPreImage && preImage) {
         params.needsRetryImage = "preImage";
@@ -97,7 +96,6 @@ OpTime RetryableWriteScope::logStamped(OperationContext* opCtx, OplogEntryParams
         table->writeImage(opCtx, first.session, first.txnNumber, opTime.ts,
                           params.needsRetryImage, *image);
     ++p.next;
-    p.lastLogged = opTime;
 
     if (_mode == Mode::kAllOnFirstEntry) {
         p.allLogged = true;
@@ -112,7 +110,7 @@ OpTime RetryableWriteScope::logStamped(OperationContext* opCtx, OplogEntryParams
             noop.lsid = o.session->lsid();
             noop.txnNumber = o.txnNumber;
             noop.stmtIds = o.stmtIds;
-            noop.prevOpTime = o.session->lastWriteOpTime(o.txnNumber);
+            noop.prevOpTime = o.session->chainHead(o.txnNumber);
             Date_t w;
             OpTime t = LocalOplog::get()->logOp(opCtx, noop, &w);
             table->recordWrite(opCtx, o.session, o.txnNumber, o.stmtIds, t, w);

@@ -70,7 +70,6 @@ private:
     /** Progress within the current unit of work (reset when it commits or rolls back). */
     struct Progress {
         size_t next = 0;         // entries logged
-        OpTime lastLogged;       // the first owner's newest entry
         bool allLogged = false;  // kAllOnFirstEntry: done
     };
 

@@ -84,6 +84,24 @@ OpTime RetryableSession::lastWriteOpTime(long long txnNumber) const {
     return txnNumber == _txnNumber ? _lastWriteOpTime : OpTime();
 }
 
+OpTime RetryableSession::chainHead(long long txnNumber) const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (txnNumber != _txnNumber)
+        return OpTime();
+    return std::max(_chainHead, _lastWriteOpTime);
+}
+
+void RetryableSession::advanceChainHead(long long txnNumber, const OpTime& opTime) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (txnNumber == _txnNumber && opTime > _chainHead)
+        _chainHead = opTime;
+}
+
+void RetryableSession::resetChainHead() {
+    std::lock_guard<std::mutex> lk(_mutex);
+    _chainHead = _lastWriteOpTime;
+}
+
 void RetryableSession::onWriteCommitted(long long txnNumber, const std::vector<int>& stmtIds,
                                         const OpTime& opTime, Date_t wall) {
     std::lock_guard<std::mutex> lk(_mutex);
@@ -164,6 +182,7 @@ CheckedOutSession TransactionTable::checkOut(OperationContext* opCtx, const BSON
         session->_incompleteHistory = false;
         session->_lastWriteOpTime = OpTime();
         session->_lastWriteDate = Date_t();
+        session->_chainHead = OpTime();
     }
     return CheckedOutSession(session, txnNumber, std::move(checkOutLock));
 }
@@ -213,6 +232,7 @@ void TransactionTable::_load(OperationContext* opCtx, RetryableSession* session)
     session->_incompleteHistory = incomplete;
     session->_lastWriteOpTime = last;
     session->_lastWriteDate = lastDate;
+    session->_chainHead = last;
 }
 
 void TransactionTable::recordWrite(OperationContext* opCtx, RetryableSession* session,
@@ -226,10 +246,13 @@ void TransactionTable::recordWrite(OperationContext* opCtx, RetryableSession* se
     b.append("lastWriteOpTime", opTime.toBSON());
     b.append("lastWriteDate", wall);
     upsertById(opCtx, coll.get(), b.obj());
-    opCtx->recoveryUnit()->onCommit(
-        [s = session->shared_from_this(), txnNumber, stmtIds, opTime, wall] {
+    session->advanceChainHead(txnNumber, opTime);
+    auto s = session->shared_from_this();
+    opCtx->recoveryUnit()->onCommitOrRollback(
+        [s, txnNumber, stmtIds, opTime, wall] {
             s->onWriteCommitted(txnNumber, stmtIds, opTime, wall);
-        });
+        },
+        [s] { s->resetChainHead(); });
 }
 
 void TransactionTable::writeImage(OperationContext* opCtx, RetryableSession* session,

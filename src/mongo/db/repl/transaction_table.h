@@ -44,8 +44,16 @@ public:
         return _lsid;
     }
 
-    /** The newest write of `txnNumber` logged for this session (null if none). */
+    /** The newest committed write of `txnNumber` for this session (null if none). */
     OpTime lastWriteOpTime(long long txnNumber) const;
+    /**
+     * The `prevOpTime` of the next entry of `txnNumber`: the newest entry logged, committed
+     * or not (units of work of one command can log several entries before committing).
+     */
+    OpTime chainHead(long long txnNumber) const;
+    /** `opTime` was just logged for `txnNumber`; back to the committed head on rollback. */
+    void advanceChainHead(long long txnNumber, const OpTime& opTime);
+    void resetChainHead();
     /** Remembers a committed write of `stmtIds` at `opTime` (runs on commit). */
     void onWriteCommitted(long long txnNumber, const std::vector<int>& stmtIds,
                           const OpTime& opTime, Date_t wall);
@@ -63,6 +71,7 @@ private:
     bool _incompleteHistory = false;  // the oplog chain was truncated
     OpTime _lastWriteOpTime;
     Date_t _lastWriteDate;
+    OpTime _chainHead;  // newest entry logged for _txnNumber, maybe not committed yet
 };
 
 /** A session checked out by one command for one txnNumber (released on destruction). */

@@ -197,6 +197,32 @@ TEST_F(TransactionTableTest, OneEntryCanCarrySeveralStatements) {
     EXPECT_TRUE(executed(lsid, 1, 5));
 }
 
+TEST_F(TransactionTableTest, EntriesOfOneUnitOfWorkChainEvenAcrossScopes) {
+    // As a time-series insert writing two buckets in one storage transaction.
+    BSONObj lsid = makeLsid(8);
+    {
+        auto session = TransactionTable::get()->checkOut(opCtx.get(), lsid, 1);
+        RecoveryUnit* ru = opCtx->recoveryUnit();
+        WriteUnitOfWork wuow(ru);
+        {
+            RetryableWriteScope scope({{session.session(), 1, {0, 1}}},
+                                      RetryableWriteScope::Mode::kAllOnFirstEntry);
+            coll->insertDocument(opCtx.get(), BSON("_id" << 1));
+        }
+        {
+            RetryableWriteScope scope({{session.session(), 1, {2}}},
+                                      RetryableWriteScope::Mode::kAllOnFirstEntry);
+            coll->insertDocument(opCtx.get(), BSON("_id" << 2));
+        }
+        wuow.commit();
+        ru->abandonSnapshot();
+    }
+    TransactionTable::get()->clearInMemory();
+    EXPECT_TRUE(executed(lsid, 1, 0));
+    EXPECT_TRUE(executed(lsid, 1, 1));
+    EXPECT_TRUE(executed(lsid, 1, 2));
+}
+
 TEST(OperationSessionInfo, TxnNumberNeedsASession) {
     try {
         parseOperationSessionInfo("insert", BSON("insert" << "c" << "txnNumber" << 1LL));

@@ -35,7 +35,7 @@ LIBRARIES = [
     # 'db' for NamespaceString and OperationContext, which live in the db library.
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
-     ['catalog', 'pipeline', 'bson_column']),
+     ['catalog', 'pipeline', 'bson_column', 'repl']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
      ['catalog', 'exec', 'pipeline', 'repl', 'timeseries', 'transport', 'storage', 'query',
       'idl']),

@@ -3,7 +3,10 @@
 #   node_crud_test.js (Node driver), pymongo_crud_test.py (pymongo 3.11) on one
 #   fresh mongod (free port, temporary dbpath), then kill9_durability_test.py
 #   (which manages its own mongod), then oplog_replay_test.py (its own two
-#   mongods: --replSet oplog replayed with applyOps, dbHash compared).
+#   mongods: --replSet oplog replayed with applyOps, dbHash compared), the time-series
+#   concurrency test, and retryable_writes_test.py (its own --replSet mongod: exactly-once
+#   retries with pymongo and, through retryable_writes_node_test.js, the Node driver;
+#   its kill -9 restart step is left out with --skip-kill9).
 # Usage: buildscripts/client_tests/run_client_tests.sh [--mongod PATH] [--skip-kill9]
 # Last line: "N passed, M failed" (each scenario step counts as one test).
 set -u
@@ -113,6 +116,11 @@ if [ "$SKIP_KILL9" -eq 0 ]; then
 fi
 run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
 run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --mongod "$MONGOD"
+if [ "$SKIP_KILL9" -eq 0 ]; then
+    run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
+else
+    run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD" --skip-kill9
+fi
 
 if [ "$TOTAL_FAILED" -eq 0 ]; then
     rm -rf "$WORK"

@@ -1,5 +1,7 @@
 #include "mongo/db/commands.h"
 
+#include "mongo/idl/server_parameters_gen.h"
+
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -27,7 +29,13 @@ void CommandRegistry::registerCommand(Command* c) {
 
 Command* CommandRegistry::find(StringData name) {
     auto it = byAlias().find(std::string(name));
-    return it == byAlias().end() ? nullptr : it->second;
+    if (it == byAlias().end() || !isAvailable(*it->second))
+        return nullptr;
+    return it->second;
+}
+
+bool CommandRegistry::isAvailable(const Command& c) {
+    return !c.testOnly() || gEnableTestCommands.load();
 }
 
 const std::map<std::string, Command*>& CommandRegistry::all() {

@@ -59,6 +59,10 @@ public:
     virtual bool adminOnly() const {
         return false;
     }
+    /** Exists only when mongod runs with --setParameter enableTestCommands=1. */
+    virtual bool testOnly() const {
+        return false;
+    }
     /** Counted in serverStatus opcounters.command unless it is a CRUD command. */
     virtual bool isWriteCommand() const {
         return false;
@@ -75,8 +79,13 @@ private:
 class CommandRegistry {
 public:
     static void registerCommand(Command* c);
-    /** The command named `name` (case-sensitive, aliases included), or null. */
+    /**
+     * The command named `name` (case-sensitive, aliases included), or null (also for a
+     * test-only command while test commands are disabled).
+     */
     static Command* find(StringData name);
+    /** False for a test-only command while enableTestCommands is off. */
+    static bool isAvailable(const Command& c);
     /** All commands by their primary name. */
     static const std::map<std::string, Command*>& all();
 };

@@ -2,8 +2,10 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/commands/fail_command.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/kv_engine.h"
@@ -11,6 +13,7 @@
 #include "mongo/rpc/factory.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -34,6 +37,7 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
         if (v > 0)
             opCtx->setDeadlineAfterMillis(static_cast<long long>(v));
     }
+    repl::parseOperationSessionInfo(req.commandName(), req.body);  // lsid/txnNumber checks
     // Multi-document transactions are not implemented: refuse a statement of one rather than
     // run it on its own as if no transaction had been asked for.
     if (!req.body["autocommit"].eoo() || req.body["startTransaction"].trueValue()) {
@@ -96,8 +100,10 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
                 !cmd->adminOnly() || req.dbName == "admin");
         uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
         applyGenericArguments(&opCtx, req);
+        evaluateFailCommandBeforeRun(&opCtx, req, *cmd);
         BSONObjBuilder body;
         cmd->run(&opCtx, req, body);
+        appendFailCommandWriteConcernError(&opCtx, req, *cmd, body);
         if (wantsJournal(req) && opCtx.recoveryUnit())
             opCtx.recoveryUnit()->waitUntilDurable();
         result.appendElements(body.obj());
@@ -107,6 +113,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         appendCommandStatusNoThrow(err, ex.toStatus());
         if (const ErrorExtraInfo* extra = ex.extraInfo())
             extra->serialize(&err);
+        appendErrorLabels(req, ex.toStatus(), ex.extraInfo(), err);
         return err.obj();
     } catch (const std::exception& ex) {
         BSONObjBuilder err;
@@ -138,6 +145,10 @@ DbResponse ServiceEntryPointMongod::handleRequest(Client& client, const Message&
         req.sequences[seq.name] = seq.objs;
 
     BSONObj reply = runCommandDirect(_sc, &client, req);
+    if (takeConnectionCloseRequest()) {  // a fail point's closeConnection: no reply
+        response.closeConnection = true;
+        return response;
+    }
     if (input.moreToCome)
         return response;
     response.response = rpc::makeCommandReply(input, reply);

@@ -173,6 +173,8 @@ public:
     void run(OperationContext*, const CommandRequest&, BSONObjBuilder& result) override {
         BSONObjBuilder cmds(result.subobjStart("commands"));
         for (const auto& [name, cmd] : CommandRegistry::all()) {
+            if (!CommandRegistry::isAvailable(*cmd))
+                continue;
             BSONObjBuilder c(cmds.subobjStart(name));
             c.append("help", cmd->help());
             c.append("requiresAuth", true);

@@ -11,6 +11,7 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/repl/transaction_table.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
@@ -55,7 +56,9 @@ public:
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(updates.size()) + " operations.",
                 !updates.empty() && updates.size() <= 100000);
+        RetryableWrite retryable(opCtx, req, updates.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            // Time-series updates run without retryable-write records (not exactly-once).
             runTimeseriesUpdate(opCtx, std::move(*ts), cmd, result);
             return;
         }
@@ -68,7 +71,25 @@ public:
         for (size_t i = 0; i < updates.size(); ++i) {
             const auto& stmt = updates[i];
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
+            if (auto entry = retryable.executed(opCtx, i)) {
+                // Already ran: its result comes from its oplog entry (an upsert is an 'i').
+                checkRetriedEntryKind(*entry, "update", 40638, {"u", "i"});
+                ++n;
+                if ((*entry)["op"].valueStringData() == "u") {
+                    ++nModified;
+                } else {
+                    anyUpsert = true;
+                    BSONObjBuilder u;
+                    u.append("index", static_cast<int>(i));
+                    u.appendAs((*entry)["o"].embeddedObject()["_id"], "_id");
+                    upserted.append(u.obj());
+                }
+                continue;
+            }
             bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+                uassert(ErrorCodes::InvalidOptions,
+                        "Cannot use (or request) retryable writes with multi=true",
+                        !retryable.active() || !stmt.getMulti());
                 auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
                 UpdateDriver driver =
                     parseUpdateArg(stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
@@ -76,6 +97,8 @@ public:
                 FindPlanParams params =
                     makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(),
                                    stmt.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
+                std::optional<repl::RetryableWriteScope> scope;
+                retryable.openScope(scope, i);
                 UpdateOutcome o = performUpdate(opCtx, nss, params, driver, stmt.getMulti(),
                                                 stmt.getUpsert());
                 n += o.matched;
@@ -106,6 +129,56 @@ public:
     }
 };
 MONGO_REGISTER_COMMAND(UpdateCmd)
+
+/**
+ * The reply of a findAndModify retried after it ran: from its oplog entry and the image
+ * stored with it (config.image_collection). 40606/40608 when the retry is of another kind
+ * than the write; IncompleteTransactionHistory 217 when the image is gone.
+ */
+template <typename Project>
+void replyFromRetriedEntry(OperationContext* opCtx, const repl::CheckedOutSession& session,
+                           const BSONObj& entry, bool remove, bool returnNew,
+                           const Project& project, BSONObjBuilder& result) {
+    StringData op = entry["op"].valueStringData();
+    uassert(40606,
+            "findAndModify retry request is not compatible with previous write in the "
+            "transaction of type: " + std::string(op) + ", oplog: " + entry.toString(),
+            (op == "d") == remove);
+    uassert(40608,
+            "findAndModify retry request is not compatible with previous write in the "
+            "transaction of type: " + std::string(op) + ", oplog: " + entry.toString(),
+            op == "d" || op == "u" || op == "i");
+    BSONObjBuilder lastError;
+    std::optional<BSONObj> value;
+    if (op == "i") {
+        BSONObj doc = entry["o"].embeddedObject();
+        lastError.append("n", 1LL);
+        lastError.append("updatedExisting", false);
+        lastError.appendAs(doc["_id"], "upserted");
+        if (returnNew)
+            value = project(doc);
+    } else {
+        auto image = repl::TransactionTable::get()->readImage(
+            opCtx, session.session()->lsid(), session.txnNumber(), entry["ts"].timestamp());
+        uassert(ErrorCodes::IncompleteTransactionHistory,
+                "Incomplete history detected for transaction " +
+                    std::to_string(session.txnNumber()) +
+                    ": the image of the retried findAndModify is gone",
+                image.has_value());
+        value = project(*image);
+        if (op == "d") {
+            lastError.append("n", 1);
+        } else {
+            lastError.append("n", 1LL);
+            lastError.append("updatedExisting", true);
+        }
+    }
+    result.append("lastErrorObject", lastError.obj());
+    if (value)
+        result.append("value", *value);
+    else
+        result.appendNull("value");
+}
 
 class FindAndModifyCmd : public Command {
 public:
@@ -145,7 +218,20 @@ public:
 
         BSONObjBuilder lastError;
         std::optional<BSONObj> value;
-        if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+        RetryableWrite retryable(opCtx, req, 1);
+        std::optional<repl::RetryableWriteScope> scope;
+        auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss);
+        if (!ts && retryable.active()) {
+            if (auto entry = retryable.executed(opCtx, 0)) {
+                replyFromRetriedEntry(opCtx, *retryable.session(), *entry, remove, returnNew,
+                                      project, result);
+                return;
+            }
+            retryable.openScope(scope, 0);
+            scope->setImage(remove || !returnNew ? repl::RetryableWriteScope::Image::kPreImage
+                                                 : repl::RetryableWriteScope::Image::kPostImage);
+        }
+        if (ts) {
             AutoGetCollection buckets(opCtx, ts->bucketsNss, AutoGetCollection::Mode::kWrite);
             timeseries::attachBuckets(&*ts, buckets.getCollection());
             auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd);

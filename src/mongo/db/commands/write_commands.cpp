@@ -13,6 +13,7 @@
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_interface.h"
+#include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
@@ -78,9 +79,77 @@ void appendWriteErrors(const std::vector<WriteError>& errors, BSONObjBuilder& re
     }
 }
 
+RetryableWrite::RetryableWrite(OperationContext* opCtx, const CommandRequest& req,
+                               size_t numOps) {
+    auto osi = repl::parseOperationSessionInfo(req.commandName(), req.body);
+    if (!osi.isRetryableWrite())
+        return;
+    BSONElement ids = req.body["stmtIds"];
+    if (ids.type() == BSONType::kArray) {
+        for (auto e : ids.embeddedObject()) {
+            uassert(ErrorCodes::TypeMismatch, "stmtIds must be an array of integers",
+                    e.type() == BSONType::kNumberInt);
+            _stmtIds.push_back(e.numberInt());
+        }
+        uassert(ErrorCodes::InvalidLength,
+                "Number of statement ids must match the number of batch entries. Got " +
+                    std::to_string(_stmtIds.size()) + " statement ids but " +
+                    std::to_string(numOps) + " operations.",
+                _stmtIds.size() == numOps);
+    } else if (!ids.eoo()) {
+        uasserted(ErrorCodes::TypeMismatch, "stmtIds must be an array");
+    }
+    if (BSONElement id = req.body["stmtId"]; id.isNumber())
+        _firstStmtId = static_cast<int>(id.numberLong());
+    _session.emplace(repl::TransactionTable::get()->checkOut(opCtx, osi.lsid, *osi.txnNumber));
+}
+
+void checkRetriedEntryKind(const BSONObj& entry, StringData what, int code,
+                           std::initializer_list<StringData> allowedOps) {
+    StringData op = entry["op"].type() == BSONType::kString ? entry["op"].valueStringData()
+                                                            : StringData();
+    for (StringData allowed : allowedOps) {
+        if (op == allowed)
+            return;
+    }
+    uasserted(code, std::string(what) +
+                  " retry request is not compatible with previous write in the transaction of "
+                  "type: " +
+                  std::string(op) + ", oplog: " + entry.toString());
+}
+
+int RetryableWrite::stmtId(size_t opIndex) const {
+    if (!_stmtIds.empty())
+        return _stmtIds[opIndex];
+    return _firstStmtId.value_or(0) + static_cast<int>(opIndex);
+}
+
+std::optional<BSONObj> RetryableWrite::executed(OperationContext* opCtx, size_t opIndex) const {
+    if (!_session)
+        return std::nullopt;
+    return _session->checkStatementExecuted(opCtx, stmtId(opIndex));
+}
+
+repl::RetryableWriteScope::Owner RetryableWrite::owner(const std::vector<size_t>& opIndexes) const {
+    repl::RetryableWriteScope::Owner o{_session->session(), _session->txnNumber(), {}};
+    for (size_t i : opIndexes)
+        o.stmtIds.push_back(stmtId(i));
+    return o;
+}
+
+void RetryableWrite::openScope(std::optional<repl::RetryableWriteScope>& scope,
+                               size_t opIndex) const {
+    if (_session)
+        scope.emplace(std::vector<repl::RetryableWriteScope::Owner>{owner({opIndex})});
+}
+
 void insertDocumentsInOneUnit(OperationContext* opCtx, Collection* coll,
-                              const std::vector<BSONObj>& docs) {
+                              const std::vector<BSONObj>& docs,
+                              const repl::RetryableWriteScope::Owner* retryable) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
+    std::optional<repl::RetryableWriteScope> scope;
+    if (retryable)
+        scope.emplace(std::vector<repl::RetryableWriteScope::Owner>{*retryable});
     writeConflictRetry(ru, "insert", [&] {
         WriteUnitOfWork wuow(ru);
         for (const auto& d : docs)
@@ -136,11 +205,27 @@ void checkWritableNamespace(const NamespaceString& nss) {
 
 /** Insert into a time-series view: the bucket catalog write path (timeseries_insert.h). */
 void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
-                         const std::vector<BSONObj>& docs, bool ordered, BSONObjBuilder& result) {
+                         const std::vector<BSONObj>& docs, bool ordered,
+                         const RetryableWrite& retryable, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
     opCtx->getServiceContext()->opCounters.insert.fetch_add(static_cast<long long>(docs.size()));
-    auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered);
+    std::optional<timeseries::RetryableInsertStatements> stmts;
+    if (retryable.active()) {
+        // Upstream makes retryable time-series inserts exactly-once the same way: each
+        // bucket write's oplog entry lists the statements of its measurements.
+        stmts.emplace(timeseries::RetryableInsertStatements{
+            retryable.session()->session(), retryable.session()->txnNumber(), {}, {}});
+        for (size_t i = 0; i < docs.size(); ++i) {
+            stmts->stmtIds.push_back(retryable.stmtId(i));
+            auto entry = retryable.executed(opCtx, i);
+            if (entry)
+                checkRetriedEntryKind(*entry, "insert", 40636, {"i", "u", "n"});
+            stmts->alreadyExecuted.push_back(entry.has_value());
+        }
+    }
+    auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered,
+                                                    stmts ? &*stmts : nullptr);
     result.appendNumber("n", res.n);
     appendWriteErrorsOf(res.errors, result);
 }
@@ -180,8 +265,9 @@ public:
                 !docs.empty() && docs.size() <= 100000);
         if (const auto& uuid = cmd.getCollectionUUID())
             checkCollectionUUID(opCtx, nss, uuid->getElement());
+        RetryableWrite retryable(opCtx, req, docs.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
-            runTimeseriesInsert(opCtx, std::move(*ts), docs, cmd.getOrdered(), result);
+            runTimeseriesInsert(opCtx, std::move(*ts), docs, cmd.getOrdered(), retryable, result);
             return;
         }
         uassert(ErrorCodes::CommandNotSupportedOnView,
@@ -199,6 +285,13 @@ public:
             std::vector<BSONObj> group;
             std::vector<int> groupIdx;
             while (i < docs.size() && group.size() < kInsertGroupSize) {
+                if (auto entry = retryable.executed(opCtx, i)) {
+                    // A retry of a statement that already ran: counted, not applied again.
+                    checkRetriedEntryKind(*entry, "insert", 40636, {"i"});
+                    ++n;
+                    ++i;
+                    continue;
+                }
                 auto fixed = fixDocumentForInsert(docs[i]);
                 if (fixed.isOK() && nss.isTimeseriesBucketsCollection() && coll) {
                     Status schema =
@@ -224,8 +317,12 @@ public:
                 continue;
             counters.insert.fetch_add(static_cast<long long>(group.size()));
             opCtx->checkForInterrupt();
+            std::optional<repl::RetryableWriteScope::Owner> owner;
+            if (retryable.active())
+                owner = retryable.owner(std::vector<size_t>(groupIdx.begin(), groupIdx.end()));
             try {
-                insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), group);
+                insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), group,
+                                         owner ? &*owner : nullptr);
                 n += static_cast<long long>(group.size());
                 continue;
             } catch (const DBException&) {
@@ -233,7 +330,11 @@ public:
             }
             for (size_t g = 0; g < group.size(); ++g) {
                 bool ok = runStatement(groupIdx[g], &errors, [&] {
-                    insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), {group[g]});
+                    std::optional<repl::RetryableWriteScope::Owner> one;
+                    if (retryable.active())
+                        one = retryable.owner({static_cast<size_t>(groupIdx[g])});
+                    insertDocumentsInOneUnit(opCtx, coll.getCollection().get(), {group[g]},
+                                             one ? &*one : nullptr);
                 });
                 if (ok) {
                     ++n;
@@ -273,7 +374,9 @@ public:
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(deletes.size()) + " operations.",
                 !deletes.empty() && deletes.size() <= 100000);
+        RetryableWrite retryable(opCtx, req, deletes.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+            // Time-series deletes run without retryable-write records (not exactly-once).
             runTimeseriesDelete(opCtx, std::move(*ts), cmd, result);
             return;
         }
@@ -285,11 +388,19 @@ public:
         for (size_t i = 0; i < deletes.size(); ++i) {
             const auto& stmt = deletes[i];
             opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
+            if (auto entry = retryable.executed(opCtx, i)) {
+                checkRetriedEntryKind(*entry, "delete", 40637, {"d"});
+                ++n;
+                continue;
+            }
             bool ok = runStatement(static_cast<int>(i), &errors, [&] {
                 uassert(ErrorCodes::FailedToParse,
                         "The limit field in delete objects must be 0 or 1. Got " +
                             std::to_string(stmt.getLimit()),
                         stmt.getLimit() == 0 || stmt.getLimit() == 1);
+                uassert(ErrorCodes::InvalidOptions,
+                        "Cannot use (or request) retryable writes with limit=0",
+                        !retryable.active() || stmt.getLimit() == 1);
                 auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
                 FindPlanParams params =
                     makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
@@ -297,6 +408,8 @@ public:
                 if (!coll)
                     return;
                 params.limit = stmt.getLimit();
+                std::optional<repl::RetryableWriteScope> scope;
+                retryable.openScope(scope, i);
                 n += deleteMatching(opCtx, coll.getCollection(), params);
             });
             if (!ok && cmd.getOrdered())

@@ -5,6 +5,8 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/replication_coordinator.h"
+#include "mongo/db/repl/retryable_write_scope.h"
+#include "mongo/db/repl/transaction_table.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/util/assert_util.h"
@@ -21,6 +23,15 @@ bool shouldLog(const NamespaceString& nss) {
     uassert(ErrorCodes::NotWritablePrimary, "not primary",
             ReplicationCoordinator::get()->canAcceptWrites());
     return LocalOplog::get()->isOpen();
+}
+
+/** Logs a CRUD entry, stamped for a retryable write when a scope is open on this thread. */
+void logCrud(OperationContext* opCtx, const OplogEntryParams& p, const BSONObj* pre = nullptr,
+             const BSONObj* post = nullptr) {
+    if (auto* scope = RetryableWriteScope::current())
+        scope->logStamped(opCtx, p, pre, post);
+    else
+        LocalOplog::get()->logOp(opCtx, p);
 }
 
 BSONObj documentKey(const BSONObj& doc) {
@@ -55,7 +66,10 @@ void logCommand(OperationContext* opCtx, StringData db, const BSONObj& o,
 }  // namespace
 
 bool isReplicatedNamespace(const NamespaceString& nss) {
-    return nss.db() != "local" && nss.coll() != "system.profile";
+    // The session table and the findAndModify images are derived state, written in the
+    // unit of work of the write they describe.
+    return nss.db() != "local" && nss.coll() != "system.profile" && nss != transactionsNss() &&
+        nss != imageCollectionNss();
 }
 
 void OpObserverImpl::onInserts(OperationContext* opCtx, const Collection& coll,
@@ -70,7 +84,7 @@ void OpObserverImpl::onInserts(OperationContext* opCtx, const Collection& coll,
         p.ns = coll.ns().ns();
         p.uuid = coll.uuid();
         p.o = doc;
-        LocalOplog::get()->logOp(opCtx, p);
+        logCrud(opCtx, p);
     }
 }
 
@@ -84,7 +98,7 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
     p.uuid = coll.uuid();
     p.o = diff.isEmpty() ? post : diff;
     p.o2 = documentKey(post);
-    LocalOplog::get()->logOp(opCtx, p);
+    logCrud(opCtx, p, &pre, &post);
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll,
@@ -96,7 +110,7 @@ void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll,
     p.ns = coll.ns().ns();
     p.uuid = coll.uuid();
     p.o = documentKey(doc);
-    LocalOplog::get()->logOp(opCtx, p);
+    logCrud(opCtx, p, &doc, nullptr);
 }
 
 void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const NamespaceString& nss,

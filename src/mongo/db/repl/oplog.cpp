@@ -40,6 +40,11 @@ long long defaultOplogSizeBytes(const std::string& dbpath) {
 
 BSONObj makeOplogEntry(const OplogEntryParams& p, const OpTime& opTime, Date_t wall) {
     BSONObjBuilder b;
+    const bool retryable = !p.lsid.isEmpty();
+    if (retryable) {
+        b.append("lsid", p.lsid);
+        b.append("txnNumber", p.txnNumber);
+    }
     b.append("op", StringData(&p.opType, 1));
     b.append("ns", p.ns);
     if (!p.uuid.empty())
@@ -47,10 +52,23 @@ BSONObj makeOplogEntry(const OplogEntryParams& p, const OpTime& opTime, Date_t w
     b.append("o", p.o);
     if (!p.o2.isEmpty())
         b.append("o2", p.o2);
+    if (retryable) {
+        if (!p.needsRetryImage.empty())
+            b.append("needsRetryImage", p.needsRetryImage);
+        if (p.stmtIds.size() == 1) {
+            b.append("stmtId", p.stmtIds[0]);
+        } else if (!p.stmtIds.empty()) {
+            BSONArrayBuilder ids(b.subarrayStart("stmtId"));
+            for (int id : p.stmtIds)
+                ids.append(id);
+        }
+    }
     b.append("ts", opTime.ts);
     b.append("t", opTime.term);
     b.append("v", 2LL);
     b.append("wall", wall);
+    if (retryable)
+        b.append("prevOpTime", p.prevOpTime.toBSON());
     return b.obj();
 }
 
@@ -116,10 +134,13 @@ Timestamp LocalOplog::_allocateTimestamp() {
     return _lastTs;
 }
 
-OpTime LocalOplog::logOp(OperationContext* opCtx, const OplogEntryParams& params) {
+OpTime LocalOplog::logOp(OperationContext* opCtx, const OplogEntryParams& params,
+                         Date_t* wallOut) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     invariant(ru->inUnitOfWork());
     Date_t wall = Date_t::now();
+    if (wallOut)
+        *wallOut = wall;
     OpTime opTime;
     std::shared_ptr<Collection> coll;
     {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
@@ -46,10 +47,18 @@ struct OplogEntryParams {
     std::string uuid;         // 16 raw bytes, or empty (no `ui`)
     BSONObj o;
     BSONObj o2;               // empty: no `o2`
+    // Retryable writes (transaction_table.h): empty lsid = none.
+    BSONObj lsid;
+    long long txnNumber = 0;
+    std::vector<int> stmtIds;  // one: `stmtId: <int>`; several: `stmtId: [<int>...]`
+    OpTime prevOpTime;
+    std::string needsRetryImage;  // "preImage" / "postImage" (findAndModify), or empty
 };
 
 /**
- * Builds an entry in upstream's field order: {op, ns, ui, o, o2, ts, t, v: 2L, wall}.
+ * Builds an entry in upstream's field order: {op, ns, ui, o, o2, ts, t, v: 2L, wall}; a
+ * retryable write's entry is {lsid, txnNumber, op, ns, ui, o, o2, needsRetryImage,
+ * stmtId, ts, t, v, wall, prevOpTime}.
  */
 BSONObj makeOplogEntry(const OplogEntryParams& params, const OpTime& opTime, Date_t wall);
 
@@ -85,9 +94,11 @@ public:
     /**
      * Allocates the next timestamp and inserts the entry into the oplog; deletes
      * the oldest entries while the oplog is over its size. REQUIRES: in a unit of
-     * work and isOpen(). Throws (WriteConflictException...) on storage errors.
+     * work and isOpen(). Throws (WriteConflictException...) on storage errors. `wall`
+     * receives the entry's wall-clock time when given.
      */
-    OpTime logOp(OperationContext* opCtx, const OplogEntryParams& params);
+    OpTime logOp(OperationContext* opCtx, const OplogEntryParams& params,
+                 Date_t* wall = nullptr);
 
     /** The newest committed entry written by this process (null before any). */
     OpTime lastAppliedOpTime() const;

@@ -16,15 +16,8 @@
 namespace mongo {
 namespace repl {
 
-namespace {
-
-struct Found {
-    RecordId id;
-    BSONObj doc;
-};
-
-/** The document whose _id equals `idElem` (via the _id index, else a scan). */
-std::optional<Found> findById(OperationContext* opCtx, Collection* coll, BSONElement idElem) {
+std::optional<FoundDocument> findDocumentById(OperationContext* opCtx, Collection* coll,
+                                             BSONElement idElem) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     if (IndexEntry* idx = coll->findIndexByName(IndexDescriptor::kIdIndexName)) {
         BSONObjBuilder kb;
@@ -37,15 +30,17 @@ std::optional<Found> findById(OperationContext* opCtx, Collection* coll, BSONEle
         BSONObj doc;
         if (!coll->recordStore()->findRecord(ru, e->loc, &doc))
             return std::nullopt;
-        return Found{e->loc, doc};
+        return FoundDocument{e->loc, doc};
     }
     auto cursor = coll->recordStore()->getCursor(ru, true);
     while (auto rec = cursor->next()) {
         if (rec->data["_id"].binaryEqualValues(idElem))
-            return Found{rec->id, rec->data};
+            return FoundDocument{rec->id, rec->data};
     }
     return std::nullopt;
 }
+
+namespace {
 
 void applyCrud(OperationContext* opCtx, char op, const NamespaceString& nss, const BSONObj& o,
                const BSONObj& o2, const ApplyOpsOptions& options) {
@@ -61,7 +56,7 @@ void applyCrud(OperationContext* opCtx, char op, const NamespaceString& nss, con
         if (op == 'i') {
             BSONElement id = o["_id"];
             uassert(ErrorCodes::FailedToParse, "insert oplog entry requires o._id", !id.eoo());
-            if (auto existing = findById(opCtx, coll.get(), id))
+            if (auto existing = findDocumentById(opCtx, coll.get(), id))
                 coll->updateDocument(opCtx, existing->id, existing->doc, o);
             else
                 coll->insertDocument(opCtx, o);
@@ -69,7 +64,7 @@ void applyCrud(OperationContext* opCtx, char op, const NamespaceString& nss, con
             BSONElement id = o2["_id"];
             uassert(ErrorCodes::FailedToParse, "update oplog entry requires o2._id", !id.eoo());
             bool isDelta = o["$v"].ok();
-            auto existing = findById(opCtx, coll.get(), id);
+            auto existing = findDocumentById(opCtx, coll.get(), id);
             if (isDelta) {
                 uassert(ErrorCodes::FailedToParse, "unsupported $v in update oplog entry",
                         o["$v"].isNumber() && o["$v"].numberInt() == 2 &&
@@ -104,7 +99,7 @@ void applyCrud(OperationContext* opCtx, char op, const NamespaceString& nss, con
         } else {
             BSONElement id = o["_id"];
             uassert(ErrorCodes::FailedToParse, "delete oplog entry requires o._id", !id.eoo());
-            if (auto existing = findById(opCtx, coll.get(), id))
+            if (auto existing = findDocumentById(opCtx, coll.get(), id))
                 coll->deleteDocument(opCtx, existing->id, existing->doc);
         }
         wuow.commit();

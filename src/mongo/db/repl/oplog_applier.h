@@ -8,15 +8,30 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/storage/record_id.h"
 
 namespace mongo {
 
+class Collection;
 class OperationContext;
 
 namespace repl {
+
+struct FoundDocument {
+    RecordId id;
+    BSONObj doc;
+};
+
+/**
+ * The document of `coll` whose _id equals `idElem` (through the _id index, else a scan),
+ * read in the caller's snapshot. REQUIRES: the caller holds the collection.
+ */
+std::optional<FoundDocument> findDocumentById(OperationContext* opCtx, Collection* coll,
+                                             BSONElement idElem);
 
 struct ApplyOpsOptions {
     /** A replacement update of a missing document inserts it (upstream default: true). */

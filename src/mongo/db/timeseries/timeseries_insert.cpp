@@ -14,6 +14,7 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/repl/retryable_write_scope.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
@@ -34,6 +35,54 @@ using bucket_catalog::CollectionInfo;
 using bucket_catalog::WriteBatch;
 
 constexpr int kMaxRetries = 5;
+
+/**
+ * Retryable inserts in flight, by token. A measurement of one is staged with the tag
+ * (token << 32 | index) so that whichever command commits its batch can record its
+ * statement (the owner waits for its batches, so its entry outlives every commit).
+ */
+class RetryableOwners {
+public:
+    static RetryableOwners& get() {
+        static RetryableOwners owners;
+        return owners;
+    }
+    int64_t add(const RetryableInsertStatements* stmts) {
+        std::lock_guard<std::mutex> lk(_mutex);
+        int64_t token = ++_lastToken;
+        _owners.emplace(token, stmts);
+        return token;
+    }
+    void remove(int64_t token) {
+        std::lock_guard<std::mutex> lk(_mutex);
+        _owners.erase(token);
+    }
+    /** The owners of a batch's measurements, as retryable-write scope owners. */
+    std::vector<repl::RetryableWriteScope::Owner> ownersOf(const WriteBatch& batch) {
+        std::vector<repl::RetryableWriteScope::Owner> out;
+        std::map<int64_t, size_t> slot;
+        std::lock_guard<std::mutex> lk(_mutex);
+        for (int64_t tag : batch.userIndices) {
+            int64_t token = tag >> 32;
+            if (token == 0)
+                continue;
+            auto it = _owners.find(token);
+            if (it == _owners.end())
+                continue;
+            const RetryableInsertStatements* stmts = it->second;
+            auto [s, added] = slot.emplace(token, out.size());
+            if (added)
+                out.push_back({stmts->session, stmts->txnNumber, {}});
+            out[s->second].stmtIds.push_back(stmts->stmtIds[static_cast<size_t>(tag & 0xffffffff)]);
+        }
+        return out;
+    }
+
+private:
+    std::mutex _mutex;
+    int64_t _lastToken = 0;
+    std::map<int64_t, const RetryableInsertStatements*> _owners;
+};
 
 CollectionInfo makeCollectionInfo(const TimeseriesCollection& ts) {
     CollectionInfo info;
@@ -118,7 +167,7 @@ BSONObj fetchCandidate(OperationContext* opCtx, const TimeseriesCollection& ts,
 StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
                                               const TimeseriesCollection& ts,
                                               const CollectionInfo& info, const BSONObj& doc,
-                                              int index,
+                                              int64_t index,
                                               bucket_catalog::BucketKeyCache* keys = nullptr,
                                               const bucket_catalog::KnownSeries* known = nullptr) {
     auto& catalog = BucketCatalog::get();
@@ -171,6 +220,10 @@ bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts,
 
 void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch) {
     const BucketWrite& w = batch.write;
+    // The bucket's oplog entry carries the statements of the retryable inserts in it.
+    std::optional<repl::RetryableWriteScope> scope;
+    if (auto owners = RetryableOwners::get().ownersOf(batch); !owners.empty())
+        scope.emplace(std::move(owners), repl::RetryableWriteScope::Mode::kAllOnFirstEntry);
     if (w.kind == BucketWrite::Kind::kInsert) {
         batch.recordId = ts.buckets->insertDocument(opCtx, w.document).getLong();
         return;
@@ -280,7 +333,7 @@ Status userFacing(const Status& s) {
 
 /** Stages and commits one measurement on its own, retrying cleared buckets. */
 Status insertOne(OperationContext* opCtx, const TimeseriesCollection& ts,
-                 const CollectionInfo& info, const BSONObj& doc, int index) {
+                 const CollectionInfo& info, const BSONObj& doc, int64_t index) {
     Status last = Status::OK();
     for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
         auto batch = stage(opCtx, ts, info, doc, index);
@@ -373,8 +426,21 @@ BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,
 TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
                                                 const TimeseriesCollection& ts,
                                                 const std::vector<BSONObj>& measurements,
-                                                bool ordered) {
+                                                bool ordered,
+                                                const RetryableInsertStatements* retryable) {
     const CollectionInfo info = makeCollectionInfo(ts);
+    int64_t token = retryable ? RetryableOwners::get().add(retryable) : 0;
+    struct Unregister {
+        int64_t token;
+        ~Unregister() {
+            if (token)
+                RetryableOwners::get().remove(token);
+        }
+    } unregister{token};
+    auto tagOf = [token](int i) { return (token << 32) | static_cast<int64_t>(i); };
+    auto executedBefore = [retryable](int i) {
+        return retryable && retryable->alreadyExecuted[static_cast<size_t>(i)];
+    };
     std::map<int, Status> failed;
 
     // 1. Stage: each measurement joins the open batch of its bucket.
@@ -410,7 +476,9 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
     for (const Staged& st : order) {
         const int i = st.index;
         opCtx->checkForInterrupt();
-        auto sw = stage(opCtx, ts, info, measurements[i], i, &keys,
+        if (executedBefore(i))
+            continue;  // a retried statement that already ran: counted, not staged again
+        auto sw = stage(opCtx, ts, info, measurements[i], tagOf(i), &keys,
                         st.known ? &*st.known : nullptr);
         if (!sw.isOK()) {
             failed.emplace(i, sw.getStatus());
@@ -455,7 +523,8 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         if (s.isOK())
             continue;
         for (int i : mine[batch.get()]) {
-            Status r = isRetryable(s) ? insertOne(opCtx, ts, info, measurements[i], i) : s;
+            Status r =
+                isRetryable(s) ? insertOne(opCtx, ts, info, measurements[i], tagOf(i)) : s;
             if (!r.isOK())
                 failed.emplace(i, r);
         }

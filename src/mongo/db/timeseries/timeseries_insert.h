@@ -17,6 +17,9 @@
 
 namespace mongo {
 class OperationContext;
+namespace repl {
+class RetryableSession;
+}
 }
 
 namespace mongo::timeseries {
@@ -32,6 +35,19 @@ struct TimeseriesInsertResult {
 };
 
 /**
+ * The statements of a retryable time-series insert: measurement i is statement stmtIds[i];
+ * those with alreadyExecuted[i] ran before (they count as inserted and are not staged).
+ * Each bucket write records the statements of the measurements it holds, in its own
+ * storage transaction, whoever commits it (repl/retryable_write_scope.h).
+ */
+struct RetryableInsertStatements {
+    repl::RetryableSession* session;
+    long long txnNumber;
+    std::vector<int> stmtIds;
+    std::vector<bool> alreadyExecuted;
+};
+
+/**
  * Inserts `measurements` into the time-series collection `ts`. Ordered: stops at the first
  * failing measurement (one error, n = measurements before it). Unordered: every failing
  * measurement gets an error, n = the others. Per-measurement codes: BadValue (time field),
@@ -40,7 +56,9 @@ struct TimeseriesInsertResult {
 TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
                                                 const TimeseriesCollection& ts,
                                                 const std::vector<BSONObj>& measurements,
-                                                bool ordered);
+                                                bool ordered,
+                                                const RetryableInsertStatements* retryable =
+                                                    nullptr);
 
 /** The bucket document with `_id` == `id` in `ts.buckets`, or an empty object. */
 BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,

@@ -132,6 +132,8 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         exec = planTimeseriesSample(opCtx, coll, out.pipeline.get(), out.findParams);
     out.pipeline->attachExecutor(exec ? std::move(exec)
                                       : buildFindPlan(opCtx, coll, out.findParams));
+    if (opts.subPipelineDepth == 0 && out.pipeline->executor())
+        opCtx->setPlanSummary(out.pipeline->executor()->planSummary());
     return out;
 }
 

@@ -14,6 +14,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/value.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/util/time_support.h"
@@ -167,6 +168,24 @@ public:
         return sub;
     }
 
+    /**
+     * Throws the operation's interrupt (killOp: Interrupted 11601, ClientDisconnect 279,
+     * InterruptedAtShutdown 11600, MaxTimeMSExpired 50) if one is due; no-op without an
+     * operation. A few atomic loads: call it freely, e.g. once per document.
+     */
+    void checkForInterrupt() const {
+        if (opCtx)
+            opCtx->checkForInterrupt();
+    }
+    /**
+     * checkForInterrupt() on every 128th call (for per-element loops over arrays, windows
+     * or generated values).
+     */
+    void checkForInterruptEvery128() {
+        if ((++_interruptTicks & 127) == 0)
+            checkForInterrupt();
+    }
+
     OperationContext* opCtx;
     NamespaceString ns;
     Variables variables;
@@ -179,6 +198,7 @@ private:
     std::shared_ptr<const CollatorInterface> _collator;  // shared with sub-pipeline contexts
     std::shared_ptr<VariableId> _nextVarId;
     VariablesParseState _topScope{_nextVarId};
+    unsigned _interruptTicks = 0;
 };
 
 }  // namespace mongo

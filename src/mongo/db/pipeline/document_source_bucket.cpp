@@ -170,6 +170,7 @@ private:
         std::vector<std::pair<Value, BSONObj>> items;
         Variables* vars = &_expCtx->variables;
         while (auto doc = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             BSONObj owned = doc->getOwned();
             Value key = _groupBy->evaluate(owned, vars).getOwned();
             if (key.missing())
@@ -190,6 +191,7 @@ private:
         size_t i = 0;
         Value prevMax;  // with granularity: the rounded max of the previous bucket
         while (i < n) {
+            _expCtx->checkForInterruptEvery128();
             size_t end = std::min(n, i + per);
             // Equal keys stay in one bucket.
             while (end < n &&

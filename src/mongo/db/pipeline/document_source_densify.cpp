@@ -154,6 +154,7 @@ private:
         std::vector<BSONObj> untouched;
         std::optional<Value> globalMin, globalMax;
         while (auto d = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             BSONObj doc = d->getOwned();
             Value v = getNestedField(doc, _field);
             if (v.nullish()) {
@@ -216,6 +217,7 @@ private:
         while (i < docs.size() && Value::compare(docs[i].first, lo) < 0)
             _out.push_back(docs[i++].second);
         while (inRange(cur)) {
+            _expCtx->checkForInterruptEvery128();
             uassert(5897900, "$densify generated too many documents", ++guard < 10'000'000);
             // Emit the existing documents at or below `cur`.
             bool present = false;

@@ -314,6 +314,7 @@ private:
         std::vector<Value> results;
         size_t bytes = 0;
         while (auto r = p.pipeline->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             bytes += r->objsize();
             uassert(4568, "Total size of documents in " + _from.coll() +
                               " matching pipeline's $lookup stage exceeds 16793600 bytes",

@@ -20,6 +20,7 @@ public:
         std::mt19937_64 gen{std::random_device{}()};
         long long seen = 0;
         while (auto doc = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             ++seen;
             if (static_cast<long long>(sample.size()) < _size) {
                 sample.push_back(doc->getOwned());

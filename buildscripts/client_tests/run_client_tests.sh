@@ -3,7 +3,8 @@
 #   node_crud_test.js (Node driver), pymongo_crud_test.py (pymongo 3.11) on one
 #   fresh mongod (free port, temporary dbpath), then kill9_durability_test.py
 #   (which manages its own mongod), then oplog_replay_test.py (its own two
-#   mongods: --replSet oplog replayed with applyOps, dbHash compared).
+#   mongods: --replSet oplog replayed with applyOps, dbHash compared), then
+#   timeseries_concurrency_test.py and max_conns_test.py (their own mongods).
 # Usage: buildscripts/client_tests/run_client_tests.sh [--mongod PATH] [--skip-kill9]
 # Last line: "N passed, M failed" (each scenario step counts as one test).
 set -u
@@ -113,6 +114,7 @@ if [ "$SKIP_KILL9" -eq 0 ]; then
 fi
 run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
 run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --mongod "$MONGOD"
+run_one max_conns timeout 300 $PY "$HERE/max_conns_test.py" --mongod "$MONGOD"
 
 if [ "$TOTAL_FAILED" -eq 0 ]; then
     rm -rf "$WORK"

@@ -199,7 +199,7 @@ void SortStage::_load(OperationContext* opCtx) {
     };
     while (auto m = _children[0]->next(opCtx)) {
         ++_stats.works;
-        if ((_stats.works & 127) == 0)
+        if (opCtx && (_stats.works & 127) == 0)  // null in stage unit tests
             opCtx->checkForInterrupt();
         if (_external) {
             BSONObj key = _pattern->getSortKey(m->doc);
@@ -278,7 +278,7 @@ std::optional<WorkingMember> SkipStage::next(OperationContext* opCtx) {
         if (!m)
             return std::nullopt;
         if (_skipped < _skip) {
-            if ((++_skipped & 127) == 0)
+            if ((++_skipped & 127) == 0 && opCtx)
                 opCtx->checkForInterrupt();
             continue;
         }

@@ -467,7 +467,7 @@ int runMongod(int argc, char** argv) {
         logv2::setThreadName("clientcursormon");
         std::unique_lock<std::mutex> lk(gShutdownMutex);
         while (!gShutdownRequested) {
-            gShutdownCv.wait_for(lk, std::chrono::seconds(4));
+            gShutdownCv.wait_for(lk, std::chrono::seconds(gClientCursorMonitorFrequencySecs.load()));
             if (gShutdownRequested)
                 break;
             lk.unlock();

@@ -38,7 +38,7 @@ std::string OperationContext::planSummary() const {
     return _planSummary;
 }
 
-void OperationContext::checkForInterrupt() const {
+void OperationContext::checkForKill() const {
     if (_service && _service->shuttingDown.load())
         uasserted(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown");
     int k = _killCode.load();
@@ -49,6 +49,10 @@ void OperationContext::checkForInterrupt() const {
                       ? "operation was interrupted because a client disconnected"
                       : "operation was interrupted");
     }
+}
+
+void OperationContext::checkForInterrupt() const {
+    checkForKill();
     if (_deadlineMicros && curTimeMicros64() >= _deadlineMicros)
         uasserted(ErrorCodes::MaxTimeMSExpired, "operation exceeded time limit");
 }

@@ -61,6 +61,8 @@ public:
      * atomic loads, plus a clock read when there is a deadline.
      */
     void checkForInterrupt() const;
+    /** checkForInterrupt() without the deadline (for waits that end at the deadline anyway). */
+    void checkForKill() const;
     /** Asks the operation to stop at its next checkForInterrupt(); the first code wins. */
     void markKilled(ErrorCodes::Error code = ErrorCodes::Interrupted) {
         int none = 0;

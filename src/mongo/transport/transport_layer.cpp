@@ -32,6 +32,9 @@ constexpr auto kNetwork = logv2::Component::kNetwork;
 constexpr auto kShutdownWait = std::chrono::seconds(10);
 // How often the sessions that are running a request are checked for a peer that hung up.
 constexpr auto kDisconnectPollInterval = std::chrono::milliseconds(100);
+// At shutdown, how long running requests get to finish (they are interrupted with
+// InterruptedAtShutdown) so that their replies still reach the clients.
+constexpr auto kShutdownRequestGrace = std::chrono::seconds(2);
 
 std::atomic<std::int64_t> gNextConnectionId{1};
 // The TransportLayer whose session runs on this thread (to avoid waiting for ourselves).
@@ -83,6 +86,7 @@ struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
     int open = 0;
     bool shuttingDown = false;
     std::atomic<long long> created{0};
+    std::condition_variable busyChanged;
     std::thread poller;
     std::condition_variable pollerWake;
 
@@ -247,22 +251,25 @@ bool TransportLayer::Impl::serveOne(tcp::socket& socket, Client& client) {
     if (ec)
         return false;
 
+    // Busy from the request until its reply is written: the poller watches busy sessions,
+    // and shutdown() lets them finish (and reply) before it closes their sockets.
+    struct BusyGuard {
+        Impl* impl;
+        std::int64_t id;
+        ~BusyGuard() {
+            {
+                std::lock_guard lk(impl->mutex);
+                impl->busy.erase(id);
+            }
+            impl->busyChanged.notify_all();
+        }
+    };
     {
         std::lock_guard lk(mutex);
         busy[client.connectionId()] = {socket.native_handle(), &client};
     }
-    DbResponse response;
-    try {
-        response = sep->handleRequest(client, request);
-    } catch (...) {
-        std::lock_guard lk(mutex);
-        busy.erase(client.connectionId());
-        throw;
-    }
-    {
-        std::lock_guard lk(mutex);
-        busy.erase(client.connectionId());
-    }
+    BusyGuard busyGuard{this, client.connectionId()};
+    DbResponse response = sep->handleRequest(client, request);
     if (client.isDisconnected())
         return false;  // the peer hung up while the request ran: nobody reads the reply
     if (!response.response.empty()) {
@@ -353,6 +360,10 @@ void TransportLayer::Impl::shutdown() {
     io.stop();
 
     std::unique_lock lk(mutex);
+    const bool selfBusy = tlSessionOwner == this && Client::getCurrent() &&
+        busy.count(Client::getCurrent()->connectionId());
+    busyChanged.wait_for(lk, kShutdownRequestGrace,
+                         [&] { return busy.size() <= (selfBusy ? 1u : 0u); });
     for (const auto& [id, fd] : sessionFds)
         ::shutdown(fd, SHUT_RDWR);  // unblocks reads and writes; the session closes the fd
     const int self = tlSessionOwner == this ? 1 : 0;

@@ -140,6 +140,8 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
             opts->server.port = net["port"].as<int>();
         if (net["bindIp"])
             opts->server.bindIps = splitList(net["bindIp"].as<std::string>());
+        if (net["maxIncomingConnections"])
+            opts->server.maxConns = net["maxIncomingConnections"].as<int>();
     }
     if (auto log = root["systemLog"]) {
         if (log["path"])
@@ -175,6 +177,7 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         ("port", po::value<int>(), "specify port number (default 27017)")
         ("bind_ip", po::value<std::string>(), "comma separated list of addresses (default 127.0.0.1)")
         ("bind_ip_all", "bind to all IPv4 addresses")
+        ("maxConns", po::value<int>(), "max number of simultaneous connections (default 1000000)")
         ("logpath", po::value<std::string>(), "log file to send writes to instead of stdout")
         ("logappend", "append to logpath instead of over-writing")
         ("quiet", "quieter output")
@@ -234,6 +237,15 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
     if (vm.count("bind_ip_all")) {
         opts->server.bindIps = {"0.0.0.0"};
         net.append("bindIpAll", true);
+    }
+    if (vm.count("maxConns")) {
+        opts->server.maxConns = vm["maxConns"].as<int>();
+        net.append("maxIncomingConnections", opts->server.maxConns);
+    }
+    if (opts->server.maxConns < 5) {
+        std::cerr << "BadValue: maxConns has to be at least 5\n"
+                  << "try '" << argv[0] << " --help' for more information\n";
+        return kExitBadOptions;
     }
     if (vm.count("logpath")) {
         opts->server.logpath = vm["logpath"].as<std::string>();
@@ -423,6 +435,7 @@ int runMongod(int argc, char** argv) {
     TransportLayer::Options tlOpts;
     tlOpts.bindIps = opts.server.bindIps;
     tlOpts.port = opts.server.port;
+    tlOpts.maxConns = opts.server.maxConns;
     TransportLayer tl(tlOpts, &sep);
     Status listenStatus = tl.setup();
     if (!listenStatus.isOK()) {
@@ -454,7 +467,7 @@ int runMongod(int argc, char** argv) {
         logv2::setThreadName("clientcursormon");
         std::unique_lock<std::mutex> lk(gShutdownMutex);
         while (!gShutdownRequested) {
-            gShutdownCv.wait_for(lk, std::chrono::seconds(4));
+            gShutdownCv.wait_for(lk, std::chrono::seconds(gClientCursorMonitorFrequencySecs.load()));
             if (gShutdownRequested)
                 break;
             lk.unlock();

@@ -45,7 +45,7 @@ StatusWith<std::unique_ptr<ClientCursor>> CursorManager::checkOut(long long id,
                           "', but cursor belongs to a different namespace " + it->second->nss.ns());
     auto c = std::move(it->second);
     _idle.erase(it);
-    _pinned[id] = c->nss;
+    _pinned[id] = Pinned{c->nss, c->noCursorTimeout};
     return c;
 }
 
@@ -93,8 +93,8 @@ void CursorManager::killForNamespace(const NamespaceString& nss) {
             ++it;
         }
     }
-    for (const auto& [id, ns] : _pinned) {
-        if (ns == nss)
+    for (const auto& [id, pinned] : _pinned) {
+        if (pinned.nss == nss)
             _killPending.push_back(id);
     }
 }
@@ -120,6 +120,22 @@ int CursorManager::timeoutCursors(long long timeoutMillis) {
         }
     }
     return static_cast<int>(doomed.size());
+}
+
+size_t CursorManager::numOpenNoTimeout() const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    size_t n = 0;
+    for (const auto& [id, c] : _idle)
+        n += c->noCursorTimeout ? 1 : 0;
+    for (const auto& [id, p] : _pinned)
+        n += p.noCursorTimeout ? 1 : 0;
+    return n;
+}
+
+void CursorManager::forEachIdle(const std::function<void(const ClientCursor&)>& fn) const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    for (const auto& [id, c] : _idle)
+        fn(*c);
 }
 
 size_t CursorManager::numOpen() const {

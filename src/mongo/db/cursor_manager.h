@@ -8,6 +8,7 @@
 // Thread safety: all methods may be called concurrently.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,7 +39,10 @@ struct ClientCursor {
     NamespaceString nss;
     std::unique_ptr<CursorSource> source;
     std::unique_ptr<RecoveryUnit> ru;
+    Date_t createdDate = Date_t::now();
     Date_t lastUsed = Date_t::now();
+    long long nBatchesReturned = 0;
+    std::string planSummary;  // "" when the source is not a plan
     bool noCursorTimeout = false;
     bool tailable = false;
     bool awaitData = false;
@@ -68,6 +72,10 @@ public:
     /** Kills idle cursors older than `timeoutMillis`; returns how many. */
     int timeoutCursors(long long timeoutMillis);
     size_t numOpen() const;
+    /** Open cursors created with noCursorTimeout (serverStatus metrics.cursor.open.noTimeout). */
+    size_t numOpenNoTimeout() const;
+    /** Calls `fn` on each idle (not checked-out) cursor, under the manager's mutex. */
+    void forEachIdle(const std::function<void(const ClientCursor&)>& fn) const;
     long long totalOpened() const {
         return _totalOpened;
     }
@@ -78,7 +86,11 @@ public:
 private:
     mutable std::mutex _mutex;
     std::map<long long, std::unique_ptr<ClientCursor>> _idle;
-    std::map<long long, NamespaceString> _pinned;  // checked out
+    struct Pinned {
+        NamespaceString nss;
+        bool noCursorTimeout = false;
+    };
+    std::map<long long, Pinned> _pinned;  // checked out
     std::vector<long long> _killPending;
     long long _totalOpened = 0;
     long long _timedOut = 0;

@@ -8,7 +8,7 @@
 namespace mongo {
 
 OperationContext::OperationContext(ServiceContext* service, Client* client, long long opId)
-    : _service(service), _client(client), _opId(opId) {}
+    : _service(service), _client(client), _opId(opId), _startMicros(curTimeMicros64()) {}
 
 OperationContext::~OperationContext() = default;
 
@@ -28,11 +28,31 @@ long long OperationContext::remainingMillis() const {
     return left > 0 ? left : 0;
 }
 
-void OperationContext::checkForInterrupt() const {
-    if (int k = _killCode.load())
-        uasserted(k, "operation was interrupted");
+void OperationContext::setPlanSummary(std::string summary) {
+    std::lock_guard lk(_planSummaryMutex);
+    _planSummary = std::move(summary);
+}
+
+std::string OperationContext::planSummary() const {
+    std::lock_guard lk(_planSummaryMutex);
+    return _planSummary;
+}
+
+void OperationContext::checkForKill() const {
     if (_service && _service->shuttingDown.load())
         uasserted(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown");
+    int k = _killCode.load();
+    if (!k && _clientDisconnected && _clientDisconnected->load(std::memory_order_relaxed))
+        k = ErrorCodes::ClientDisconnect;
+    if (k) {
+        uasserted(k, k == ErrorCodes::ClientDisconnect
+                      ? "operation was interrupted because a client disconnected"
+                      : "operation was interrupted");
+    }
+}
+
+void OperationContext::checkForInterrupt() const {
+    checkForKill();
     if (_deadlineMicros && curTimeMicros64() >= _deadlineMicros)
         uasserted(ErrorCodes::MaxTimeMSExpired, "operation exceeded time limit");
 }

@@ -1,6 +1,7 @@
 #include "mongo/db/service_entry_point_mongod.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/client_registry.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/cursor_manager.h"
@@ -94,6 +95,10 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
     OperationContext opCtx(sc, client, sc->nextOpId.fetch_add(1));
     if (sc->storageEngine)
         opCtx.swapRecoveryUnit(sc->storageEngine->newRecoveryUnit());
+    if (client)
+        opCtx.setClientDisconnectedFlag(&client->disconnectedFlag());
+    ClientRegistry::describe(req, &opCtx);
+    ClientRegistry::ActiveOp activeOp(client, &opCtx);  // visible to currentOp and killOp
     try {
         uassert(ErrorCodes::Unauthorized,
                 std::string(cmd->getName()) + " may only be run against the admin database.",
@@ -155,6 +160,12 @@ DbResponse ServiceEntryPointMongod::handleRequest(Client& client, const Message&
     return response;
 }
 
-void ServiceEntryPointMongod::onClientDisconnect(Client& client) {}
+void ServiceEntryPointMongod::onClientConnect(Client& client) {
+    ClientRegistry::get().addClient(&client);
+}
+
+void ServiceEntryPointMongod::onClientDisconnect(Client& client) {
+    ClientRegistry::get().removeClient(&client);
+}
 
 }  // namespace mongo

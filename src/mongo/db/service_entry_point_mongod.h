@@ -14,6 +14,7 @@ class ServiceEntryPointMongod : public ServiceEntryPoint {
 public:
     explicit ServiceEntryPointMongod(ServiceContext* sc) : _sc(sc) {}
     DbResponse handleRequest(Client& client, const Message& request) override;
+    void onClientConnect(Client& client) override;
     void onClientDisconnect(Client& client) override;
 
 private:

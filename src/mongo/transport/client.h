@@ -6,6 +6,7 @@
 // touched by the connection's own thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,21 @@ public:
     /** Sets the calling thread's current Client (the transport layer does this). */
     static void setCurrent(Client* client);
 
+    /**
+     * True once the transport noticed that the peer closed the connection (checked while a
+     * request runs; see TransportLayer). Operations read it through
+     * OperationContext::setClientDisconnectedFlag().
+     */
+    const std::atomic<bool>& disconnectedFlag() const {
+        return _disconnected;
+    }
+    bool isDisconnected() const {
+        return _disconnected.load();
+    }
+    void markDisconnected() {
+        _disconnected.store(true);
+    }
+
     /** Per-connection state for the db layer (cursors, sessions, ...). */
     std::shared_ptr<void> dbState;
 
@@ -58,6 +74,8 @@ private:
     const std::int64_t _connectionId;
     const std::string _remote;
     const std::string _local;
+
+    std::atomic<bool> _disconnected{false};
 
     mutable std::mutex _mutex;
     BSONObj _metadata;

@@ -1,6 +1,7 @@
 // Asio lives only in this file. See transport_layer.h for the model.
 #include "mongo/transport/transport_layer.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -29,6 +30,11 @@ namespace {
 
 constexpr auto kNetwork = logv2::Component::kNetwork;
 constexpr auto kShutdownWait = std::chrono::seconds(10);
+// How often the sessions that are running a request are checked for a peer that hung up.
+constexpr auto kDisconnectPollInterval = std::chrono::milliseconds(100);
+// At shutdown, how long running requests get to finish (they are interrupted with
+// InterruptedAtShutdown) so that their replies still reach the clients.
+constexpr auto kShutdownRequestGrace = std::chrono::seconds(2);
 
 std::atomic<std::int64_t> gNextConnectionId{1};
 // The TransportLayer whose session runs on this thread (to avoid waiting for ourselves).
@@ -75,9 +81,14 @@ struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
     mutable std::mutex mutex;
     std::condition_variable allEnded;
     std::map<std::int64_t, int> sessionFds;  // connection id -> native socket, for shutdown
+    // Sessions running a request: the poller marks their Client disconnected on a hang-up.
+    std::map<std::int64_t, std::pair<int, Client*>> busy;
     int open = 0;
     bool shuttingDown = false;
     std::atomic<long long> created{0};
+    std::condition_variable busyChanged;
+    std::thread poller;
+    std::condition_variable pollerWake;
 
     Impl(Options o, ServiceEntryPoint* s) : options(std::move(o)), sep(s) {}
 
@@ -88,6 +99,7 @@ struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
                     const std::string& local);
     bool serveOne(tcp::socket& socket, Client& client);
     void endSession(std::int64_t id, const std::string& remote);
+    void pollBusySessions();
     void shutdown();
 };
 
@@ -239,7 +251,27 @@ bool TransportLayer::Impl::serveOne(tcp::socket& socket, Client& client) {
     if (ec)
         return false;
 
+    // Busy from the request until its reply is written: the poller watches busy sessions,
+    // and shutdown() lets them finish (and reply) before it closes their sockets.
+    struct BusyGuard {
+        Impl* impl;
+        std::int64_t id;
+        ~BusyGuard() {
+            {
+                std::lock_guard lk(impl->mutex);
+                impl->busy.erase(id);
+            }
+            impl->busyChanged.notify_all();
+        }
+    };
+    {
+        std::lock_guard lk(mutex);
+        busy[client.connectionId()] = {socket.native_handle(), &client};
+    }
+    BusyGuard busyGuard{this, client.connectionId()};
     DbResponse response = sep->handleRequest(client, request);
+    if (client.isDisconnected())
+        return false;  // the peer hung up while the request ran: nobody reads the reply
     if (!response.response.empty()) {
         response.response.setResponseToMsgId(request.getId());
         asio::write(socket,
@@ -267,10 +299,45 @@ void TransportLayer::Impl::endSession(std::int64_t id, const std::string& remote
     allEnded.notify_all();
 }
 
+// Runs on the poller thread until shutdown. poll() with a zero timeout over the sockets of
+// busy sessions only; POLLRDHUP/POLLHUP/POLLERR mean the peer closed or reset the connection
+// (pending request bytes alone, POLLIN, do not).
+void TransportLayer::Impl::pollBusySessions() {
+    std::unique_lock lk(mutex);
+    while (!shuttingDown) {
+        pollerWake.wait_for(lk, kDisconnectPollInterval);
+        if (shuttingDown || busy.empty())
+            continue;
+        std::vector<pollfd> fds;
+        std::vector<Client*> clients;
+        for (const auto& [id, entry] : busy) {
+            if (entry.second->isDisconnected())
+                continue;
+            fds.push_back(pollfd{entry.first, POLLRDHUP, 0});
+            clients.push_back(entry.second);
+        }
+        // The mutex stays held: a session leaves `busy` (and later closes its fd) only
+        // under it, so every fd polled here is still that session's socket.
+        if (fds.empty() || ::poll(fds.data(), fds.size(), 0) <= 0)
+            continue;
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR))
+                clients[i]->markDisconnected();
+        }
+    }
+}
+
 void TransportLayer::Impl::shutdown() {
     {
         std::lock_guard lk(mutex);
         shuttingDown = true;
+    }
+    pollerWake.notify_all();
+    if (poller.joinable()) {
+        if (poller.get_id() == std::this_thread::get_id())
+            poller.detach();
+        else
+            poller.join();
     }
     asio::post(io, [this] {
         for (auto& acc : acceptors) {
@@ -293,6 +360,10 @@ void TransportLayer::Impl::shutdown() {
     io.stop();
 
     std::unique_lock lk(mutex);
+    const bool selfBusy = tlSessionOwner == this && Client::getCurrent() &&
+        busy.count(Client::getCurrent()->connectionId());
+    busyChanged.wait_for(lk, kShutdownRequestGrace,
+                         [&] { return busy.size() <= (selfBusy ? 1u : 0u); });
     for (const auto& [id, fd] : sessionFds)
         ::shutdown(fd, SHUT_RDWR);  // unblocks reads and writes; the session closes the fd
     const int self = tlSessionOwner == this ? 1 : 0;
@@ -320,6 +391,10 @@ void TransportLayer::start() {
         logv2::setThreadName("listener");
         impl->io.run();
     });
+    _impl->poller = std::thread([impl = _impl.get()] {
+        logv2::setThreadName("disconnectPoller");
+        impl->pollBusySessions();
+    });
 }
 
 void TransportLayer::shutdown() {
@@ -333,6 +408,10 @@ int TransportLayer::boundPort() const {
 int TransportLayer::numOpenConnections() const {
     std::lock_guard lk(_impl->mutex);
     return _impl->open;
+}
+
+int TransportLayer::maxConns() const {
+    return _impl->options.maxConns;
 }
 
 long long TransportLayer::totalCreated() const {

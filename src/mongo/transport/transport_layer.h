@@ -3,6 +3,10 @@
 // messages, calls ServiceEntryPoint::handleRequest and writes the reply.
 // Frames shorter than 16 bytes or longer than kMaxMessageSizeBytes close the
 // connection; exceptions from the entry point close the connection, never the server.
+// A poller thread watches the sockets of sessions that are running a request and marks
+// the session's Client disconnected when the peer hangs up (operations then stop with
+// ClientDisconnect at their next interrupt check). Connections beyond maxConns are
+// closed as soon as they are accepted.
 //
 // Thread safety: all public functions may be called from any thread.
 // Asio is kept out of this header (see transport_layer.cpp).
@@ -25,6 +29,7 @@ public:
         std::vector<std::string> bindIps{"127.0.0.1"};
         /** 0 picks an ephemeral port (see boundPort()). */
         int port = 27017;
+        /** maxIncomingConnections (--maxConns); upstream's default. */
         int maxConns = 1'000'000;
     };
 
@@ -51,6 +56,7 @@ public:
     /** The port actually bound (useful with port 0); 0 before setup(). */
     int boundPort() const;
     int numOpenConnections() const;
+    int maxConns() const;
     long long totalCreated() const;
 
     struct Impl;

@@ -40,6 +40,15 @@ public:
         const StringData name = cmd.commandName();
         if (name == "throw")
             throw std::runtime_error("handler failed");
+        if (name == "waitForHangup") {
+            // A long request: returns once the transport marks the client disconnected.
+            for (int i = 0; i < 500 && !client.isDisconnected(); ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            sawHangup = client.isDisconnected();
+            return {};
+        }
+        if (name == "sleep")
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
         BSONObjBuilder b;
         if (name == "hello" || name == "isMaster" || name == "ismaster") {
             b.append(name == "hello" ? "isWritablePrimary" : "ismaster", true);
@@ -60,6 +69,7 @@ public:
     }
     std::atomic<int> handled{0};
     std::atomic<int> disconnects{0};
+    std::atomic<bool> sawHangup{false};
 };
 
 // A blocking test client over a POSIX socket.
@@ -304,6 +314,32 @@ TEST_F(TransportLayerTest, ShutdownClosesOpenConnections) {
     EXPECT_EQ(tl->numOpenConnections(), 0);
     EXPECT_TRUE(c.recv().empty());
     tl->shutdown();  // idempotent
+}
+
+TEST_F(TransportLayerTest, ClientHangingUpDuringARequestIsMarkedDisconnected) {
+    {
+        TestConn c(tl->boundPort());
+        ASSERT_TRUE(c.send(opMsg(BSON("waitForHangup" << 1 << "$db"
+                                                      << "admin"))));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }  // closes the socket while the request runs
+    for (int i = 0; i < 600 && sep.disconnects.load() == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_TRUE(sep.sawHangup.load());
+    waitForOpenConnections(0);
+}
+
+TEST_F(TransportLayerTest, SlowRequestOfAConnectedClientIsNotMarkedDisconnected) {
+    TestConn c(tl->boundPort());
+    ASSERT_TRUE(c.send(opMsg(BSON("sleep" << 1 << "$db"
+                                          << "admin"))));
+    Message r = c.recv();
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(replyBody(r)["ok"].numberDouble(), 1.0);
+    // The connection still serves requests.
+    ASSERT_TRUE(c.send(opMsg(BSON("ping" << 1 << "$db"
+                                         << "admin"))));
+    EXPECT_FALSE(c.recv().empty());
 }
 
 TEST(TransportLayer, ConnectionsBeyondMaxConnsAreRefused) {

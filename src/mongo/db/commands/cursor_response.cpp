@@ -61,6 +61,7 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
             exhausted = true;
     }
     cursor->nReturned += n;
+    ++cursor->nBatchesReturned;
     return exhausted && !cursor->tailable;
 }
 
@@ -76,6 +77,8 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
     batch.done();
     long long id = 0;
     NamespaceString nss = cursor->nss;
+    if (cursor->planSummary.empty())
+        cursor->planSummary = opCtx->planSummary();
     if (!exhausted && !singleBatch) {
         auto* engine = opCtx->getServiceContext()->storageEngine;
         cursor->ru = opCtx->swapRecoveryUnit(engine ? engine->newRecoveryUnit() : nullptr);

@@ -103,10 +103,12 @@ public:
         cursor->nss = nss;
         if (cmd.getTailable()) {
             // Tailable: natural order, resumes after the last record on each getMore.
+            opCtx->setPlanSummary("COLLSCAN");
             cursor->source = std::make_unique<TailableCappedSource>(
                 coll.getCollection(), params.matcher, params.projection);
         } else {
             auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+            opCtx->setPlanSummary(exec->planSummary());
             cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
         }
         cursor->noCursorTimeout = cmd.getNoCursorTimeout();
@@ -129,6 +131,7 @@ public:
         auto* cm = opCtx->getServiceContext()->cursorManager;
         opCtx->getServiceContext()->opCounters.getmore.fetch_add(1);
         auto cursor = uassertStatusOK(cm->checkOut(id, nss));
+        opCtx->setPlanSummary(cursor->planSummary);
         // The cursor's snapshot continues in this operation.
         auto ownRu = opCtx->swapRecoveryUnit(std::move(cursor->ru));
         try {

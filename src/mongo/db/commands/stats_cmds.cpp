@@ -156,7 +156,9 @@ public:
             int current = sc->transportLayer ? sc->transportLayer->numOpenConnections() : 0;
             BSONObjBuilder c(result.subobjStart("connections"));
             c.append("current", current);
-            c.append("available", 1000000 - current);
+            const int maxConns =
+                sc->transportLayer ? sc->transportLayer->maxConns() : sc->options.maxConns;
+            c.append("available", maxConns - current);
             c.append("totalCreated", sc->transportLayer ? sc->transportLayer->totalCreated() : 0LL);
             c.append("active", current);
         }
@@ -182,6 +184,8 @@ public:
             cur.append("timedOut", sc->cursorManager ? sc->cursorManager->totalTimedOut() : 0LL);
             {
                 BSONObjBuilder open(cur.subobjStart("open"));
+                open.append("noTimeout", static_cast<long long>(
+                                             sc->cursorManager ? sc->cursorManager->numOpenNoTimeout() : 0));
                 open.append("total", static_cast<long long>(sc->cursorManager ? sc->cursorManager->numOpen() : 0));
             }
             cur.done();

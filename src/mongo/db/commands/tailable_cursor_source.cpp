@@ -47,6 +47,7 @@ bool fillTailableBatch(OperationContext* opCtx, ClientCursor* cursor, long long 
     Date_t deadline = Date_t::now() + std::chrono::milliseconds(waitMs);
     auto* oplog = repl::LocalOplog::get();
     while (cursor->nReturned == before && Date_t::now() < deadline) {
+        opCtx->checkForKill();  // killOp, hang-up, shutdown; the deadline just ends the wait
         unsigned long long gen = oplog->insertGeneration();
         // Standalone capped collections are not notified: re-check every 100 ms.
         oplog->waitForInsertAfter(

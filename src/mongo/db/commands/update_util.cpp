@@ -71,6 +71,8 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                 targets.emplace_back(id, doc.getOwned());
             exec.reset();
             for (const auto& [tid, pre] : targets) {
+                if ((out.matched & 127) == 127)
+                    opCtx->checkForInterrupt();
                 UpdateApplyParams ap;
                 ap.computeDiff = getOpObserver()->wantsUpdateDiffs() && !driver.isReplacement();
                 if (driver.needsMatchDetails())

@@ -1,5 +1,7 @@
 #include "mongo/db/exec/plan_stage.h"
 
+#include <algorithm>
+
 #include "mongo/db/operation_context.h"
 
 namespace mongo {
@@ -46,6 +48,23 @@ void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
     }
 }
 
+void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
+    const auto& kids = s->children();
+    if (!kids.empty()) {
+        for (const auto& k : kids)
+            collectLeaves(k.get(), out);
+        return;
+    }
+    std::string leaf = s->stageName();
+    BSONObjBuilder info;
+    s->appendExplainInfo(&info);
+    BSONObj infoObj = info.obj();
+    if (infoObj["keyPattern"].type() == BSONType::kObject)
+        leaf += " " + infoObj["keyPattern"].Obj().toString();
+    if (std::find(out->begin(), out->end(), leaf) == out->end())
+        out->push_back(std::move(leaf));
+}
+
 void sumStats(const PlanStage* s, StageStats* t) {
     t->keysExamined += s->stats().keysExamined;
     t->docsExamined += s->stats().docsExamined;
@@ -58,6 +77,15 @@ BSONObj PlanExecutor::explainPlan(bool withStats) const {
     BSONObjBuilder b;
     appendStage(_root.get(), &b, withStats);
     return b.obj();
+}
+
+std::string PlanExecutor::planSummary() const {
+    std::vector<std::string> leaves;
+    collectLeaves(_root.get(), &leaves);
+    std::string out;
+    for (const auto& l : leaves)
+        out += (out.empty() ? "" : ", ") + l;
+    return out;
 }
 
 StageStats PlanExecutor::totals() const {

@@ -85,6 +85,11 @@ public:
     BSONObj explainPlan(bool withStats) const;
     /** Totals over the tree: keys and documents examined. */
     StageStats totals() const;
+    /**
+     * Upstream's planSummary: the leaf stages, e.g. "COLLSCAN" or "IXSCAN { a: 1 }"
+     * (distinct ones joined by ", "). O(size of the plan).
+     */
+    std::string planSummary() const;
     long long nReturned() const {
         return _nReturned;
     }

@@ -32,7 +32,7 @@ std::optional<WorkingMember> CollectionScanStage::next(OperationContext* opCtx) 
             return std::nullopt;
         ++_stats.docsExamined;
         if (_filter && !_filter->matchesBSON(rec->data)) {
-            if ((_stats.docsExamined & 1023) == 0)
+            if ((_stats.docsExamined & 127) == 0)
                 opCtx->checkForInterrupt();
             continue;
         }
@@ -99,6 +99,8 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
             continue;
         }
         ++_stats.keysExamined;
+        if ((_stats.keysExamined & 127) == 0)
+            opCtx->checkForInterrupt();
         if (dedupe && !_seen.insert(e->loc).second) {
             e = _cursor->next();
             continue;
@@ -146,8 +148,11 @@ std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
         if (!_coll->recordStore()->findRecord(opCtx->recoveryUnit(), m->id, &doc))
             continue;
         ++_stats.docsExamined;
-        if (_filter && !_filter->matchesBSON(doc))
+        if (_filter && !_filter->matchesBSON(doc)) {
+            if ((_stats.docsExamined & 127) == 0)
+                opCtx->checkForInterrupt();
             continue;
+        }
         ++_stats.advanced;
         return WorkingMember{m->id, std::move(doc)};
     }
@@ -194,6 +199,8 @@ void SortStage::_load(OperationContext* opCtx) {
     };
     while (auto m = _children[0]->next(opCtx)) {
         ++_stats.works;
+        if (opCtx && (_stats.works & 127) == 0)  // null in stage unit tests
+            opCtx->checkForInterrupt();
         if (_external) {
             BSONObj key = _pattern->getSortKey(m->doc);
             _external->add(key,
@@ -271,7 +278,8 @@ std::optional<WorkingMember> SkipStage::next(OperationContext* opCtx) {
         if (!m)
             return std::nullopt;
         if (_skipped < _skip) {
-            ++_skipped;
+            if ((++_skipped & 127) == 0 && opCtx)
+                opCtx->checkForInterrupt();
             continue;
         }
         ++_stats.advanced;

@@ -125,6 +125,7 @@ public:
     std::optional<BSONObj> getNext() override {
         if (_pos >= _docs.size())
             return std::nullopt;
+        _expCtx->checkForInterruptEvery128();  // $facet and $documents inputs can be large
         return _docs[_pos++];
     }
     const char* getSourceName() const override {

@@ -173,7 +173,7 @@ private:
         size_t bytes = 0;
         const long long limit = gInternalDocumentSourceBucketAutoMaxMemoryBytes.load();
         while (auto doc = _source->getNext()) {
-            vars->checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             BSONObj owned = doc->getOwned();
             Value key = _groupBy->evaluate(owned, vars).getOwned();
             // Every input is held until the boundaries are known; this stage cannot spill.
@@ -203,6 +203,7 @@ private:
         size_t i = 0;
         Value prevMax;  // with granularity: the rounded max of the previous bucket
         while (i < n) {
+            _expCtx->checkForInterruptEvery128();
             size_t end = std::min(n, i + per);
             // Equal keys stay in one bucket.
             while (end < n &&

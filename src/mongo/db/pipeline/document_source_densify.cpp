@@ -163,7 +163,7 @@ private:
         size_t bytes = 0;
         const long long limit = gInternalDocumentSourceDensifyMaxMemoryBytes.load();
         while (auto d = _source->getNext()) {
-            _expCtx->variables.checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             BSONObj doc = d->getOwned();
             bytes += doc.objsize() + sizeof(std::pair<Value, BSONObj>);
             uassert(ErrorCodes::ExceededMemoryLimit,
@@ -225,7 +225,7 @@ private:
         while (i < docs.size() && Value::compare(docs[i].first, lo) < 0)
             _out.push_back(docs[i++].second);
         while (inRange(cur)) {
-            _expCtx->variables.checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             // Emit the existing documents at or below `cur`.
             bool present = false;
             while (i < docs.size() && Value::compare(docs[i].first, cur) <= 0) {

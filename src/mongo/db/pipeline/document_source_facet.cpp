@@ -108,7 +108,7 @@ public:
         size_t inputBytes = 0;
         const long long bufferLimit = gInternalQueryFacetBufferSizeBytes.load();
         while (auto d = _source->getNext()) {
-            _expCtx->variables.checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             inputBytes += d->objsize() + sizeof(BSONObj);
             uassert(ErrorCodes::ExceededMemoryLimit,
                     "$facet's input exceeds its buffer limit of " + std::to_string(bufferLimit) +
@@ -331,6 +331,7 @@ private:
         size_t bytes = 0;
         const long long limit = gInternalLookupStageIntermediateDocumentMaxSizeBytes.load();
         while (auto r = p.pipeline->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             bytes += r->objsize();
             uassert(4568,
                     "Total size of documents in " + _from.coll() +
@@ -415,7 +416,7 @@ public:
         }
         if (!_union)
             return std::nullopt;
-        _union->getExpCtx()->opCtx = _expCtx->opCtx;
+        _union->getExpCtx()->setOperationContext(_expCtx->opCtx);
         return _union->getNext();
     }
     const char* getSourceName() const override {

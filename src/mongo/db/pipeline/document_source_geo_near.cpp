@@ -262,6 +262,7 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
         return o;
     };
     while (auto doc = nextInput()) {
+        _expCtx->checkForInterruptEvery128();
         BSONObj d = doc->getOwned();
         if (_query && !_query->matchesBSON(d))
             continue;

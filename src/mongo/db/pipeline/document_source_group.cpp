@@ -67,6 +67,7 @@ void DocumentSourceGroup::populate() {
     for (const auto& a : _accs)
         canSpillPartials = canSpillPartials && a.factory()->canSpill();
     while (auto doc = _source->getNext()) {
+        _expCtx->checkForInterruptEvery128();
         ScopedFieldCache fieldCache(vars, *doc);
         Value key = _idExpr->evaluate(*doc, vars);
         if (key.missing())

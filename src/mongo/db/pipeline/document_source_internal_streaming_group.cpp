@@ -57,6 +57,7 @@ void DocumentSourceInternalStreamingGroup::fillRun() {
     std::optional<Value> runValue;
     while (true) {
         std::optional<BSONObj> doc = _pending ? std::move(_pending) : _source->getNext();
+        _expCtx->checkForInterruptEvery128();
         _pending.reset();
         if (!doc) {
             _eof = true;

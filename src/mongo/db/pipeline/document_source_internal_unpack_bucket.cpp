@@ -222,6 +222,7 @@ bool DocumentSourceInternalUnpackBucket::_absorbSample(StageList::iterator it,
 std::optional<BSONObj> DocumentSourceInternalUnpackBucket::_nextMeasurement() {
     while (true) {
         while (_unpacker.hasNext()) {
+            _expCtx->checkForInterruptEvery128();
             BSONObj m = _unpacker.getNext();
             if (_eventFilter && !_bucketMatchesWhole && !_eventFilter->matchesBSON(m))
                 continue;

@@ -94,6 +94,7 @@ public:
                 batch.clear();
             };
             while (auto d = _source->getNext()) {
+                _expCtx->checkForInterruptEvery128();
                 batch.push_back(withId(d->getOwned()));
                 if (batch.size() >= kBatch)
                     flush();
@@ -221,8 +222,10 @@ public:
         uassert(ErrorCodes::CommandNotSupportedOnView,
                 "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
         auto coll = opCtx->getServiceContext()->catalog->getOrCreateCollection(opCtx, _target);
-        while (auto d = _source->getNext())
+        while (auto d = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             mergeOne(opCtx, coll, withIdIfNeeded(d->getOwned()));
+        }
         return std::nullopt;
     }
     const char* getSourceName() const override {

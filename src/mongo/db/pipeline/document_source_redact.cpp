@@ -19,6 +19,7 @@ public:
 
     std::optional<BSONObj> getNext() override {
         while (auto doc = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             if (auto out = redact(*doc))
                 return out;
         }

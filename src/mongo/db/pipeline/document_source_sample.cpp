@@ -33,7 +33,7 @@ public:
                     bytes <= limit);
         };
         while (auto doc = _source->getNext()) {
-            _expCtx->variables.checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             ++seen;
             if (static_cast<long long>(sample.size()) < _size) {
                 charge(*doc, nullptr);

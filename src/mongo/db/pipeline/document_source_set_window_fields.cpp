@@ -352,6 +352,7 @@ private:
         std::vector<Row> rows;
         Variables* vars = &_expCtx->variables;
         while (auto d = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             Row r;
             r.doc = d->getOwned();
             if (_partitionBy) {
@@ -364,7 +365,6 @@ private:
                 r.sortKey = getCollatedSortKey(*_sortBy, r.doc, _expCtx->getCollator());
                 r.sortValue = Value::copyOf(r.sortKey.firstElement());
             }
-            vars->checkForInterruptSometimes();
             chargeMemory(r.doc.objsize() + r.sortKey.objsize() + sizeof(Row));
             rows.push_back(std::move(r));
         }
@@ -514,10 +514,11 @@ private:
                         break;
                     }
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         auto [lo, hi] = windowOf(rows, start, end, i, out.window);
                         auto acc = out.factory();
                         for (size_t j = lo; j < hi; ++j) {
-                            vars->checkForInterruptSometimes();
+                            vars->checkForInterruptEvery128();
                             acc->process(inputs[j - start]);
                         }
                         res[i - start] = acc->getValue().getOwned();
@@ -531,6 +532,7 @@ private:
                 case FnKind::kDocumentNumber: {
                     long long rank = 0, dense = 0;
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         bool tie = i > start &&
                             _sortBy->compareSortKeys(rows[i].sortKey, rows[i - 1].sortKey) == 0;
                         if (!tie) {
@@ -548,6 +550,7 @@ private:
                     Value dflt = out.second ? out.second->evaluate(BSONObj(), vars).getOwned()
                                             : Value::null();
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         long long j = static_cast<long long>(i) + out.shiftBy;
                         if (j < static_cast<long long>(start) || j >= static_cast<long long>(end)) {
                             res[i - start] = dflt;
@@ -570,6 +573,7 @@ private:
                                                           "to be a Date",
                                     rows[j].sortValue.getType() == BSONType::kDate);
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         auto [lo, hi] = windowOf(rows, start, end, i, out.window);
                         if (out.kind == FnKind::kDerivative) {
                             if (hi - lo < 2) {
@@ -604,6 +608,7 @@ private:
                 case FnKind::kExpMovingAvg: {
                     std::optional<double> ema;
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         Value y = out.input->evaluate(rows[i].doc, vars);
                         if (!y.numeric()) {
                             res[i - start] = Value::null();
@@ -622,6 +627,7 @@ private:
                         xy.emplace_back(out.input->evaluate(rows[j].doc, vars).getOwned(),
                                         out.second->evaluate(rows[j].doc, vars).getOwned());
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         auto [lo, hi] = windowOf(rows, start, end, i, out.window);
                         double sx = 0, sy = 0, sxy = 0;
                         long long cnt = 0;
@@ -648,6 +654,7 @@ private:
                 case FnKind::kLocf: {
                     Value last = Value::null();
                     for (size_t i = start; i < end; ++i) {
+                        _expCtx->checkForInterruptEvery128();
                         Value v = out.input->evaluate(rows[i].doc, vars);
                         if (!v.nullish())
                             last = v.getOwned();
@@ -661,6 +668,7 @@ private:
                         ys.push_back(out.input->evaluate(rows[j].doc, vars).getOwned());
                     std::optional<size_t> prev;
                     for (size_t k = 0; k < n; ++k) {
+                        _expCtx->checkForInterruptEvery128();
                         if (!ys[k].nullish()) {
                             uassert(6050106, "There can be no repeated values in the sort field",
                                     !prev || Value::compare(rows[start + *prev].sortValue,
@@ -688,7 +696,7 @@ private:
             }
         }
         for (size_t i = start; i < end; ++i) {
-            vars->checkForInterruptSometimes();
+            _expCtx->checkForInterruptEvery128();
             BSONObj doc = rows[i].doc;
             for (size_t o = 0; o < _outputs.size(); ++o)
                 doc = setNestedField(doc, _outputs[o].path, results[o][i - start]);

@@ -38,6 +38,7 @@ void DocumentSourceSort::populate() {
     if (_limit > 0) {
         // Top-k: a max-heap of the best `_limit` entries.
         while (auto doc = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
             Entry en{getCollatedSortKey(*pat, *doc, strings), doc->getOwned(), seq++};
             if (static_cast<long long>(_sorted.size()) < _limit) {
                 bytes += en.doc.objsize() + en.key.objsize();
@@ -63,8 +64,10 @@ void DocumentSourceSort::populate() {
     }
     _sorter = std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes,
                                                _expCtx->allowDiskUse);
-    while (auto doc = _source->getNext())
+    while (auto doc = _source->getNext()) {
+        _expCtx->checkForInterruptEvery128();
         _sorter->add(getCollatedSortKey(*pat, *doc, strings), *doc);
+    }
     _sorter->finish();
     _usedDisk = _sorter->usedDisk();
 }

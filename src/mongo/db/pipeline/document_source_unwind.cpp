@@ -23,6 +23,7 @@ public:
         while (true) {
             if (_current) {
                 if (_pos < _elems.size()) {
+                    _expCtx->checkForInterruptEvery128();
                     long long i = static_cast<long long>(_pos);
                     BSONObj out = setNestedField(*_current, _parts, _elems[_pos++]);
                     if (!_indexParts.empty())

@@ -66,11 +66,6 @@ void validateVariableName(StringData name) {
     }
 }
 
-void Variables::checkForInterrupt() const {
-    if (opCtx)
-        opCtx->checkForInterrupt();
-}
-
 VariableId VariablesParseState::defineVariable(StringData name) {
     VariableId id = (*_nextId)++;
     _scope[std::string(name)] = id;

@@ -14,6 +14,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/value.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/util/time_support.h"
@@ -92,15 +93,22 @@ public:
         _values[id] = std::move(v);
     }
     /**
-     * For loops an expression runs over user-sized input ($map, $filter, $reduce, $range...):
-     * every 1024th call checks the operation (maxTimeMS, killOp, disconnect, shutdown) and
-     * throws its error. A no-op when `opCtx` is null (expressions evaluated outside an operation).
+     * Throws the operation's interrupt (killOp: Interrupted 11601, ClientDisconnect 279,
+     * InterruptedAtShutdown 11600, MaxTimeMSExpired 50) if one is due; no-op without an
+     * operation (expressions evaluated outside one). A few atomic loads.
      */
-    void checkForInterruptSometimes() {
-        if ((++_interruptTicks & 1023) == 0)
+    void checkForInterrupt() const {
+        if (opCtx)
+            opCtx->checkForInterrupt();
+    }
+    /**
+     * checkForInterrupt() on every 128th call: for loops over user-sized input (array
+     * elements of $map/$filter/$reduce/$range, window rows, generated documents).
+     */
+    void checkForInterruptEvery128() {
+        if ((++_interruptTicks & 127) == 0)
             checkForInterrupt();
     }
-    void checkForInterrupt() const;
 
     Date_t now;
     DocumentFieldCache fieldCache;
@@ -179,6 +187,19 @@ public:
         sub->subPipelineDepth = subPipelineDepth;
         sub->_collator = _collator;
         return sub;
+    }
+
+    /** Variables::checkForInterrupt() of this context's variables (the one implementation). */
+    void checkForInterrupt() const {
+        variables.checkForInterrupt();
+    }
+    void checkForInterruptEvery128() {
+        variables.checkForInterruptEvery128();
+    }
+    /** Moves the context to another operation (a cursor's getMore); keeps `variables` in step. */
+    void setOperationContext(OperationContext* op) {
+        opCtx = op;
+        variables.opCtx = op;
     }
 
     OperationContext* opCtx;

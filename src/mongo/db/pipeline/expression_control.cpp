@@ -243,7 +243,7 @@ ExprPtr parseMapOrFilter(ExpressionContext* expCtx, const BSONElement& e,
         input.forEachArrayElement([&](const Value& elem) {
             if (limit >= 0 && static_cast<long long>(out.count()) >= limit)
                 return;
-            vars->checkForInterruptSometimes();
+            vars->checkForInterruptEvery128();
             vars->setValue(p.var, elem);
             if (isMap)
                 out.append(p.body->evaluate(root, vars), /*missingAsNull=*/true);
@@ -295,7 +295,7 @@ ExprPtr parseReduce(ExpressionContext* expCtx, const BSONElement& e,
                               gInternalQueryMaxMapReduceExpressionBytes.load());
                           Value acc = init->evaluate(root, vars).getOwned();
                           arr.forEachArrayElement([&](const Value& elem) {
-                              vars->checkForInterruptSometimes();
+                              vars->checkForInterruptEvery128();
                               vars->setValue(thisId, elem);
                               vars->setValue(valueId, acc);
                               acc = in->evaluate(root, vars).getOwned();

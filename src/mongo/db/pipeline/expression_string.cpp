@@ -459,7 +459,7 @@ void registerRegex(StringData name, RegexMode mode) {
             // that finding all matches stays linear in the input.
             size_t cpBase = 0, cpOffset = 0;
             while (start <= s.size()) {
-                vars->checkForInterruptSometimes();
+                vars->checkForInterruptEvery128();
                 // PCRE2 checks the UTF-8 of the whole subject on each call unless told not
                 // to: check it once, or finding all matches is quadratic in the input.
                 int rc = pcre2_match(cr.code.get(), reinterpret_cast<PCRE2_SPTR>(s.data()),

@@ -357,8 +357,10 @@ GroupOverBuckets::GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx,
 GroupOverBuckets::~GroupOverBuckets() = default;
 
 void GroupOverBuckets::processAll(DocumentSourceInternalUnpackBucket* unpack) {
-    while (BucketUnpacker* u = unpack->nextBucketForBlockRead())
+    while (BucketUnpacker* u = unpack->nextBucketForBlockRead()) {
+        _expCtx->checkForInterrupt();  // once per bucket (up to 1000 measurements)
         processBucket(u);
+    }
 }
 
 std::vector<GroupOverBuckets::Group> GroupOverBuckets::releaseGroups() {
@@ -446,6 +448,7 @@ void GroupOverBuckets::processBucket(BucketUnpacker* unpacker) {
 void GroupOverBuckets::processGeneric(BucketUnpacker* unpacker, const MatchExpression* filter) {
     Variables* vars = &_expCtx->variables;
     while (unpacker->hasNext()) {
+        _expCtx->checkForInterruptEvery128();
         BSONObj doc = unpacker->getNext();
         if (filter && !filter->matchesBSON(doc))
             continue;

@@ -132,6 +132,8 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         exec = planTimeseriesSample(opCtx, coll, out.pipeline.get(), out.findParams);
     out.pipeline->attachExecutor(exec ? std::move(exec)
                                       : buildFindPlan(opCtx, coll, out.findParams));
+    if (opts.subPipelineDepth == 0 && out.pipeline->executor())
+        opCtx->setPlanSummary(out.pipeline->executor()->planSummary());
     return out;
 }
 
@@ -238,7 +240,7 @@ void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
 }
 
 bool PipelineCursorSource::next(OperationContext* opCtx, BSONObj* out) {
-    _pipeline->getExpCtx()->opCtx = opCtx;
+    _pipeline->getExpCtx()->setOperationContext(opCtx);
     auto d = _pipeline->getNext();
     if (!d)
         return false;

@@ -220,6 +220,8 @@ void TimeseriesSampleTrialStage::_runBackup(OperationContext* opCtx) {
     const auto* taken = _arhash ? &_arhash->taken() : nullptr;
     auto next = [&]() -> std::optional<BSONObj> {
         while (auto m = unpack->next(opCtx)) {
+            if ((++_scanned & 127) == 0)
+                opCtx->checkForInterrupt();
             if (taken && taken->count({m->id.getLong(), unpack->index()}))
                 continue;  // already returned by ARHASH
             return std::move(m->doc);

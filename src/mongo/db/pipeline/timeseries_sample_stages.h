@@ -138,6 +138,7 @@ private:
     std::unique_ptr<SampleFromTimeseriesBucketStage> _arhashDone;  // the trial finished it
     long long _trialBuckets = 0;                         // read by a losing trial
     UnpackBucketStage* _unpack = nullptr;                // the backup plan, once built
+    long long _scanned = 0;                              // backup-plan measurements read
     std::vector<WorkingMember> _backupOut;
     size_t _backupPos = 0;
     bool _backupRan = false;

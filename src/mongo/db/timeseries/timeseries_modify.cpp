@@ -220,6 +220,7 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
             firstDeleted->reset();
         auto candidates = fetchCandidates(opCtx, ts, params, !op.multi, residual.get());
         for (const Candidate& c : candidates) {
+            opCtx->checkForInterrupt();  // one bucket: up to 1000 measurements
             OID oid = bucketOid(c.bucket);
             if (wholeBuckets) {
                 long long n = storedMeasurementCount(c.bucket, timeField);
@@ -286,6 +287,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
         std::vector<BSONObj> modified;
         auto candidates = fetchCandidates(opCtx, ts, params, !op.multi, matcher.get());
         for (const Candidate& c : candidates) {
+            opCtx->checkForInterrupt();  // one bucket: up to 1000 measurements
             if (!op.multi && stats.nMeasurementsMatched > 0)
                 break;
             OID oid = bucketOid(c.bucket);

@@ -95,5 +95,27 @@ TEST(SortStage, SmallTopKStaysInMemory) {
     EXPECT_FALSE(stats.obj()["usedDisk"].trueValue());
 }
 
+/** A leaf that describes itself like an index scan. */
+class FakeIndexLeaf : public VectorStage {
+public:
+    FakeIndexLeaf() : VectorStage({}) {}
+    std::string stageName() const override {
+        return "IXSCAN";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override {
+        bob->append("keyPattern", BSON("a" << 1 << "b" << -1));
+    }
+};
+
+TEST(PlanExecutor, PlanSummaryNamesTheLeafStages) {
+    PlanExecutor collscanLike(input());
+    EXPECT_EQ("VECTOR", collscanLike.planSummary());
+    auto pattern = std::make_shared<SortPattern>(
+        uassertStatusOK(SortPattern::parse(BSON("k" << -1))));
+    PlanExecutor sorted(std::make_unique<SortStage>(std::make_unique<FakeIndexLeaf>(), pattern,
+                                                    BSON("k" << -1), 0, 1 << 20, false));
+    EXPECT_EQ("IXSCAN { a: 1, b: -1 }", sorted.planSummary());
+}
+
 }  // namespace
 }  // namespace mongo

@@ -32,13 +32,19 @@ if [ "$unit_rc" -ne 0 ] && [ "$uf" -eq 0 ]; then uf=1; fi
 echo "unit tests: $up passed, $uf failed"
 add_counts "$up" "$uf"
 
-echo "=== fuzz smoke (every fuzzer: BSONColumn, OP_MSG, geometry parser)"
+echo "=== fuzz smoke (every fuzzer: BSONColumn, OP_MSG, geometry parser, KeyString, DocDiff, match expression, pipeline)"
 if command -v clang++ >/dev/null 2>&1 && \
    scons -Q -j2 --build-dir=build/fuzz --sanitize=address,undefined,fuzzer fuzzers > "$logdir/fuzz-build.log" 2>&1; then
   fz_ok=0; fz_bad=0
   for f in build/fuzz/fuzzers/*; do
     [ -x "$f" ] || continue
-    if "$f" -max_total_time=20 -print_final_stats=1 > "$logdir/$(basename "$f").log" 2>&1; then
+    # A fresh corpus directory per run (libFuzzer writes new inputs to the first one), the
+    # committed seeds (buildscripts/fuzz_corpus/<fuzzer>/) read-only after it; a run that
+    # holds more than 2 GB, or asks for more than 1 GB in one allocation, is a failure.
+    corpus="$logdir/corpus-$(basename "$f")"; mkdir -p "$corpus"
+    seeds="buildscripts/fuzz_corpus/$(basename "$f")"; [ -d "$seeds" ] || seeds=""
+    if "$f" -max_total_time=20 -print_final_stats=1 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+         "$corpus" ${seeds:+"$seeds"} > "$logdir/$(basename "$f").log" 2>&1; then
       fz_ok=$((fz_ok + 1)); echo "fuzz $(basename "$f"): ok ($(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$logdir/$(basename "$f").log" | grep -Eo '[0-9]+$') runs)"
     else
       fz_bad=$((fz_bad + 1)); echo "fuzz $(basename "$f"): FAILED"; tail -n 40 "$logdir/$(basename "$f").log"

@@ -70,6 +70,13 @@ bool ListOfMatchExpression::matchesSingleElement(const BSONElement& e,
 }
 
 void ListOfMatchExpression::serialize(BSONObjBuilder* out) const {
+    // With no children (the empty filter {}), {$and: []} would not re-parse: an empty $and
+    // adds nothing (as upstream's), an empty $or never matches, an empty $nor always does.
+    if (_children.empty()) {
+        if (matchType() != MatchType::kAnd)
+            out->append(matchType() == MatchType::kOr ? "$alwaysFalse" : "$alwaysTrue", 1);
+        return;
+    }
     StringData name = matchType() == MatchType::kAnd ? "$and"
         : matchType() == MatchType::kOr             ? "$or"
                                                     : "$nor";

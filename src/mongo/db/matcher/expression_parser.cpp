@@ -318,8 +318,11 @@ Result Parser::parseIn(StringData path, const BSONElement& e, bool negate) {
 Status parseOneType(const BSONElement& t, std::vector<BSONType>* types, bool* allNumbers) {
     if (t.isNumber()) {
         double d = t.numberDouble();
+        // Range-checked as a double first: casting one outside int's range is undefined.
+        if (!(d == std::floor(d) && d >= -1 && d <= 127))  // also rejects NaN
+            return badValue("Invalid numerical type code: " + t.toString(false));
         int code = static_cast<int>(d);
-        if (d != std::floor(d) || !(code == -1 || code == 127 || (code >= 1 && code <= 19)))
+        if (!(code == -1 || code == 127 || (code >= 1 && code <= 19)))
             return badValue("Invalid numerical type code: " + t.toString(false));
         types->push_back(static_cast<BSONType>(code));
         return Status::OK();

@@ -11,6 +11,10 @@ namespace {
 
 struct DecodeError {};
 
+// Objects and arrays nest at most as deep as validateBSON() accepts (the decoded key
+// {"": v} is level 0, so v's own nesting may reach 200). Bounds the recursion too.
+constexpr int kMaxNesting = 200;
+
 class Reader {
 public:
     Reader(std::string_view b, const TypeBits& tb) : _b(b), _tb(tb) {}
@@ -79,6 +83,14 @@ public:
     std::size_t pos() const {
         return _pos;
     }
+    /** Enters one more level of object/array nesting; malformed past kMaxNesting. */
+    void enter() {
+        if (++_depth > kMaxNesting)
+            throw DecodeError();
+    }
+    void leave() {
+        --_depth;
+    }
 
 private:
     std::string_view _b;
@@ -86,6 +98,7 @@ private:
     std::size_t _pos = 0;
     std::size_t _tbPos = 0;
     unsigned char _mask = 0;
+    int _depth = 0;
 };
 
 double bitsToDouble(std::uint64_t u) {
@@ -105,22 +118,37 @@ struct Magnitude {
     }
 };
 
+/**
+ * Reads a magnitude and rejects every form the encoder cannot write (README.md): a big
+ * magnitude must be >= 2^64 (or infinite), a small one has no leading zero byte and a
+ * fraction strictly between 0 and 1. Accepting those would let NaN payloads and values
+ * the encoder never writes through. (A zero magnitude is checked by the caller: only an
+ * inexact decimal's lower neighbour may be zero.)
+ */
 Magnitude readMagnitude(Reader& r) {
+    constexpr double k2Pow64 = 18446744073709551616.0;
     Magnitude m;
     unsigned char n = r.byte();
     if (n == 9) {
         m.big = true;
         m.bigValue = bitsToDouble(r.be(8));
+        if (!(m.bigValue >= k2Pow64))  // also rejects NaN
+            throw DecodeError();
         return m;
     }
     if (n > 8)
         throw DecodeError();
     m.intPart = r.be(n);
+    if (n > 0 && (m.intPart >> ((n - 1) * 8)) == 0)
+        throw DecodeError();  // leading zero byte
     unsigned char f = r.byte();
-    if (f == 1)
+    if (f == 1) {
         m.frac = bitsToDouble(r.be(8));
-    else if (f != 0)
+        if (!(m.frac > 0 && m.frac < 1))  // also rejects NaN
+            throw DecodeError();
+    } else if (f != 0) {
         throw DecodeError();
+    }
     return m;
 }
 
@@ -136,15 +164,17 @@ void appendRaw(BSONObjBuilder& b, BSONType t, StringData name, const std::string
 void readValue(Reader& r, BSONObjBuilder& b, StringData name, unsigned char ctype);
 
 void readObjectBody(Reader& r, BSONObjBuilder& b, bool withNames) {
+    r.enter();
     int i = 0;
     while (true) {
         unsigned char rank = r.byte();
         if (rank == 0)
-            return;
+            break;
         std::string name = withNames ? r.cstring() : std::to_string(i);
         ++i;
         readValue(r, b, name, r.byte());
     }
+    r.leave();
 }
 
 void readNumber(Reader& r, BSONObjBuilder& b, StringData name, unsigned char ctype) {
@@ -158,6 +188,8 @@ void readNumber(Reader& r, BSONObjBuilder& b, StringData name, unsigned char cty
         m = readMagnitude(r);
         r.setMask(saved);
     }
+    if ((ctype == 31 || ctype == 33) && tb != 'D' && !m.big && m.intPart == 0 && m.frac == 0)
+        throw DecodeError();  // zero has its own type byte
     double d = ctype == 30 ? std::nan("") : (ctype == 32 ? 0.0 : m.asDouble());
     if (negative)
         d = -d;
@@ -166,7 +198,11 @@ void readNumber(Reader& r, BSONObjBuilder& b, StringData name, unsigned char cty
         case 'l': {
             if (ctype == 30 || m.big || m.frac != 0)
                 throw DecodeError();
+            // The value must fit the type the type bits name (no silent truncation).
             std::uint64_t u = m.intPart;
+            std::uint64_t limit = tb == 'i' ? (1ull << 31) : (1ull << 63);
+            if (u > limit || (u == limit && !negative))
+                throw DecodeError();
             long long v = negative ? static_cast<long long>(0 - u) : static_cast<long long>(u);
             if (tb == 'i')
                 b.append(name, static_cast<int>(v));
@@ -317,7 +353,11 @@ StatusWith<BSONObj> toBsonSafe(std::string_view key, Ordering ord, const TypeBit
             unsigned char ctype = r.byte();
             readValue(r, b, "", ctype);
         }
-        return b.obj();
+        BSONObj out = b.obj();
+        // Field names are raw bytes in the key: one that is not UTF-8 makes invalid BSON.
+        if (!validateBSON(out.objdata(), out.objsize()).isOK())
+            throw DecodeError();
+        return out;
     } catch (const DecodeError&) {
         return Status(ErrorCodes::InvalidBSON, "malformed KeyString");
     }

@@ -205,7 +205,8 @@ struct Mod {
 };
 
 Status applyDocDiff(const BSONObj& pre, const BSONObj& diff, BSONObjBuilder* out);
-Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder* out);
+Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder* out,
+                      const BufBuilder& buf);
 
 bool isArrayDiff(const BSONObj& d) {
     return !d.isEmpty() && d.firstElementFieldNameStringData() == kArrayMarker;
@@ -224,8 +225,9 @@ Status applySub(const BSONElement& e, const BSONObj& sub, Builder* sb, AppendNul
             return s;
         nb.done();
     } else if (arr && e.type() == BSONType::kArray) {
-        BSONArrayBuilder nb(sb->subarrayStart(name));
-        Status s = applyArrayDiff(e.Obj(), sub, &nb);
+        BufBuilder& buf = sb->subarrayStart(name);
+        BSONArrayBuilder nb(buf);
+        Status s = applyArrayDiff(e.Obj(), sub, &nb, buf);
         if (!s.isOK())
             return s;
         nb.done();
@@ -362,7 +364,28 @@ Status applyDocDiff(const BSONObj& pre, const BSONObj& diff, BSONObjBuilder* out
     return Status::OK();
 }
 
-Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder* out) {
+// An array element takes at least 3 bytes (type, a one-digit name, NUL): no array that a
+// BSON document can hold is longer. Lengths and indexes past it cannot be applied.
+constexpr long long kMaxArrayLength = BSONObjMaxInternalSize / 3;
+
+Status tooLarge() {
+    return Status(ErrorCodes::BSONObjectTooLarge, "applying the diff makes the document too large");
+}
+
+/** The index of a `u<i>`/`s<i>` field: its digits as a number, or -1 past kMaxArrayLength. */
+long long arrayIndexOf(StringData digits) {
+    long long v = 0;
+    for (char c : digits) {
+        v = v * 10 + (c - '0');
+        if (v > kMaxArrayLength)
+            return -1;
+    }
+    return v;
+}
+
+/** `buf` is the buffer `out` writes into (its length bounds what padding may add). */
+Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder* out,
+                      const BufBuilder& buf) {
     std::optional<long long> newLen;
     std::map<long long, BSONElement> updates, subs;
     bool first = true;
@@ -375,14 +398,18 @@ Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder*
             continue;
         }
         if (n == kArrayLength) {
-            if (!f.isNumber())
-                return malformed("array diff length must be a number");
+            if (!f.isNumber() || f.numberDouble() < 0)
+                return malformed("array diff length must be a non-negative number");
             newLen = f.numberLong();
+            if (*newLen > kMaxArrayLength)
+                return tooLarge();
             continue;
         }
         if (n.size() < 2 || (n[0] != 'u' && n[0] != 's') || !isArrayIndexComponent(n.substr(1)))
             return malformed("unexpected field in array diff: " + std::string(n));
-        long long idx = std::stoll(std::string(n.substr(1)));
+        long long idx = arrayIndexOf(n.substr(1));
+        if (idx < 0)
+            return tooLarge();
         if (updates.count(idx) || subs.count(idx))
             return Status(ErrorCodes::Error(4728000), "duplicate index in array diff");
         if (n[0] == 'u') {
@@ -416,6 +443,9 @@ Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder*
         ++i;
     }
     for (; newLen ? i < *newLen : i <= maxMod; ++i) {
+        // Many padded arrays together can still pass the limit: stop as soon as they do.
+        if (buf.len() > BSONObjMaxInternalSize)
+            return tooLarge();
         if (auto u = updates.find(i); u != updates.end())
             out->append(u->second);
         else
@@ -431,6 +461,8 @@ StatusWith<BSONObj> applyDiff(const BSONObj& pre, const BSONObj& diff) {
     Status s = applyDocDiff(pre, diff, &b);
     if (!s.isOK())
         return s;
+    if (b.len() > BSONObjMaxInternalSize)
+        return tooLarge();
     return b.obj();
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
 #include "mongo/db/matcher/expression_parser.h"
@@ -120,6 +122,21 @@ TEST(MatchExpression, UnknownOperatorsAreBadValue) {
     EXPECT_EQ(parseCode(R"({"$comment": "hi", "a": 1})"), 0);
     auto sw = parseMatchExpression(fromjson(R"({"a": {"$foo": 1}})"));
     EXPECT_EQ(sw.getStatus().reason(), "unknown operator: $foo");
+}
+
+// From pipeline_fuzzer: {$type: 9223372036854775807} cast a double outside int's range to
+// int (undefined behaviour; UBSan aborts the sanitizer build). Such codes are BadValue.
+TEST(MatchExpression, TypeCodeOutsideIntRangeIsBadValue) {
+    for (BSONObj op : {BSON("$type" << std::numeric_limits<long long>::max()),
+                       BSON("$type" << std::numeric_limits<long long>::min()),
+                       BSON("$type" << 1e300), BSON("$type" << -1e300),
+                       BSON("$type" << std::numeric_limits<double>::infinity()),
+                       BSON("$type" << std::numeric_limits<double>::quiet_NaN()),
+                       BSON("$type" << BSON_ARRAY(2 << 4294967298.0)),
+                       BSON("$type" << 128), BSON("$type" << -2)})
+        EXPECT_EQ(parseCode(BSON("a" << op)), ErrorCodes::BadValue) << op;
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$type" << 127.0))), 0);
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$type" << -1LL))), 0);
 }
 
 TEST(MatchExpression, ExistsAndType) {

@@ -91,6 +91,40 @@ TEST(DocDiffApplier, MalformedDiffsAreRejected) {
               ErrorCodes::BadValue);
 }
 
+// Regressions from doc_diff_fuzzer: array diffs that would pad an array past any size a
+// document can have fail fast with BSONObjectTooLarge instead of allocating gigabytes.
+TEST(DocDiffApplier, HugeArrayLengthIsBSONObjectTooLarge) {
+    EXPECT_EQ(applyCode(R"({"arr": [1]})", R"({"sarr": {"a": true, "l": 1000000000}})"),
+              ErrorCodes::BSONObjectTooLarge);
+    EXPECT_EQ(applyCode(R"({"arr": [1]})", R"({"sarr": {"a": true, "l": 1e300}})"),
+              ErrorCodes::BSONObjectTooLarge);
+}
+
+TEST(DocDiffApplier, HugeArrayIndexIsBSONObjectTooLarge) {
+    // An index past the range of long long used to escape as std::out_of_range.
+    EXPECT_EQ(applyCode(R"({"arr": [1]})",
+                        R"({"sarr": {"a": true, "u99999999999999999999999": 1}})"),
+              ErrorCodes::BSONObjectTooLarge);
+    EXPECT_EQ(applyCode(R"({"arr": [1]})", R"({"sarr": {"a": true, "s900000000": {}}})"),
+              ErrorCodes::BSONObjectTooLarge);
+}
+
+TEST(DocDiffApplier, NegativeArrayLengthIsFailedToParse) {
+    EXPECT_EQ(applyCode(R"({"arr": [1, 2]})", R"({"sarr": {"a": true, "l": -1}})"),
+              ErrorCodes::FailedToParse);
+}
+
+TEST(DocDiffApplier, PaddedArraysTogetherPastTheSizeLimitAreBSONObjectTooLarge) {
+    // Each array alone fits (1,000,000 nulls, about 8 MB); the three together do not.
+    const char* pre = R"({"x": [], "y": [], "z": []})";
+    const char* diff = R"({"sx": {"a": true, "l": 1000000}, "sy": {"a": true, "l": 1000000},
+                          "sz": {"a": true, "l": 1000000}})";
+    EXPECT_EQ(applyCode(pre, diff), ErrorCodes::BSONObjectTooLarge);
+    auto one = applyDiff(fromjson(pre), fromjson(R"({"sx": {"a": true, "l": 1000000}})"));
+    ASSERT_TRUE(one.isOK());
+    EXPECT_EQ(one.getValue()["x"].Obj().nFields(), 1000000);
+}
+
 TEST(DocDiffGenerator, DiffIsEmptyForIdenticalDocuments) {
     BSONObj d = fromjson(R"({"a": 1, "b": [1, 2]})");
     EXPECT_TRUE(computeDiff(d, d).isEmpty());

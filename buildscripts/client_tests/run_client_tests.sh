@@ -4,7 +4,8 @@
 #   fresh mongod (free port, temporary dbpath), then kill9_durability_test.py
 #   (which manages its own mongod), then oplog_replay_test.py (its own two
 #   mongods: --replSet oplog replayed with applyOps, dbHash compared), the time-series
-#   concurrency test, max_conns_test.py (its own mongod), and retryable_writes_test.py
+#   concurrency test, max_conns_test.py and disk_full_test.py (their own mongods; the
+#   latter mounts a small tmpfs, so it needs root), and retryable_writes_test.py
 #   (its own --replSet mongod: exactly-once retries with pymongo and, through
 #   retryable_writes_node_test.js, the Node driver; its kill -9 restart step is left out
 #   with --skip-kill9).
@@ -118,6 +119,7 @@ fi
 run_one oplog_replay timeout 900 $PY "$HERE/oplog_replay_test.py" --mongod "$MONGOD"
 run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --mongod "$MONGOD"
 run_one max_conns timeout 300 $PY "$HERE/max_conns_test.py" --mongod "$MONGOD"
+run_one disk_full timeout 600 $PY "$HERE/disk_full_test.py" --mongod "$MONGOD"
 if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
 else

@@ -30,6 +30,7 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/idl/server_parameter.h"
+#include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/log.h"
@@ -397,6 +398,7 @@ int runMongod(int argc, char** argv) {
     }
     std::unique_ptr<WiredTigerKVEngine> engine = std::move(engineSw.getValue());
     sc.storageEngine = engine.get();
+    setDiskSpaceMonitorPath(sc.options.dbpath);
     auto durableSw = DurableCatalog::open(engine.get());
     if (!durableSw.isOK()) {
         LOGV2_ERROR(28596, "Failed to open the durable catalog",

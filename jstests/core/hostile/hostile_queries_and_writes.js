@@ -21,7 +21,7 @@ const nest = (depth, leaf, wrap) => {
 };
 
 function nestingRefusedAtParseTime() {
-    hostileCase("$and nested 1000 levels", () => find(nest(1000, {a: 1}, (q) => ({$and: [q]}))),
+    hostileCase("$and nested 250 levels", () => find(nest(250, {a: 1}, (q) => ({$and: [q]}))),
                 {codes: [ErrorCodes.Overflow], seconds: 10});
     hostileCase("$and nested 150 levels", () => find(nest(150, {a: 1}, (q) => ({$and: [q]}))),
                 {codes: [ErrorCodes.Overflow, ErrorCodes.BadValue]});

@@ -9,8 +9,10 @@
 #include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/rpc/factory.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
@@ -66,6 +68,22 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
     }
 }
 
+/**
+ * Refuses a write (OutOfDiskSpace 14031) while the data directory's filesystem has less than
+ * diskSpaceMinFreeMB free: WiredTiger must never meet a full disk in its journal.
+ */
+void uassertDiskSpaceForWrites() {
+    const long long minFree = gDiskSpaceMinFreeMB.load() * 1024 * 1024;
+    if (minFree <= 0)
+        return;
+    const long long free = availableDiskSpaceBytes();
+    uassert(ErrorCodes::OutOfDiskSpace,
+            "Write refused: " + std::to_string(free >> 20) +
+                " MB free on the data directory's filesystem, below diskSpaceMinFreeMB (" +
+                std::to_string(minFree >> 20) + " MB)",
+            free < 0 || free >= minFree);
+}
+
 /** Journal flush for writeConcern {j: true} (and w: "majority", which implies it). */
 bool wantsJournal(const CommandRequest& req) {
     BSONElement wc = req.body["writeConcern"];
@@ -106,6 +124,8 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
         applyGenericArguments(&opCtx, req);
         evaluateFailCommandBeforeRun(&opCtx, req, *cmd);
+        if (cmd->isWriteCommand())
+            uassertDiskSpaceForWrites();
         BSONObjBuilder body;
         cmd->run(&opCtx, req, body);
         appendFailCommandWriteConcernError(&opCtx, req, *cmd, body);

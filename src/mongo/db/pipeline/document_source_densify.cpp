@@ -3,6 +3,7 @@
 // per partition of partitionByFields.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "mongo/db/pipeline/date_util.h"
@@ -109,13 +110,24 @@ public:
 private:
     enum class Mode { kFull, kPartition, kExplicit };
 
+    /** The value after `v`; one past the range of dates or longs goes as far as it can. */
     Value next(const Value& v) const {
-        if (_unit)
+        // Steps are finite and positive (5733401); whole ones below 2^62 fit a long.
+        const bool wholeStep = std::trunc(_step) == _step && _step < 4.6e18;
+        if (_unit) {
+            long long deltaMs, endMs;
+            if (!wholeStep ||
+                __builtin_mul_overflow(static_cast<long long>(_step), longestUnitMillis(*_unit),
+                                       &deltaMs) ||
+                __builtin_add_overflow(v.getDate().toMillisSinceEpoch(), deltaMs, &endMs))
+                return Value(Date_t::fromMillisSinceEpoch(std::numeric_limits<long long>::max()));
             return Value(addToDate(v.getDate(), *_unit, static_cast<long long>(_step),
                                    absl::UTCTimeZone()));
-        if (v.getType() == BSONType::kNumberInt || v.getType() == BSONType::kNumberLong) {
-            if (std::trunc(_step) == _step) {
-                long long r = v.getLong() + static_cast<long long>(_step);
+        }
+        if ((v.getType() == BSONType::kNumberInt || v.getType() == BSONType::kNumberLong) &&
+            wholeStep) {
+            long long r;
+            if (!__builtin_add_overflow(v.getLong(), static_cast<long long>(_step), &r)) {
                 if (v.getType() == BSONType::kNumberInt && r >= INT32_MIN && r <= INT32_MAX)
                     return Value(static_cast<int>(r));
                 return Value(r);

@@ -410,7 +410,8 @@ ExprPtr parseZip(ExpressionContext* expCtx, const BSONElement& e, const Variable
     uassert(34467, "defaults and inputs must have the same length",
             !haveDefaults || defaults.size() == inputs.size());
     return makeCustom("$zip", e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
-        std::vector<std::vector<Value>> arrays;
+        // The inputs are read through BSON iterators and each tuple goes straight into the
+        // output, so memory is the inputs plus the (counted) output.
         std::vector<Value> holders;
         size_t minLen = SIZE_MAX, maxLen = 0;
         for (const auto* in : inputs) {
@@ -420,26 +421,38 @@ ExprPtr parseZip(ExpressionContext* expCtx, const BSONElement& e, const Variable
             uassert(34468, "$zip found a non-array expression in input: " + v.toString(),
                     v.isArray());
             holders.push_back(v.getOwned());
-            arrays.push_back(holders.back().getArray());
-            minLen = std::min(minLen, arrays.back().size());
-            maxLen = std::max(maxLen, arrays.back().size());
+            size_t n = holders.back().getArrayLength();
+            minLen = std::min(minLen, n);
+            maxLen = std::max(maxLen, n);
         }
         std::vector<Value> defVals;
         for (const auto* d : defaults)
             defVals.push_back(d->evaluate(root, vars).getOwned());
-        size_t len = longest ? maxLen : minLen;
-        std::vector<Value> out;
-        for (size_t i = 0; i < len; ++i) {
-            std::vector<Value> tuple;
-            for (size_t j = 0; j < arrays.size(); ++j) {
-                if (i < arrays[j].size())
-                    tuple.push_back(arrays[j][i]);
-                else
-                    tuple.push_back(defVals.empty() ? Value::null() : defVals[j]);
-            }
-            out.push_back(Value(tuple));
+        std::vector<BSONObj> arrays;
+        std::vector<BSONObj::iterator> its;
+        for (const auto& h : holders) {
+            arrays.push_back(h.getDocument());
+            its.push_back(arrays.back().begin());
         }
-        return Value(out);
+        size_t len = longest ? maxLen : minLen;
+        BoundedArrayBuilder out("$zip");
+        for (size_t i = 0; i < len; ++i) {
+            vars->checkForInterruptEvery128();
+            BSONObjBuilder tuple;
+            {
+                BSONArrayBuilder arr(tuple.subarrayStart(""));
+                for (size_t j = 0; j < its.size(); ++j) {
+                    if (its[j].more())
+                        arr.append(its[j].next());
+                    else if (defVals.empty() || defVals[j].missing())
+                        arr.append(BSONNULL);
+                    else
+                        arr.append(defVals[j].elem());
+                }
+            }
+            out.append(Value::adoptFirstElement(tuple.obj()));
+        }
+        return out.done();
     });
 }
 

@@ -5,9 +5,7 @@
 // a sanitizer report, another exception, memory past libFuzzer's -rss_limit_mb /
 // -malloc_limit_mb) is a finding. Generated sizes are capped (strings <= 8 bytes, arrays
 // <= 4 elements, $range bounds <= 50, expression depth <= 4, $reduce only over short
-// inputs, $densify steps/units/bounds small) so that known unbounded-growth problems do not
-// hide everything else; findings saved for the pipeline's owner are steered around too
-// (see the comments naming /work/scratch/fuzz-findings/pipeline_fuzzer/).
+// inputs) to keep each run fast; the memory limits of the query layer bound the rest.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstddef>
@@ -79,9 +77,7 @@ const char* const kOps[] = {
     "$not", "$objectToArray", "$or", "$pow", "$radiansToDegrees", "$reverseArray", "$round",
     "$second", "$setDifference", "$setEquals", "$setIntersection", "$setIsSubset",
     "$setUnion", "$sin", "$sinh", "$size", "$slice", "$split", "$sqrt", "$strLenBytes",
-    // $substr/$substrBytes/$substrCP left out: an empty result is a known finding
-    // (/work/scratch/fuzz-findings/pipeline_fuzzer/substr-empty-string-null-memcpy).
-    "$strLenCP", "$strcasecmp", "$subtract", "$sum",
+    "$substr", "$substrBytes", "$substrCP", "$strLenCP", "$strcasecmp", "$subtract", "$sum",
     "$avg", "$tan", "$tanh", "$toBool", "$toDate", "$toDecimal", "$toDouble", "$toInt",
     "$toLong", "$toLower", "$toObjectId", "$toString", "$toUpper", "$trunc", "$tsIncrement",
     "$tsSecond", "$type", "$week", "$year", "$const", "$rand", "$stdDevPop", "$nope"};
@@ -533,17 +529,15 @@ public:
                 if (_f.ConsumeBool())
                     d.append("partitionByFields", BSON_ARRAY("m.sensor"));
                 BSONObjBuilder r(d.subobjStart("range"));
-                // Small steps only: a step past the range of long long is a known finding
-                // (/work/scratch/fuzz-findings/pipeline_fuzzer/densify-step-to-long-overflow).
-                if (_f.ConsumeBool())
-                    r.append("step", _f.ConsumeIntegralInRange<int>(-1, 5));
-                else
-                    r.append("step", _f.ConsumeBool() ? 0.5 : 1.5);
-                // Units of an hour or more and bounds near the collection's values: $densify
-                // has no memory limit yet, and millions of generated documents are a known
-                // finding (/work/scratch/fuzz-findings/pipeline_fuzzer/densify-date-millisecond-oom).
-                static const char* kCoarseUnits[] = {"hour", "day", "week", "month", "year",
-                                                     "decade"};
+                // Steps up to the ends of long long; $densify stops at
+                // internalQueryMaxAllowedDensifyDocs generated documents.
+                switch (_f.ConsumeIntegralInRange<int>(0, 2)) {
+                    case 0: r.append("step", _f.ConsumeIntegralInRange<int>(-1, 5)); break;
+                    case 1: r.append("step", _f.ConsumeBool() ? 0.5 : 1.5); break;
+                    case 2: r.append("step", _f.ConsumeIntegral<long long>()); break;
+                }
+                static const char* kCoarseUnits[] = {"millisecond", "second", "minute", "hour",
+                                                     "day", "week", "month", "year", "decade"};
                 if (_f.ConsumeBool())
                     r.append("unit", pick(_f, kCoarseUnits));
                 switch (_f.ConsumeIntegralInRange<int>(0, 2)) {

@@ -51,7 +51,8 @@ Value::Value(StringData s) {
         _inline[0] = static_cast<char>(BSONType::kString);
         _inline[1] = 0;
         writeLE<std::int32_t>(_inline + 2, static_cast<std::int32_t>(s.size() + 1));
-        std::memcpy(_inline + 6, s.data(), s.size());
+        if (!s.empty())  // an empty StringData may have a null data pointer
+            std::memcpy(_inline + 6, s.data(), s.size());
         _inline[6 + s.size()] = 0;
         _e = BSONElement(_inline, 1);
         return;

@@ -255,10 +255,10 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
 }
 
 /** Takes `bytes` back from the charged total when it goes out of scope. */
-struct ScopeGuardRelease {
+struct ReleaseOnExit {
     size_t* total;
-    size_t& bytes;
-    ~ScopeGuardRelease() {
+    size_t bytes;
+    ~ReleaseOnExit() {
         *total -= std::min(*total, bytes);
     }
 };
@@ -500,7 +500,7 @@ private:
                         chargeMemory(inputs.back().byteSize() + sizeof(Value));
                     }
                     // The inputs are freed when this output is computed.
-                    ScopeGuardRelease release{&_memBytes, inputBytes};
+                    ReleaseOnExit release{&_memBytes, inputBytes};
                     bool whole = !out.window.present ||
                         (!out.window.isRange && out.window.lower.kind == Bound::kUnbounded &&
                          out.window.upper.kind == Bound::kUnbounded);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <ostream>
 
+#include "mongo/db/pipeline/expression_memory.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -43,10 +44,7 @@ Value::Value(const Decimal128& v) {
     setInline(BSONType::kNumberDecimal, buf, 16);
 }
 Value::Value(StringData s) {
-    uassert(16493,
-            "Tried to create string longer than " + std::to_string(BSONObjMaxUserSize >> 20) +
-                "MB",
-            s.size() < static_cast<size_t>(BSONObjMaxUserSize) - 32);
+    uassertStringFits(s.size());
     if (s.size() + 4 + 1 + 2 <= kInlineSize) {
         _inline[0] = static_cast<char>(BSONType::kString);
         _inline[1] = 0;

@@ -49,6 +49,10 @@ SUITES_DIR = os.path.join(REPO_ROOT, "buildscripts", "resmokeconfig", "suites")
 PRELUDE = "jstests/libs/prelude.js"
 DEFAULT_MONGOD = "build/opt/mongod"
 DEFAULT_MONGOSH = "node_modules/.bin/mongosh"
+LEGACY_SHELL = "buildscripts/legacy_shell/shell.js"
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import resmoke_upstream  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -342,13 +346,22 @@ def load_suite(name):
     roots = selector.get("roots") or []
     excludes = selector.get("exclude_files") or []
     mongod_options = config.get("mongod_options") or {}
-    return {
+    suite = {
         "name": name,
         "roots": roots,
         "exclude_files": excludes,
         "set_parameters": mongod_options.get("setParameter") or {},
         "timeout": config.get("timeout"),
+        "shell": config.get("shell", "mongosh"),
+        "upstream": bool(config.get("upstream")),
     }
+    if suite["upstream"]:
+        tags, files = resmoke_upstream.exclusion_rules(config)
+        suite["exclude_files"] = []
+        suite["upstream_exclude_tags"] = tags
+        suite["upstream_exclude_files"] = files
+        suite["shell"] = "legacy"
+    return suite
 
 
 def suite_matches(suite, relpath):
@@ -356,13 +369,16 @@ def suite_matches(suite, relpath):
             not any(path_matches(relpath, e) for e in suite["exclude_files"]))
 
 
-def select_files(suite):
+def select_files(suite, base=None):
     files = set()
+    base = base or REPO_ROOT
     for root in suite["roots"]:
-        for path in glob.glob(os.path.join(REPO_ROOT, root), recursive=True):
+        for path in glob.glob(os.path.join(base, root), recursive=True):
             if os.path.isfile(path):
-                rel = normalize(path)
+                rel = os.path.relpath(path, base).replace(os.sep, "/")
                 if suite_matches(suite, rel):
+                    if suite.get("upstream") and resmoke_upstream.is_helper_file(rel):
+                        continue
                     files.add(rel)
     return sorted(files)
 
@@ -389,16 +405,27 @@ def run_test(args, suite, fixture, relpath, workdir, home):
     testdata_path = os.path.join(workdir, "testdata.js")
     with open(testdata_path, "w") as f:
         f.write("globalThis.TestData = %s;\n" % json.dumps(test_data))
-    cmd = [args.mongosh, "--quiet", "--norc",
-           "mongodb://127.0.0.1:%d/test?serverSelectionTimeoutMS=10000" % fixture.port,
-           testdata_path, PRELUDE, relpath]
+    if suite.get("shell") == "legacy":
+        cmd = ["node", os.path.join(REPO_ROOT, LEGACY_SHELL), "--port", str(fixture.port)]
+        cwd = REPO_ROOT
+        if suite.get("upstream"):
+            cmd += ["--root", args.upstream_root]
+            cwd = args.upstream_root
+            if args.error_codes_json:
+                cmd += ["--error-codes", args.error_codes_json]
+        cmd += [testdata_path, relpath]
+    else:
+        cwd = REPO_ROOT
+        cmd = [args.mongosh, "--quiet", "--norc",
+               "mongodb://127.0.0.1:%d/test?serverSelectionTimeoutMS=10000" % fixture.port,
+               testdata_path, PRELUDE, relpath]
     env = dict(os.environ)
     env["MONGOSH_FORCE_DISABLE_TELEMETRY_FOR_TESTING"] = "1"
     env["HOME"] = home  # keeps mongosh's log files out of the real home
     env.setdefault("NO_COLOR", "1")
     timeout = args.timeout or suite.get("timeout") or 300
     start = time.time()
-    proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     timed_out = False
     try:
@@ -415,10 +442,23 @@ def run_test(args, suite, fixture, relpath, workdir, home):
     if timed_out:
         reason = "timed out after %ds" % timeout
     elif proc.returncode != 0:
-        reason = "mongosh exited with code %d" % proc.returncode
+        reason = "%s exited with code %d" % (
+            "shell" if suite.get("shell") == "legacy" else "mongosh", proc.returncode)
     else:
         reason = None
     return reason, text, elapsed
+
+
+def first_error_line(reason, output):
+    """The reason, with the test's first error message when the shell printed one."""
+    if reason is None:
+        return None
+    for line in output.splitlines():
+        line = line.strip()
+        if line.startswith("uncaught exception:") or line.startswith("Error:") or \
+                line.startswith("MongoServerError") or "AssertionError" in line:
+            return "%s: %s" % (reason, line[:300])
+    return reason
 
 
 def indent(text, prefix="    "):
@@ -451,6 +491,15 @@ def run_suite(args, suite, files, results, base_tmp):
           flush=True)
     try:
         for relpath in files:
+            if suite.get("upstream"):
+                why = resmoke_upstream.exclusion_reason(
+                    suite, relpath, os.path.join(args.upstream_root, relpath), path_matches)
+                if why:
+                    results.append({"suite": suite["name"], "test": relpath, "passed": False,
+                                    "excluded": True, "upstream": True, "reason": why,
+                                    "seconds": 0.0})
+                    print("%s EXCLUDED %s (%s)" % (label, relpath, why), flush=True)
+                    continue
             reason, output, elapsed = run_test(args, suite, fixture, relpath, workdir, home)
             crash = None
             if not fixture.is_alive():
@@ -460,8 +509,11 @@ def run_suite(args, suite, files, results, base_tmp):
             if crash:
                 reason = crash + ("; " + reason if reason else "")
             passed = reason is None
-            results.append({"suite": suite["name"], "test": relpath, "passed": passed,
-                            "reason": reason, "seconds": round(elapsed, 2)})
+            result = {"suite": suite["name"], "test": relpath, "passed": passed,
+                      "reason": first_error_line(reason, output), "seconds": round(elapsed, 2)}
+            if suite.get("upstream"):
+                result["upstream"] = True
+            results.append(result)
             status = "PASS" if passed else "FAIL"
             print("%s %s %s (%.1fs)" % (label, status, relpath, elapsed), flush=True)
             if not passed:
@@ -521,6 +573,13 @@ def parse_args(argv):
     parser.add_argument("--keep-data", action="store_true",
                         help="keep dbpaths and logs even if everything passed")
     parser.add_argument("--verbose", "-v", action="store_true", help="show output of passing tests")
+    parser.add_argument("--upstream-root", default=None,
+                        help="an upstream MongoDB checkout (jstests/, src/mongo/base/error_codes.yml)"
+                             " for the upstream_* suites")
+    parser.add_argument("--update-manifest", action="store_true",
+                        help="write this run's upstream outcomes to upstream_expected.yml")
+    parser.add_argument("--shell", choices=["mongosh", "legacy"], default=None,
+                        help="run our own suites under this shell instead of the suite's")
     parser.add_argument("files", nargs="*", help="run only these files")
     return parser.parse_args(argv)
 
@@ -531,6 +590,17 @@ def main(argv):
     if not suite_names and not args.files:
         raise SystemExit("resmoke.py: give --suites=NAME[,NAME] and/or test files")
     suites = [load_suite(n) for n in suite_names]
+    if args.shell:
+        for suite in suites:
+            if not suite["upstream"]:
+                suite["shell"] = args.shell
+    args.error_codes_json = None
+    if any(s["upstream"] for s in suites):
+        if not args.upstream_root:
+            raise SystemExit("resmoke.py: upstream suites need --upstream-root DIR")
+        args.upstream_root = os.path.abspath(args.upstream_root)
+        if not os.path.isdir(os.path.join(args.upstream_root, "jstests")):
+            raise SystemExit("resmoke.py: no jstests/ under %s" % args.upstream_root)
     if args.mongosh == DEFAULT_MONGOSH:
         # npm ci when node_modules does not match package-lock.json (no-op otherwise).
         subprocess.call([os.path.join(REPO_ROOT, "buildscripts", "ensure_node_modules.sh")])
@@ -540,6 +610,10 @@ def main(argv):
     if args.files:
         wanted = []
         for f in args.files:
+            if args.upstream_root and os.path.isfile(os.path.join(args.upstream_root, f)) and \
+                    any(s["upstream"] for s in suites):
+                wanted.append(f)
+                continue
             if not os.path.isfile(f) and os.path.isfile(os.path.join(REPO_ROOT, f)):
                 f = os.path.join(REPO_ROOT, f)
             if not os.path.isfile(f):
@@ -557,7 +631,8 @@ def main(argv):
         if leftover:
             plan[0] = (plan[0][0], sorted(set(plan[0][1]) | set(leftover)))
     else:
-        plan = [(suite, select_files(suite)) for suite in suites]
+        plan = [(suite, select_files(suite, args.upstream_root if suite["upstream"] else None))
+                for suite in suites]
 
     n_planned = sum(len(files) for _, files in plan)
     if n_planned:
@@ -573,6 +648,9 @@ def main(argv):
             print("0 passed, %d failed" % n_planned)
             return 1
     base_tmp = tempfile.mkdtemp(prefix="resmoke-")
+    if args.upstream_root:
+        args.error_codes_json = resmoke_upstream.error_codes_json(
+            args.upstream_root, os.path.join(base_tmp, "error_codes.json"))
     results = []
     start = time.time()
     try:
@@ -580,10 +658,27 @@ def main(argv):
             run_suite(args, suite, files, results, base_tmp)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
-    passed = sum(1 for r in results if r["passed"])
-    failed = len(results) - passed
+    excluded = [r for r in results if r.get("excluded")]
+    results_run = [r for r in results if not r.get("excluded")]
+    passed = sum(1 for r in results_run if r["passed"])
+    failed = len(results_run) - passed
+    upstream_run = [s["name"] for s, _ in plan if s["upstream"]]
+    if upstream_run:
+        manifest = resmoke_upstream.load_manifest()
+        for line in resmoke_upstream.summarize(results, manifest):
+            print(line)
+        for name in upstream_run:
+            mine = [r for r in results if r["suite"] == name]
+            ran = [r for r in mine if not r.get("excluded")]
+            ok = sum(1 for r in ran if r["passed"])
+            print("[%s] %d passed, %d failed, %d excluded (pass rate %.0f%% of %d run)" % (
+                name, ok, len(ran) - ok, len(mine) - len(ran),
+                100.0 * ok / len(ran) if ran else 0.0, len(ran)))
+        if args.update_manifest:
+            resmoke_upstream.write_manifest(results, upstream_run)
+            print("wrote %s" % normalize(resmoke_upstream.MANIFEST))
     failures = [{"suite": r["suite"], "test": r["test"], "reason": r["reason"]}
-                for r in results if not r["passed"]]
+                for r in results_run if not r["passed"]]
     if failures:
         print("failed tests:")
         for f in failures:
@@ -599,7 +694,12 @@ def main(argv):
                        "tests": results}, f, indent=2)
             f.write("\n")
     print("%d passed, %d failed" % (passed, failed), flush=True)
-    return 1 if failed else 0
+    # Upstream failures the manifest already records as behaviour gaps do not fail the run.
+    manifest = resmoke_upstream.load_manifest() if upstream_run else {}
+    unexpected = [r for r in results_run if not r["passed"] and not (
+        r.get("upstream") and isinstance(resmoke_upstream.expected_outcome(
+            manifest, r["suite"], r["test"]), tuple))]
+    return 1 if unexpected else 0
 
 
 if __name__ == "__main__":

@@ -57,11 +57,18 @@ else
 fi
 
 echo "=== jstests"
-/usr/bin/python3 buildscripts/resmoke.py --suites=core,core_timeseries,replsets --mongod=build/opt/mongod > "$logdir/jstests.log" 2>&1
+/usr/bin/python3 buildscripts/resmoke.py --suites=core,core_timeseries,replsets,legacy_shell --mongod=build/opt/mongod > "$logdir/jstests.log" 2>&1
 grep -E '^\[|passed|failed|FAIL' "$logdir/jstests.log" | tail -n 200
 read -r jp jf <<< "$(last_counts "$logdir/jstests.log")"
 jp=${jp:-0}; jf=${jf:-1}
 add_counts "$jp" "$jf"
+
+echo "=== resmoke upstream mode (a made-up miniature upstream tree)"
+/usr/bin/python3 buildscripts/resmoke_upstream_test.py > "$logdir/upstream_mode.log" 2>&1
+cat "$logdir/upstream_mode.log"
+read -r upp upf <<< "$(last_counts "$logdir/upstream_mode.log")"
+upp=${upp:-0}; upf=${upf:-1}
+add_counts "$upp" "$upf"
 
 echo "=== client tests"
 buildscripts/client_tests/run_client_tests.sh --mongod build/opt/mongod > "$logdir/clients.log" 2>&1

@@ -86,6 +86,10 @@ function tojson(x, indent, nolint, depth) {
     depth = depth || 0;
     if (depth > 100) return "...";
     const t = bsonType(x);
+    if (typeof x === "object" && x !== null && (x instanceof Date || x._bsontype !== undefined) &&
+        typeof x.tojson === "function") {
+        return x.tojson(indent, nolint);  // the legacy shell's own formats (buildscripts/legacy_shell)
+    }
     switch (t) {
         case "null": return "null";
         case "undefined": return "undefined";

@@ -1,0 +1,80 @@
+// Legacy-shell helpers that sit on top of jstests/libs/assert.js: the assert variants
+// upstream's libraries call, jsTest extras and server probes.
+"use strict";
+
+function install(g) {
+    const assert = g.assert;
+    assert.soonNoExcept = (f, msg, timeout, interval) => assert.soon(() => {
+        try {
+            return f();
+        } catch (e) {
+            return false;
+        }
+    }, msg, timeout, interval);
+    assert.retryNoExcept = (f, msg, n, interval) => assert.retry(() => {
+        try {
+            return f();
+        } catch (e) {
+            return false;
+        }
+    }, msg, n, interval);
+    assert.automsg = (expr) => assert(eval(expr), expr);  // eslint-disable-line no-eval
+    for (const k of ["eq", "neq", "lt", "lte", "gt", "gte"]) {
+        if (assert[k] && !assert[k].automsg) {
+            assert[k].automsg = (a, b) => assert[k](eval(a), eval(b), a + " " + k + " " + b);  // eslint-disable-line no-eval
+        }
+    }
+    if (!assert.setEq) {
+        assert.setEq = (a, b, msg) => {
+            const sa = new Set(a.map((x) => g.tojson(x)));
+            const sb = new Set(b.map((x) => g.tojson(x)));
+            if (sa.size !== sb.size || [...sa].some((x) => !sb.has(x))) {
+                g.doassert("expected set " + g.tojson(a) + " to equal " + g.tojson(b), msg);
+            }
+        };
+    }
+    if (!assert.time) {
+        assert.time = (f, desc, timeout) => {
+            const t0 = Date.now();
+            const r = f();
+            const ms = Date.now() - t0;
+            if (timeout && ms > timeout) g.doassert("assert.time failed timeout " + timeout + "ms took " + ms + "ms : " + desc);
+            return r;
+        };
+    }
+    assert.adminCommandWorkedAllowingNetworkError = (node, cmd) => {
+        try {
+            return assert.commandWorked(node.adminCommand(cmd));
+        } catch (e) {
+            if (e && e.name === "NetworkError") return;
+            throw e;
+        }
+    };
+    assert.noAPIParams = () => {};
+    assert.fail = assert.fail || ((msg) => g.doassert(msg));
+
+    const jsTest = g.jsTest;
+    jsTest.isMongos = (conn) => conn.getDB("admin").runCommand({hello: 1}).msg === "isdbgrid";
+    jsTest.authenticate = () => true;
+    jsTest.readOnlyUserRoles = ["read"];
+    jsTest.basicUserRoles = ["dbOwner"];
+    jsTest.adminUserRoles = ["root"];
+    g.jsTestOptions = () => Object.assign({enableTestCommands: true, auth: false}, g.TestData || {});
+    g.isMongos = (db) => jsTest.isMongos(db.getMongo());
+    g.getBuildInfo = () => g.db.adminCommand({buildInfo: 1});
+    g.buildInfo = g.getBuildInfo;
+    g.isRetryableError = (e) => !!(e && g.ErrorCodes.isRetriableError && g.ErrorCodes.isRetriableError(e.code));
+    g.isNetworkError = (e) => !!(e && (e.name === "NetworkError" || /network error/.test(String(e.message))));
+    g.retryOnNetworkError = (f, n) => {
+        let left = n || 1;
+        for (;;) {
+            try {
+                return f();
+            } catch (e) {
+                if (!g.isNetworkError(e) || left-- <= 0) throw e;
+            }
+        }
+    };
+}
+
+module.exports = {install};

@@ -1,0 +1,2 @@
+// @tags: [requires_sharding, requires_fcv_81]
+assert(false);

@@ -4,6 +4,7 @@
 // running the pipeline here (pipeline_d.h appendPipelineExplain).
 #include <unistd.h>
 
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
@@ -70,7 +71,7 @@ void explainExecutor(OperationContext* opCtx, const NamespaceString& nss, const 
     {
         BSONObjBuilder qp(result.subobjStart("queryPlanner"));
         qp.append("namespace", nss.ns());
-        qp.append("parsedQuery", params.matcher ? params.matcher->serialize() : BSONObj());
+        qp.append("parsedQuery", params.matcher ? serializeForExplain(*params.matcher) : BSONObj());
         qp.append("indexFilterSet", false);
         qp.append("planCacheShapeHash", "00000000");
         qp.append("maxIndexedOrSolutionsReached", false);
@@ -157,7 +158,7 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
     {
         BSONObjBuilder qp(result.subobjStart("queryPlanner"));
         qp.append("namespace", ts.bucketsNss.ns());
-        qp.append("parsedQuery", w.query);
+        qp.append("parsedQuery", normalizeFilterForExplain(w.query));
         qp.append("indexFilterSet", false);
         qp.append("winningPlan", plan);
         qp.append("rejectedPlans", BSONArray());

@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/exec/sorter.h"
 #include "mongo/db/matcher/expression.h"
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/util/assert_util.h"
@@ -14,7 +15,7 @@ namespace mongo {
 namespace {
 void appendFilter(BSONObjBuilder* bob, const std::shared_ptr<MatchExpression>& filter) {
     if (filter)
-        bob->append("filter", filter->serialize());
+        bob->append("filter", serializeForExplain(*filter));
 }
 }  // namespace
 

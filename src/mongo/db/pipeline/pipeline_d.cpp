@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
@@ -144,7 +145,7 @@ void appendQueryPlanner(const PreparedPipeline& prepared, BSONObjBuilder* b) {
     BSONObjBuilder qp(b->subobjStart("queryPlanner"));
     qp.append("namespace", prepared.executionNss.ns());
     qp.append("parsedQuery",
-              prepared.findParams.matcher ? prepared.findParams.matcher->serialize() : BSONObj());
+              prepared.findParams.matcher ? serializeForExplain(*prepared.findParams.matcher) : BSONObj());
     qp.append("indexFilterSet", false);
     qp.append("winningPlan", p->executor() ? p->executor()->explainPlan(false) : BSONObj());
     qp.append("rejectedPlans", BSONArray());

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-exec scons -Q -j"$jobs" --build-dir=build/opt mongod unittests "$@"
+exec scons -Q -j"$jobs" --build-dir=build/opt mongod unittests tools "$@"

@@ -406,7 +406,8 @@ def run_test(args, suite, fixture, relpath, workdir, home):
     with open(testdata_path, "w") as f:
         f.write("globalThis.TestData = %s;\n" % json.dumps(test_data))
     if suite.get("shell") == "legacy":
-        cmd = ["node", os.path.join(REPO_ROOT, LEGACY_SHELL), "--port", str(fixture.port)]
+        cmd = ["node", os.path.join(REPO_ROOT, LEGACY_SHELL), "--port", str(fixture.port),
+               "--tools-dir", os.path.join(os.path.dirname(args.mongod), "tools")]
         cwd = REPO_ROOT
         if suite.get("upstream"):
             cmd += ["--root", args.upstream_root]

@@ -170,7 +170,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
             if os.path.relpath(f.srcnode().abspath, os.path.join(top, 'src')) in claimed_files:
                 continue
             name = os.path.basename(f.abspath)
-            if name.endswith(('_test.cpp', '_bm.cpp', '_fuzzer.cpp')):
+            if name.endswith(('_test.cpp', '_bm.cpp', '_fuzzer.cpp', '_tool.cpp')):
                 continue
             if folder == 'mongo/db' and name == 'mongod_main.cpp':
                 continue
@@ -269,6 +269,18 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
                 bms.append(program(bm_env, os.path.join(build_abs, 'benchmarks', f[:-4]),
                                    objects(bm_env, [src]), owning_lib(os.path.join(root, f))))
     Alias('benchmarks', bms)
+
+    # Small programs over our libraries used by the test tooling: every src/**/*_tool.cpp
+    # is one program in tools/ (e.g. the legacy shell's decompressBSONColumn).
+    tool_progs = []
+    for root, _, files in os.walk(os.path.join(top, 'src')):
+        for f in sorted(files):
+            if f.endswith('_tool.cpp'):
+                src = '#' + os.path.relpath(os.path.join(root, f), top)
+                tool_progs.append(program(prog_env, os.path.join(build_abs, 'tools', f[:-9]),
+                                          objects(prog_env, [src]),
+                                          owning_lib(os.path.join(root, f))))
+    Alias('tools', tool_progs)
 
     # Client-side benchmark tools (buildscripts/bench/*.cpp), built against libmongoc.
     if os.system('pkg-config --exists libmongoc-1.0') == 0:

@@ -161,6 +161,20 @@ function install(g, opts) {
         };
     };
 
+    // decompressBSONColumn(BinData 7) -> {"0": v0, "1": v1, ...} through the server's own
+    // decoder (the decompress_bsoncolumn tool built beside mongod).
+    g.decompressBSONColumn = (bin) => {
+        const BSON = require("bson");
+        if (!bin || bin._bsontype !== "Binary" || bin.sub_type !== 7) {
+            throw new Error("decompressBSONColumn() takes one argument, the BSONColumn BinData element");
+        }
+        const tool = path.join(opts.toolsDir, "decompress_bsoncolumn");
+        const r = childProcess.spawnSync(tool, [], {input: BSON.serialize({c: bin})});
+        if (r.error) throw new Error("decompressBSONColumn: cannot run " + tool + ": " + r.error.message);
+        if (r.status !== 0) throw new Error(String(r.stderr).trim());
+        return BSON.deserialize(r.stdout, {promoteLongs: false, promoteBuffers: false});
+    };
+
     // ErrorCodes from {codes: {name: n}, categories: {cat: [names]}} (generated from
     // error_codes.yml by resmoke.py, or taken from jstests/libs/error_codes.js).
     if (opts.errorCodesJson) {

@@ -3,7 +3,7 @@
 // (ours and upstream's) against a server: see README.md.
 //
 //   node buildscripts/legacy_shell/shell.js [--host H] [--port P] [--root DIR]...
-//        [--error-codes FILE.json] [--eval CODE] [files...]
+//        [--error-codes FILE.json] [--tools-dir DIR] [--eval CODE] [files...]
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -28,6 +28,10 @@ function parseArgs(argv) {
             o.errorCodesJson = path.resolve(val());
             o.passThrough.push("--error-codes", o.errorCodesJson);
         } else if (a === "--eval") o.evals.push(val());
+        else if (a === "--tools-dir") {
+            o.toolsDir = path.resolve(val());
+            o.passThrough.push("--tools-dir", o.toolsDir);
+        }
         else if (a === "--nodb") o.nodb = true;
         else if (a.startsWith("mongodb://")) {
             const m = /^mongodb:\/\/([^/:]+)(?::(\d+))?/.exec(a);
@@ -36,6 +40,7 @@ function parseArgs(argv) {
         } else o.files.push(a);
     }
     if (!o.roots.includes(REPO_ROOT)) o.roots.push(REPO_ROOT);
+    if (!o.toolsDir) o.toolsDir = path.join(REPO_ROOT, "build", "opt", "tools");
     return o;
 }
 

@@ -129,3 +129,12 @@ assert.eq(1, db.legacy_parallel.find({fromParallel: true}).itcount());
 db.legacy_parallel.drop();
 const failing = startParallelShell("assert(false, 'deliberate');");
 assert.neq(0, failing());
+
+// decompressBSONColumn: a compressed bucket's columns as {"0": v0, "1": v1, ...}.
+const bucket = db.system.buckets.ts_legacy.findOne();
+assert.eq(2, bucket.control.version);
+const times = decompressBSONColumn(bucket.data.t);
+assert.eq({"0": ISODate("2024-01-01T00:00:00Z"), "1": ISODate("2024-01-01T00:00:01Z")}, times);
+assert.eq({"0": 1, "1": 2}, decompressBSONColumn(bucket.data.v));
+assert.throws(() => decompressBSONColumn(BinData(0, "AAAA")));
+assert.throws(() => decompressBSONColumn(BinData(7, "/////w==")));

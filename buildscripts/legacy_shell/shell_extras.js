@@ -53,6 +53,26 @@ function install(g) {
     assert.noAPIParams = () => {};
     assert.fail = assert.fail || ((msg) => g.doassert(msg));
 
+    // Versions: this server speaks 8.0 (featureCompatibilityVersion "8.0").
+    g.latestFCV = "8.0";
+    g.lastContinuousFCV = "7.3";
+    g.lastLTSFCV = "7.0";
+    const aliases = {latest: () => g.latestFCV, "last-lts": () => g.lastLTSFCV,
+                     "last-continuous": () => g.lastContinuousFCV};
+    g.MongoRunner = g.MongoRunner || {};
+    g.MongoRunner.compareBinVersions = (a, b) => {
+        const norm = (v) => String(aliases[v] ? aliases[v]() : v).split(".").map((x) => parseInt(x, 10));
+        const x = norm(a);
+        const y = norm(b);
+        for (let i = 0; i < Math.min(x.length, y.length); i++) {
+            if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+        }
+        return 0;
+    };
+    g.MongoRunner.areBinVersionsTheSame = (a, b) => g.MongoRunner.compareBinVersions(a, b) === 0;
+    g.MongoRunner.getBinVersionFor = (v) => String(aliases[v] ? aliases[v]() : v);
+    g.MongoRunner.dataPath = require("os").tmpdir() + "/";
+
     const jsTest = g.jsTest;
     jsTest.isMongos = (conn) => conn.getDB("admin").runCommand({hello: 1}).msg === "isdbgrid";
     jsTest.authenticate = () => true;

@@ -16,6 +16,7 @@ export async function resolve(specifier, context, nextResolve) {
             const full = path.join(r, specifier);
             if (fs.existsSync(full)) return {url: pathToFileURL(full).href, shortCircuit: true};
         }
+        throw new Error("cannot import \"" + specifier + "\": no such file under " + roots.join(", "));
     }
     return nextResolve(specifier, context);
 }

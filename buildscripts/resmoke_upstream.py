@@ -40,8 +40,8 @@ def test_tags(path):
     m = _TAGS_RE.search(head)
     if not m:
         return []
-    body = re.sub(r"//[^\n]*", "", m.group(1))
-    body = re.sub(r"#[^\n]*", "", body)
+    lines = [re.sub(r"^\s*(//+|\*+)", "", line) for line in m.group(1).splitlines()]
+    body = re.sub(r"#[^\n]*", "", "\n".join(lines))
     return [t.strip().strip("'\"") for t in re.split(r"[,\s]+", body) if t.strip().strip("'\"*")]
 
 

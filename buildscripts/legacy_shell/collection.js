@@ -21,11 +21,23 @@ function makeCollection(mongo, db, name, fullName) {
 }
 
 function ensureId(doc) {
-    if (doc && typeof doc === "object" && !Array.isArray(doc) && doc._id === undefined) {
-        // The legacy shell gives every inserted document an _id, first.
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && doc._id === undefined &&
+        doc._bsontype === undefined) {
+        // The legacy shell gives every inserted document an _id, first, in a copy (save() is
+        // the helper that sets it on the caller's object).
         return Object.assign({_id: ObjectId()}, doc);
     }
     return doc;
+}
+
+/** A query argument as the legacy shell reads it: an ObjectId or id string means {_id: it}. */
+function massageQuery(q) {
+    if (q === undefined || q === null) return {};
+    if (typeof q === "function") return {$where: q.toString()};
+    if (typeof q === "object" && q._bsontype === "ObjectId") return {_id: q};
+    if (typeof q === "object") return q;
+    if (typeof q === "string") return q.length === 24 ? {_id: q} : {$where: q};
+    throw new Error("don't know how to massage : " + typeof q);
 }
 
 class Bulk {
@@ -151,7 +163,7 @@ class DBCollection {
 
     // ----- reads
     find(filter, projection, limit, skip, batchSize, options) {
-        return new DBQuery(this, filter, projection, limit, skip, batchSize, options);
+        return new DBQuery(this, massageQuery(filter), projection, limit, skip, batchSize, options);
     }
     findOne(filter, projection, options, readConcern, collation) {
         const q = this.find(filter, projection).limit(-1);
@@ -236,6 +248,7 @@ class DBCollection {
             stmt.multi = !!multi;
         }
         if (query === undefined) throw new Error("need a query");
+        stmt.q = massageQuery(query);
         if (update === undefined) throw new Error("need an update object or pipeline");
         const acc = runBatches(this, [{kind: "update", stmt, op: stmt}], true, o.wc, o.extra);
         if (acc instanceof W.WriteCommandError) return acc;
@@ -243,6 +256,7 @@ class DBCollection {
     }
     remove(query, justOne) {
         if (query === undefined) throw new Error("remove needs a query");
+        query = massageQuery(query);
         let limit = 0;
         let o = parseWriteOptions(null);
         const stmt = {q: query};
@@ -259,8 +273,12 @@ class DBCollection {
         if (acc instanceof W.WriteCommandError) return acc;
         return acc.bulkResult().toSingleResult();
     }
-    save(doc) {
-        if (doc._id === undefined) return this.insert(doc);
+    save(doc, opts) {
+        if (doc === undefined || doc === null) throw new Error("can't save a null");
+        if (doc._id === undefined) {
+            doc._id = ObjectId();
+            return this.insert(doc, opts);
+        }
         return this.update({_id: doc._id}, doc, true);
     }
     initializeOrderedBulkOp() { return new Bulk(this, true); }
@@ -414,6 +432,7 @@ class DBCollection {
         const infos = this._db.getCollectionInfos({name: this._name});
         return infos.length ? infos[0] : null;
     }
+    getMetadata() { return this.exists(); }
     isCapped() {
         const e = this.exists();
         return !!(e && e.options && e.options.capped);
@@ -515,4 +534,4 @@ function indexName(keys) {
     return parts.join("_");
 }
 
-module.exports = {makeCollection, DBCollection, Bulk};
+module.exports = {makeCollection, DBCollection, Bulk, massageQuery};

@@ -111,6 +111,7 @@ function install(g, opts) {
     g._rand = () => g.Random.rand();
 
     Object.extend = function(dst, src, deep) {
+        if (src === undefined || src === null) return dst;
         for (const k of Object.keys(src)) {
             const v = src[k];
             dst[k] = deep && v !== null && typeof v === "object" && !(v instanceof Date) && !v._bsontype

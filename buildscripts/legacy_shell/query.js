@@ -98,6 +98,11 @@ class DBCommandCursor {
 class DBQuery {
     constructor(coll, filter, projection, limit, skip, batchSize, options) {
         this._coll = coll;
+        // The legacy shell's field names, which upstream libraries read.
+        this._collection = coll;
+        this._db = coll.getDB();
+        this._mongo = coll.getMongo();
+        this._ns = coll.getFullName();
         this._filter = filter || {};
         this._projection = projection;
         this._limit = limit || 0;
@@ -107,6 +112,13 @@ class DBQuery {
         this._special = {};
         this._cursor = null;
         this._options = options || 0;
+        // cursor[i] reads the i-th result, as in the legacy shell.
+        return new Proxy(this, {
+            get(t, prop, receiver) {
+                if (typeof prop === "string" && /^\d+$/.test(prop)) return t.arrayAccess(Number(prop));
+                return Reflect.get(t, prop, receiver);
+            },
+        });
     }
     _checkModify() {
         if (this._cursor) throw new Error("query already executed");
@@ -139,6 +151,7 @@ class DBQuery {
         return this;
     }
     allowPartialResults() { return this._set("allowPartialResults", true); }
+    rawData(v) { return this._set("rawData", v === undefined ? true : v); }
     readPref() { return this; }
     projection(p) {
         this._checkModify();

@@ -138,3 +138,13 @@ assert.eq({"0": ISODate("2024-01-01T00:00:00Z"), "1": ISODate("2024-01-01T00:00:
 assert.eq({"0": 1, "1": 2}, decompressBSONColumn(bucket.data.v));
 assert.throws(() => decompressBSONColumn(BinData(0, "AAAA")));
 assert.throws(() => decompressBSONColumn(BinData(7, "/////w==")));
+
+// Legacy argument forms: the caller's object gets its _id; an ObjectId as a query means
+// {_id: it}; cursor[i] reads the i-th result.
+db.legacy_forms.drop();
+const o = {n: 2};
+db.legacy_forms.save(o);
+assert(o._id instanceof ObjectId, tojson(o));
+assert.eq(2, db.legacy_forms.find(o._id).toArray()[0].n);
+assert.eq(2, db.legacy_forms.find()[0].n);
+assert.eq(1, db.legacy_forms.remove(o._id).nRemoved);

@@ -115,9 +115,13 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                 r = parseTree(MT::kNor, e, depth);
             else if (name == "$comment")
                 continue;
-            else if (name == "$alwaysTrue" || name == "$alwaysFalse")
+            else if (name == "$alwaysTrue" || name == "$alwaysFalse") {
+                if (!e.isNumber() || e.numberDouble() != 1)
+                    return Status(ErrorCodes::FailedToParse,
+                                  std::string(name) + " must be an integer value of 1");
                 r = std::unique_ptr<MatchExpression>(
                     std::make_unique<ConstantMatchExpression>(name == "$alwaysTrue"));
+            }
             else if (name == "$expr") {
                 ExprMatchParser hook;
                 {

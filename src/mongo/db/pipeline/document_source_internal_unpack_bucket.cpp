@@ -3,6 +3,7 @@
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_group.h"
@@ -336,6 +337,52 @@ bool DocumentSourceInternalUnpackBucket::_pushDownComputedMetaProjection(StageLi
     return true;
 }
 
+namespace {
+
+// `filter` without its top-level conjuncts on the meta field alone that the bucket-level
+// predicates decide exactly (empty when nothing is left).
+BSONObj withoutExactMetaConjuncts(const BSONObj& filter, const BucketSpec& spec,
+                                  const BucketPredicateOptions& opts) {
+    if (!spec.metaField)
+        return filter;
+    std::vector<BSONObj> conjuncts;
+    for (auto e : filter) {
+        if (e.fieldNameStringData() == "$and" && e.type() == BSONType::kArray) {
+            for (auto c : e.embeddedObject()) {
+                if (c.type() != BSONType::kObject)
+                    return filter;
+                conjuncts.push_back(c.embeddedObject());
+            }
+        } else {
+            BSONObjBuilder one;
+            one.append(e);
+            conjuncts.push_back(one.obj());
+        }
+    }
+    BSONArrayBuilder kept;
+    size_t nKept = 0;
+    for (const auto& c : conjuncts) {
+        auto fields = matchFilterFields(c);
+        if (fields && fields->size() == 1 && *fields->begin() == *spec.metaField) {
+            BucketLevelPredicates p = makeBucketLevelPredicates(c, spec, opts);
+            if (!p.tight.isEmpty() && !p.loose.isEmpty())
+                continue;
+        }
+        kept.append(c);
+        ++nKept;
+    }
+    if (nKept == conjuncts.size())
+        return filter;
+    BSONArray arr = kept.arr();
+    if (nKept == 0)
+        return BSONObj();
+    if (nKept == 1)
+        return arr.firstElement().embeddedObject().getOwned();
+    return BSON("$and" << arr);
+}
+
+}  // namespace
+
 void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
                                                       StageList::iterator next,
                                                       StageList* container) {
@@ -357,22 +404,27 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
             return;
         }
     }
-    _eventFilterSpec = _eventFilterSpec.isEmpty()
-        ? filter
-        : BSON("$and" << BSON_ARRAY(_eventFilterSpec << filter));
-    _eventFilter = parseFilter(_eventFilterSpec, _expCtx->getCollator());
-    container->erase(next);
-    if (!predicateSource.isEmpty())
-        _predicateSpec = _predicateSpec.isEmpty()
-            ? predicateSource
-            : BSON("$and" << BSON_ARRAY(_predicateSpec << predicateSource));
-
     BucketPredicateOptions opts;
     opts.bucketMaxSpanSeconds = _bucketMaxSpanSeconds;
     opts.assumeNoMixedSchemaData = _assumeNoMixedSchemaData;
     opts.usesExtendedRange = _usesExtendedRange;
     opts.collationMatchesDefault = collationMatchesCollectionDefault(*_expCtx);
     const BucketSpec& spec = _unpacker.spec();
+    // Conjuncts on the meta field alone are decided exactly by the bucket-level $match
+    // (spec §5.3.4); like upstream, the eventFilter keeps only the others.
+    BSONObj eventPart = withoutExactMetaConjuncts(filter, spec, opts);
+    if (!eventPart.isEmpty()) {
+        _eventFilterSpec = _eventFilterSpec.isEmpty()
+            ? eventPart
+            : BSON("$and" << BSON_ARRAY(_eventFilterSpec << eventPart));
+        _eventFilter = parseFilter(_eventFilterSpec, _expCtx->getCollator());
+    }
+    container->erase(next);
+    if (!predicateSource.isEmpty())
+        _predicateSpec = _predicateSpec.isEmpty()
+            ? predicateSource
+            : BSON("$and" << BSON_ARRAY(_predicateSpec << predicateSource));
+
     BucketLevelPredicates preds = _predicateSpec.isEmpty()
         ? BucketLevelPredicates()
         : makeBucketLevelPredicates(_predicateSpec, spec, opts);
@@ -392,7 +444,7 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     auto fields = matchFilterFields(_eventFilterSpec);
     _eventFilterRedundant = spec.metaField && fields && !preds.tight.isEmpty() &&
         !preds.loose.isEmpty() && fields->size() == 1 && *fields->begin() == *spec.metaField;
-    if (_eventFilterRedundant) {
+    if (_eventFilterRedundant || _eventFilterSpec.isEmpty()) {
         _eventFilter = nullptr;
         _wholeBucketFilter = nullptr;
         _wholeBucketFilterSpec = BSONObj();
@@ -654,10 +706,15 @@ void DocumentSourceInternalUnpackBucket::serialize(BSONArrayBuilder* out) const 
             b.append("includeMinTimeAsMetadata", true);
         if (_includeMaxTime)
             b.append("includeMaxTimeAsMetadata", true);
+        // Explain prints the filters as upstream does, from the parsed trees.
         if (!_wholeBucketFilterSpec.isEmpty())
-            b.append("wholeBucketFilter", _wholeBucketFilterSpec);
+            b.append("wholeBucketFilter", _expCtx->explain && _wholeBucketFilter
+                         ? serializeForExplain(*_wholeBucketFilter)
+                         : _wholeBucketFilterSpec);
         if (!_eventFilterSpec.isEmpty() && !_eventFilterRedundant)
-            b.append("eventFilter", _eventFilterSpec);
+            b.append("eventFilter", _expCtx->explain && _eventFilter
+                         ? serializeForExplain(*_eventFilter)
+                         : _eventFilterSpec);
         if (_fixedBuckets)
             b.append("fixedBuckets", true);
         if (_sampleSize && _expCtx->explain) {  // explain only: not a parse field

@@ -53,6 +53,44 @@ bool DocumentSourceGroup::populateFromBuckets() {
     return true;
 }
 
+namespace {
+
+/**
+ * The field name of a one-field literal-object _id ({_id: {a: "$a"}}), whose missing value
+ * upstream groups as null (SERVER-21992; with several fields a missing one stays missing);
+ * empty for any other _id.
+ */
+std::vector<std::string> objectIdFieldNames(const BSONObj& groupSpec) {
+    std::vector<std::string> names;
+    BSONElement id = groupSpec["_id"];
+    if (id.type() != BSONType::kObject || id.embeddedObject().nFields() != 1 ||
+        id.embeddedObject().firstElementFieldNameStringData().substr(0, 1) == "$")
+        return names;
+    for (auto f : id.embeddedObject())
+        names.emplace_back(f.fieldNameStringData());
+    return names;
+}
+
+/** `key` with each of `names` it lacks present as null, in the _id's order. */
+Value withNullForMissingFields(const Value& key, const std::vector<std::string>& names) {
+    if (names.empty() || !key.isObject())
+        return key;
+    BSONObj obj = key.getDocument();
+    if (static_cast<size_t>(obj.nFields()) == names.size())
+        return key;
+    BSONObjBuilder b;
+    for (const auto& n : names) {
+        BSONElement e = obj[n];
+        if (e.eoo())
+            b.appendNull(n);
+        else
+            b.appendAs(e, n);
+    }
+    return Value(b.obj());
+}
+
+}  // namespace
+
 void DocumentSourceGroup::populate() {
     _populated = true;
     if (populateFromBuckets())
@@ -66,10 +104,11 @@ void DocumentSourceGroup::populate() {
     bool canSpillPartials = true;
     for (const auto& a : _accs)
         canSpillPartials = canSpillPartials && a.factory()->canSpill();
+    const std::vector<std::string> idNames = objectIdFieldNames(_spec);
     while (auto doc = _source->getNext()) {
         _expCtx->checkForInterruptEvery128();
         ScopedFieldCache fieldCache(vars, *doc);
-        Value key = _idExpr->evaluate(*doc, vars);
+        Value key = withNullForMissingFields(_idExpr->evaluate(*doc, vars), idNames);
         if (key.missing())
             key = Value::null();
         auto it = _index.find(key);
@@ -196,7 +235,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
         }
         const BSONObj& doc = *_pendingSpilled;
         ScopedFieldCache fieldCache(vars, doc);
-        Value key = _idExpr->evaluate(doc, vars);
+        Value key = withNullForMissingFields(_idExpr->evaluate(doc, vars), objectIdFieldNames(_spec));
         if (key.missing())
             key = Value::null();
         Group* target;

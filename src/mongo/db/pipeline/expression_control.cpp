@@ -321,6 +321,12 @@ const bool kRegistered = [] {
         return parseMapOrFilter(c, e, v, false);
     });
     Expression::registerParser("$reduce", parseReduce);
+    // {$expr: <expression>} in an aggregation expression is that expression (upstream accepts
+    // it, e.g. in a $group _id).
+    Expression::registerParser("$expr", [](ExpressionContext* c, const BSONElement& e,
+                                           const VariablesParseState& v) {
+        return Expression::parseOperand(c, e, v);
+    });
     return true;
 }();
 

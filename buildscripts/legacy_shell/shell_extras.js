@@ -51,6 +51,19 @@ function install(g) {
         }
     };
     assert.noAPIParams = () => {};
+    if (!assert.commandWorkedOrFailedWithCode) {
+        assert.commandWorkedOrFailedWithCode = (res, codes, msg) => {
+            const r = typeof res === "function" ? (() => {
+                try {
+                    return res();
+                } catch (e) {
+                    return e;
+                }
+            })() : res;
+            if (r && (r.ok === 1 || r.ok === true) && !(r.writeErrors && r.writeErrors.length)) return r;
+            return assert.commandFailedWithCode(r, codes, msg);
+        };
+    }
     assert.fail = assert.fail || ((msg) => g.doassert(msg));
 
     // Versions: this server speaks 8.0 (featureCompatibilityVersion "8.0").

@@ -164,8 +164,13 @@ function toBsonValue(v, depth) {
         return v;
     }
     if (Array.isArray(v)) return v.map((x) => toBsonValue(x, depth + 1));
-    if (v._bsontype !== undefined || v instanceof Date || v instanceof RegExp ||
-        ArrayBuffer.isView(v)) {
+    if (v instanceof RegExp) {
+        // The flags go as written (BSON keeps any; the server rejects the ones it does not know).
+        const r = new BSON.BSONRegExp(v.source, "");
+        r.options = v.flags.split("").sort().join("");  // bson would refuse flags like "g"
+        return r;
+    }
+    if (v._bsontype !== undefined || v instanceof Date || ArrayBuffer.isView(v)) {
         return v;
     }
     if (typeof v.toBSON === "function") return toBsonValue(v.toBSON(), depth);

@@ -92,6 +92,12 @@ void createViewFromCommand(OperationContext* opCtx, const NamespaceString& nss,
     def.name = nss;
     def.viewOn = NamespaceString(nss.db(), *cmd.getViewOn());
     uassertStatusOK(def.viewOn.validateCollectionName());
+    // Only a time-series collection puts a view on its buckets (the view of the same name).
+    uassert(ErrorCodes::InvalidNamespace,
+            "Cannot create view on a system.buckets namespace except by creating a time-series "
+            "collection",
+            !def.viewOn.isTimeseriesBucketsCollection() ||
+                def.viewOn.getTimeseriesViewNamespace().ns() == nss.ns());
     if (cmd.getPipeline())
         def.pipeline.assign(cmd.getPipeline()->begin(), cmd.getPipeline()->end());
     for (auto& st : def.pipeline)

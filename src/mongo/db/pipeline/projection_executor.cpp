@@ -198,6 +198,21 @@ struct ProjectParseState {
     std::vector<Entry> entries;
 };
 
+// A computed field's expression. An unknown operator naming the whole value ({a: {$nope: 1}})
+// is upstream's projection error 31325; inside an expression it stays 168.
+ExprPtr parseProjectedExpression(ProjectParseState* st, const BSONElement& e) {
+    if (e.type() != BSONType::kObject || e.Obj().nFields() != 1)
+        return Expression::parseOperand(st->expCtx, e, st->vps);
+    StringData op = e.Obj().firstElementFieldNameStringData();
+    try {
+        return Expression::parseOperand(st->expCtx, e, st->vps);
+    } catch (const DBException& ex) {
+        if (ex.code() == 168 && ex.reason() == "Unrecognized expression '" + std::string(op) + "'")
+            uasserted(31325, "Unknown expression " + std::string(op));
+        throw;
+    }
+}
+
 void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::string& prefix) {
     for (auto e : spec) {
         StringData name = e.fieldNameStringData();
@@ -245,8 +260,7 @@ void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::s
             st->idSpecified = true;
         else
             st->sawInclusion = true;
-        st->entries.push_back(
-            {path, Action::kCompute, Expression::parseOperand(st->expCtx, e, st->vps)});
+        st->entries.push_back({path, Action::kCompute, parseProjectedExpression(st, e)});
     }
 }
 

@@ -151,7 +151,7 @@ function DBPointer(ns, id) {
 
 /**
  * A copy of `v` ready for BSON.serialize with the legacy shell's typing: JS numbers become
- * doubles; MinKey/MaxKey used without a call become the values; `undefined` stays.
+ * doubles; functions become Code; MinKey/MaxKey used without a call become the values.
  */
 function toBsonValue(v, depth) {
     depth = depth || 0;
@@ -161,6 +161,7 @@ function toBsonValue(v, depth) {
         if (v === MinKeyCtor) return minKey;
         if (v === MaxKeyCtor) return maxKey;
         if (typeof v === "bigint") return Long.fromBigInt(v);
+        if (typeof v === "function") return new Code(v.toString());  // as the legacy shell does
         return v;
     }
     if (Array.isArray(v)) return v.map((x) => toBsonValue(x, depth + 1));
@@ -177,7 +178,6 @@ function toBsonValue(v, depth) {
     const out = {};
     for (const k of Object.keys(v)) {
         const x = v[k];
-        if (typeof x === "function" && x !== MinKeyCtor && x !== MaxKeyCtor) continue;
         out[k] = toBsonValue(x, depth + 1);
     }
     return out;

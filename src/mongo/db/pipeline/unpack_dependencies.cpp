@@ -112,10 +112,18 @@ std::optional<std::set<std::string>> neededTopLevelFields(const std::vector<BSON
                     return std::nullopt;  // exclusion projection: passes everything else on
                 }
                 inclusion = true;
-                if (f.isNumber() || f.isBoolean())
+                if (f.isNumber() || f.isBoolean()) {
                     needed.insert(topLevel(fn));
-                else if (!collectFieldRefs(f, &needed))
+                    continue;
+                }
+                if (!collectFieldRefs(f, &needed))
                     return std::nullopt;
+                // A computed dotted path ({"c.a": e}) or sub-projection ({c: {a: e}}) writes
+                // into the measurement's own c (into each element of an array): c is read.
+                bool subProjection = f.type() == BSONType::kObject && !f.embeddedObject().isEmpty() &&
+                    !f.embeddedObject().firstElementFieldNameStringData().starts_with("$");
+                if (fn.find('.') != StringData::npos || subProjection)
+                    needed.insert(topLevel(fn));
             }
             if (!inclusion)
                 return std::nullopt;

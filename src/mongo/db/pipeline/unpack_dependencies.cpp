@@ -25,6 +25,13 @@ bool collectFieldRefs(const BSONElement& e, std::set<std::string>* out) {
                 // {$literal: ...} holds data, not references.
                 if (sub.fieldNameStringData() == "$literal")
                     continue;
+                // $top/$bottom/$topN/$bottomN order by a key pattern of paths, not by
+                // expressions ($sortArray's paths are inside its array: reading more is harmless).
+                if (sub.fieldNameStringData() == "sortBy" && sub.type() == BSONType::kObject) {
+                    for (auto k : sub.embeddedObject())
+                        out->insert(topLevel(k.fieldNameStringData()));
+                    continue;
+                }
                 if (!collectFieldRefs(sub, out))
                     return false;
             }

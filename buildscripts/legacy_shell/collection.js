@@ -442,16 +442,19 @@ class DBCollection {
         return this._db.adminCommand({renameCollection: this._fullName, to: this._db.getName() + "." + newName,
                                       dropTarget: !!dropTarget});
     }
-    createIndex(keys, options, commitQuorum) {
-        return this.createIndexes([keys], options, commitQuorum);
+    createIndex(keys, options, commitQuorum, cmdArgs) {
+        return this.createIndexes([keys], options, commitQuorum, cmdArgs);
     }
-    createIndexes(keysArray, options, commitQuorum) {
+    createIndexes(keysArray, options, commitQuorum, cmdArgs) {
+        // Legacy forms of the options: a string is the index name, a boolean `unique`.
+        if (typeof options === "string") options = {name: options};
+        else if (typeof options === "boolean") options = {unique: options};
         const indexes = keysArray.map((k) => {
             const spec = Object.assign({key: k}, options || {});
             if (spec.name === undefined) spec.name = indexName(k);
             return spec;
         });
-        const cmd = {createIndexes: this._name, indexes};
+        const cmd = Object.assign({createIndexes: this._name, indexes}, cmdArgs || {});
         if (commitQuorum !== undefined) cmd.commitQuorum = commitQuorum;
         return this._db.runCommand(cmd);
     }

@@ -66,6 +66,10 @@ public:
             std::shared_lock<std::shared_mutex> lk(coll->lock());
             for (const auto& idx : coll->indexes()) {
                 if (!ts) {
+                    // A buckets collection is clustered in the legacy form (clusteredIndex:
+                    // true), whose implicit _id index upstream does not list.
+                    if (nss.isTimeseriesBucketsCollection() && idx->desc.spec["clustered"].trueValue())
+                        continue;
                     specs.push_back(idx->desc.spec);
                 } else if (!idx->desc.isIdIndex()) {
                     // The view shows user-shaped specs (originalSpec when stored).
@@ -79,7 +83,7 @@ public:
         if (cmd.getCursor() && cmd.getCursor()->getBatchSize())
             batchSize = *cmd.getCursor()->getBatchSize();
         auto cursor = std::make_unique<ClientCursor>();
-        cursor->nss = NamespaceString(req.dbName, "$cmd.listIndexes." + nss.coll());
+        cursor->nss = nss;  // upstream answers with the collection's own namespace
         cursor->source = std::make_unique<VectorCursorSource>(std::move(specs));
         runBatchAndReply(opCtx, std::move(cursor), batchSize, false, true, result);
     }

@@ -450,16 +450,22 @@ def run_test(args, suite, fixture, relpath, workdir, home):
     return reason, text, elapsed
 
 
-def first_error_line(reason, output):
-    """The reason, with the test's first error message when the shell printed one."""
+def first_error_line(reason, output, relpath=None):
+    """The reason, with the test's first error message (and the test's line that raised it,
+    when the stack shows one) when the shell printed one."""
     if reason is None:
         return None
+    where = ""
+    if relpath:
+        m = re.search(re.escape(relpath) + r":(\d+)", output)
+        if m:
+            where = " (%s:%s)" % (os.path.basename(relpath), m.group(1))
     for line in output.splitlines():
         line = line.strip()
         if line.startswith("uncaught exception:") or line.startswith("Error:") or \
                 line.startswith("MongoServerError") or "AssertionError" in line:
-            return "%s: %s" % (reason, line[:300])
-    return reason
+            return "%s: %s%s" % (reason, line[:300], where)
+    return reason + where
 
 
 def indent(text, prefix="    "):
@@ -511,7 +517,8 @@ def run_suite(args, suite, files, results, base_tmp):
                 reason = crash + ("; " + reason if reason else "")
             passed = reason is None
             result = {"suite": suite["name"], "test": relpath, "passed": passed,
-                      "reason": first_error_line(reason, output), "seconds": round(elapsed, 2)}
+                      "reason": first_error_line(reason, output, relpath),
+                      "seconds": round(elapsed, 2)}
             if suite.get("upstream"):
                 result["upstream"] = True
             results.append(result)

@@ -6,6 +6,7 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
+#include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/exec/planner.h"
@@ -56,6 +57,8 @@ public:
         opts.collation = cmd.getCollation().value_or(BSONObj());
         opts.explain = explain;
         opts.collectionless = collectionless;
+        if (!collectionless)
+            opts.hint = hintForExecution(opCtx, nss, cmd.getHint());
         std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
 
         PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);

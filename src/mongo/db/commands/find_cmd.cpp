@@ -37,6 +37,7 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
     opts.letVars = cmd.getLet().value_or(BSONObj());
     opts.collation = cmd.getCollation().value_or(BSONObj());
+    opts.hint = hintForExecution(opCtx, nss, cmd.getHint());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = nss;

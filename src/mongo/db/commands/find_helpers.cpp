@@ -11,6 +11,8 @@
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
+#include "mongo/db/timeseries/timeseries_update_delete_util.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -87,6 +89,19 @@ std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx
     if (!opCtx)
         return nullptr;
     return collectionDefaultCollator(opCtx, nss);
+}
+
+BSONObj hintForExecution(OperationContext* opCtx, const NamespaceString& nss, const HintArg& hint) {
+    if (!hint)
+        return BSONObj();
+    BSONObj h = std::holds_alternative<std::string>(*hint)
+        ? BSON("$hint" << std::get<std::string>(*hint))
+        : std::get<BSONObj>(*hint).getOwned();
+    if (h.isEmpty())
+        return h;
+    if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss))
+        return uassertStatusOK(timeseries::translateTimeseriesHint(ts->options, h));
+    return h;
 }
 
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,

@@ -52,6 +52,13 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
                               const FindExpressionContext& exprCtx = {});
 
 /**
+ * A command's `hint` in the form of the collection its plan reads: {$hint: name}, a key
+ * pattern or {$natural: ...}; a time-series view's key pattern becomes its buckets key
+ * (BadValue when it maps to none). Empty when no hint is given.
+ */
+BSONObj hintForExecution(OperationContext* opCtx, const NamespaceString& nss, const HintArg& hint);
+
+/**
  * Parses a find projection whose computed fields ({x: {$add: ["$a", 1]}}, "$$ROOT",
  * `let` variables, $$NOW) use the aggregation expression engine. Throws the parse
  * errors of Projection::parse, the expression errors (InvalidPipelineOperator 168,

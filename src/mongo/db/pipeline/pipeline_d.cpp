@@ -122,6 +122,11 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         return out;
 
     out.findParams = out.pipeline->extractFindParams();
+    if (!opts.hint.isEmpty()) {
+        out.findParams.hint = opts.hint;
+        if (opts.hint.firstElementFieldNameStringData() == "$hint")
+            out.findParams.hintName = opts.hint.firstElement().str();
+    }
     auto coll = opCtx->getServiceContext()->catalog->lookup(out.executionNss);
     std::shared_lock<std::shared_mutex> lk;
     if (coll)

@@ -31,6 +31,12 @@ struct AggregationRequestOptions {
      */
     bool inheritCollation = false;
     const CollatorInterface* inheritedCollator = nullptr;
+    /**
+     * The request's `hint` in the form of the collection actually read: {$hint: name},
+     * a key pattern or {$natural: 1|-1} (empty: none). A time-series view's hint is
+     * translated to its buckets collection by the caller.
+     */
+    BSONObj hint;
 };
 
 struct PreparedPipeline {

@@ -119,10 +119,36 @@ function fromAViewAndATimeseriesCollection() {
     res[0].out.forEach(d => assert.eq(t, d.t));
 }
 
+function graphLookupStats() {
+    const exp = local.explain("executionStats").aggregate([{$graphLookup: graph()}]);
+    const stage = exp.stages.find(s => s.$graphLookup);
+    assert(stage, tojson(exp));
+    return stage;
+}
+
 function usesAnIndexOnConnectToField() {
+    let stats = graphLookupStats();
+    assert.gt(stats.collectionScans, 0, tojson(stats));
+    assert.eq([], stats.indexesUsed, tojson(stats));
     assert.commandWorked(foreign.createIndex({name: 1}));
     const res = local.aggregate([{$graphLookup: graph()}]).toArray();
     assert.eq([1, 2, 3, 4, 5], ids(res[0]));
+    stats = graphLookupStats();
+    assert.eq(0, stats.collectionScans, tojson(stats));
+    assert.eq(["name_1"], stats.indexesUsed, tojson(stats));
+    assert.gt(stats.totalKeysExamined, 0, tojson(stats));
+    assert.commandWorked(foreign.dropIndex({name: 1}));
+}
+
+function comparesWithTheCollation() {
+    foreign.drop();
+    assert.commandWorked(foreign.insert([{_id: 1, name: "a", next: "B"}, {_id: 2, name: "b"}]));
+    const pipeline = [{$graphLookup: graph({startWith: "A"})}];
+    assert.eq([], ids(local.aggregate(pipeline).toArray()[0]));
+    const res =
+        local.aggregate(pipeline, {collation: {locale: "en", strength: 2}}).toArray();
+    assert.eq([1, 2], ids(res[0]));
+    setUp();
 }
 
 function explainShowsTheSpec() {
@@ -203,6 +229,7 @@ maxDepthAndDepthField();
 startWithArrayAndExpression();
 restrictSearchWithMatch();
 usesAnIndexOnConnectToField();
+comparesWithTheCollation();
 explainShowsTheSpec();
 validationErrors();
 fromAViewAndATimeseriesCollection();

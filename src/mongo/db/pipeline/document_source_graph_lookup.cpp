@@ -2,15 +2,21 @@
 // (or view, time-series included) that follows connectFromField -> connectToField edges,
 // starting from the values of `startWith`. Each level is one query on the foreign side,
 // {connectToField: {$in: <frontier>}}, so an index on connectToField serves it.
-#include <deque>
+#include <limits>
+#include <set>
+#include <shared_mutex>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/exec/plan_stage.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/service_context.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -156,9 +162,14 @@ public:
             b.append("restrictSearchWithMatch", *_restrict);
     }
 
+    /** The foreign queries' totals, named as upstream's $lookup names them. */
     void appendExplainStats(BSONObjBuilder* b) const override {
-        b->append("totalDocsExamined", _docsReturnedByQueries);
-        b->append("maxMemoryUsageBytes", _peakMemoryBytes);
+        b->append("totalDocsExamined", _docsExamined);
+        b->append("totalKeysExamined", _keysExamined);
+        b->append("collectionScans", _collectionScans);
+        BSONArrayBuilder used(b->subarrayStart("indexesUsed"));
+        for (const auto& name : _indexesUsed)
+            used.append(name);
     }
 
 private:
@@ -236,14 +247,49 @@ private:
 
     void checkMemory() {
         size_t used = _visitedBytes + _frontierBytes;
-        _peakMemoryBytes = std::max<long long>(_peakMemoryBytes, static_cast<long long>(used));
         uassert(40099, "$graphLookup reached maximum memory consumption",
                 used < static_cast<size_t>(gInternalDocumentSourceGraphLookupMaxMemoryBytes.load()));
+    }
+
+    /**
+     * Whether `_from` is a collection (not a view) with an index led by connectToField that
+     * the planner may use: then each frontier value is queried by equality, which the
+     * planner serves with that index ($in is not an index bound there).
+     */
+    bool foreignHasConnectToIndex() const {
+        auto coll = _expCtx->opCtx->getServiceContext()->catalog->lookup(_from);
+        if (!coll)
+            return false;
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        const std::string path = joinPath(_connectTo);
+        for (const auto& ix : coll->indexes()) {
+            const IndexDescriptor& d = ix->desc;
+            // A different collation would leave string values unbounded: one scan each.
+            if (d.hidden || !d.partialFilterExpression.isEmpty() || d.isGeoIndex() ||
+                !CollatorInterface::collatorsMatch(d.collator(), _expCtx->getCollator()))
+                continue;
+            BSONElement first = d.keyPattern.firstElement();
+            if (first.fieldNameStringData() == path && first.isNumber())
+                return true;
+        }
+        return false;
     }
 
     /** The foreign-side filter for one batch of frontier values. */
     BSONObj makeQuery(const std::vector<Value>& batch) const {
         std::string path = joinPath(_connectTo);
+        if (batch.size() == 1 && batch[0].getType() != BSONType::kNull &&
+            batch[0].getType() != BSONType::kRegEx) {
+            // One value: a plain equality, which an index on connectToField serves.
+            BSONObjBuilder eq;
+            {
+                BSONObjBuilder field(eq.subobjStart(path));
+                batch[0].addToBsonObj(&field, "$eq");
+            }
+            if (!_restrict || _localFilter)
+                return eq.obj();
+            return BSON("$and" << BSON_ARRAY(*_restrict << eq.obj()));
+        }
         BSONObjBuilder q;
         BSONArrayBuilder clauses(q.subarrayStart("$and"));
         if (_restrict && !_localFilter)
@@ -288,9 +334,30 @@ private:
                                              {BSON("$match" << makeQuery(batch))}, opts);
         while (auto d = p.pipeline->getNext()) {
             _expCtx->checkForInterruptEvery128();
-            ++_docsReturnedByQueries;
             fn(*d);
         }
+        if (PlanExecutor* exec = p.pipeline->executor()) {
+            StageStats totals = exec->totals();
+            _docsExamined += totals.docsExamined;
+            _keysExamined += totals.keysExamined;
+            collectScans(exec->root());
+        }
+    }
+
+    void collectScans(const PlanStage* stage) {
+        if (!stage)
+            return;
+        if (stage->stageName() == "COLLSCAN") {
+            ++_collectionScans;
+        } else if (stage->stageName() == "IXSCAN") {
+            BSONObjBuilder info;
+            stage->appendExplainInfo(&info);
+            BSONObj obj = info.obj();
+            if (obj["indexName"].type() == BSONType::kString)
+                _indexesUsed.insert(obj["indexName"].str());
+        }
+        for (const auto& child : stage->children())
+            collectScans(child.get());
     }
 
     /** The documents reachable from `input`'s startWith, each with its depth field. */
@@ -312,11 +379,13 @@ private:
             addToFrontier(&frontier, start);
         }
         checkMemory();
+        const bool byValue = foreignHasConnectToIndex();
         for (long long depth = 0; !frontier.empty(); ++depth) {
             Frontier next(0, _frontierHash, _frontierEq);
             const bool expand = !_maxDepth || depth < *_maxDepth;
             std::vector<Value> batch;
             size_t batchBytes = 0;
+            const size_t maxBatchValues = byValue ? 1 : std::numeric_limits<size_t>::max();
             auto runBatch = [&] {
                 queryForeign(batch, [&](const BSONObj& doc) {
                     if (_localFilter && !_localFilter->matchesBSON(doc))
@@ -348,7 +417,8 @@ private:
             };
             for (const auto& v : frontier) {
                 _expCtx->checkForInterruptEvery128();
-                if (!batch.empty() && batchBytes + v.byteSize() > kMaxQueryBatchBytes)
+                if (!batch.empty() && (batchBytes + v.byteSize() > kMaxQueryBatchBytes ||
+                                       batch.size() >= maxBatchValues))
                     runBatch();
                 batchBytes += v.byteSize() + 8;
                 batch.push_back(v);
@@ -385,8 +455,11 @@ private:
     ValueEq _frontierEq;
     size_t _visitedBytes = 0;
     size_t _frontierBytes = 0;
-    long long _peakMemoryBytes = 0;
-    long long _docsReturnedByQueries = 0;
+    // Explain: what the foreign queries examined.
+    long long _docsExamined = 0;
+    long long _keysExamined = 0;
+    long long _collectionScans = 0;
+    std::set<std::string> _indexesUsed;
 };
 
 const bool kRegistered = [] {

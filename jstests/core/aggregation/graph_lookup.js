@@ -164,6 +164,48 @@ function explainShowsTheSpec() {
     assert.eq("$start", stage.$graphLookup.startWith);
 }
 
+function absorbsAFollowingUnwind() {
+    const pipeline = [{$graphLookup: graph({depthField: "d"})}, {$unwind: "$out"}];
+    const res = local.aggregate(pipeline).toArray();
+    assert.eq([1, 2, 3, 4, 5], res.map(d => d.out._id).sort());
+    const exp = local.explain().aggregate(pipeline);
+    const stage = exp.stages.find(s => s.$graphLookup);
+    assert.eq({preserveNullAndEmptyArrays: false}, stage.$graphLookup.unwinding, tojson(exp));
+    assert(!exp.stages.some(s => s.$unwind), tojson(exp));
+
+    const withIndex = local
+                          .aggregate([
+                              {$graphLookup: graph({startWith: "$nothing"})},
+                              {$unwind: {path: "$out", preserveNullAndEmptyArrays: true,
+                                         includeArrayIndex: "i"}},
+                          ])
+                          .toArray();
+    assert.eq([{_id: 0, start: 1, i: null}], withIndex);
+    const indexes = local
+                        .aggregate([
+                            {$graphLookup: graph({maxDepth: 0})},
+                            {$unwind: {path: "$out", includeArrayIndex: "i"}},
+                        ])
+                        .toArray();
+    assert.eq([{_id: 0, start: 1, out: {_id: 1, name: 1, next: 2}, i: NumberLong(0)}], indexes);
+}
+
+function resultsPastSixteenMegabytesNeedUnwind() {
+    const big = db[jsTestName() + "_big"];
+    big.drop();
+    const pad = "x".repeat(1024 * 1024);
+    for (let i = 0; i < 20; i++)
+        assert.commandWorked(big.insert({_id: i, name: 7, pad: pad}));
+    const spec = graph({from: big.getName(), startWith: 7, maxDepth: 0});
+    assert.commandFailedWithCode(
+        db.runCommand({aggregate: local.getName(), pipeline: [{$graphLookup: spec}], cursor: {}}),
+        ErrorCodes.BSONObjectTooLarge);
+    const n = local.aggregate([{$graphLookup: spec}, {$unwind: "$out"}, {$project: {pad: 0}}])
+                  .itcount();
+    assert.eq(20, n);
+    big.drop();
+}
+
 function validationErrors() {
     const fail = (spec, code) => assert.commandFailedWithCode(
         db.runCommand({aggregate: local.getName(), pipeline: [{$graphLookup: spec}], cursor: {}}),
@@ -231,6 +273,8 @@ restrictSearchWithMatch();
 usesAnIndexOnConnectToField();
 comparesWithTheCollation();
 explainShowsTheSpec();
+absorbsAFollowingUnwind();
+resultsPastSixteenMegabytesNeedUnwind();
 validationErrors();
 fromAViewAndATimeseriesCollection();
 documentsWithoutIdAreRefused();

@@ -122,6 +122,8 @@ public:
     }
 
     std::optional<BSONObj> getNext() override {
+        if (_unwind)
+            return getNextUnwound();
         auto doc = _source->getNext();
         if (!doc)
             return std::nullopt;
@@ -131,24 +133,70 @@ public:
         size_t bytes = input.objsize();
         for (const auto& d : found)
             bytes += d.objsize() + 8;
-        uassert(ErrorCodes::BSONObjectTooLarge,
-                "BSONObj size: " + std::to_string(bytes) + " is invalid. Size must be between 0 "
-                "and " + std::to_string(BSONObjMaxUserSize) + "(16MB) First element: " +
-                    (input.isEmpty() ? std::string("EOO") : input.firstElement().toString()),
-                bytes <= static_cast<size_t>(BSONObjMaxInternalSize));
+        checkOutputSize(input, bytes);
         BSONArrayBuilder arr;
         for (const auto& d : found)
             arr.append(d);
         return setNestedField(input, _as, Value::fromArray(arr.arr()));
     }
 
+    /**
+     * A following {$unwind: "$<as>"} is absorbed (as upstream): one output document per
+     * document found, so the results need not fit in one 16 MB document.
+     */
+    StageList::iterator optimizeAt(StageList::iterator it, StageList* container) override {
+        auto next = std::next(it);
+        if (_unwind || next == container->end() ||
+            StringData((*next)->getSourceName()) != "$unwind")
+            return next;
+        BSONArrayBuilder arr;
+        (*next)->serialize(&arr);
+        BSONObj stages = arr.arr();
+        BSONObj spec = stages.firstElement().Obj()["$unwind"].Obj();
+        if (spec["path"].str() != "$" + joinPath(_as))
+            return next;
+        Unwind u;
+        u.preserveNullAndEmptyArrays = spec["preserveNullAndEmptyArrays"].trueValue();
+        if (spec["includeArrayIndex"].type() == BSONType::kString)
+            u.includeArrayIndex = spec["includeArrayIndex"].str();
+        _unwind = std::move(u);
+        container->erase(next);
+        return std::next(it);
+    }
+
     const char* getSourceName() const override {
         return kStageName.data();
     }
 
+    /**
+     * Explain shows an absorbed $unwind as `unwinding`; elsewhere it is serialised back as
+     * its own stage, so the output parses again.
+     */
     void serialize(BSONArrayBuilder* out) const override {
-        BSONObjBuilder stage(out->subobjStart());
-        BSONObjBuilder b(stage.subobjStart(kStageName));
+        {
+            BSONObjBuilder stage(out->subobjStart());
+            BSONObjBuilder b(stage.subobjStart(kStageName));
+            serializeSpec(&b);
+            if (_unwind && _expCtx->explain) {
+                BSONObjBuilder u(b.subobjStart("unwinding"));
+                u.append("preserveNullAndEmptyArrays", _unwind->preserveNullAndEmptyArrays);
+                if (!_unwind->includeArrayIndex.empty())
+                    u.append("includeArrayIndex", _unwind->includeArrayIndex);
+            }
+        }
+        if (_unwind && !_expCtx->explain) {
+            BSONObjBuilder stage(out->subobjStart());
+            BSONObjBuilder u(stage.subobjStart("$unwind"));
+            u.append("path", "$" + joinPath(_as));
+            if (!_unwind->includeArrayIndex.empty())
+                u.append("includeArrayIndex", _unwind->includeArrayIndex);
+            if (_unwind->preserveNullAndEmptyArrays)
+                u.append("preserveNullAndEmptyArrays", true);
+        }
+    }
+
+    void serializeSpec(BSONObjBuilder* bp) const {
+        BSONObjBuilder& b = *bp;
         b.append("from", _from.coll());
         b.append("as", joinPath(_as));
         b.append("connectToField", joinPath(_connectTo));
@@ -173,6 +221,53 @@ public:
     }
 
 private:
+    struct Unwind {
+        bool preserveNullAndEmptyArrays = false;
+        std::string includeArrayIndex;  // empty: none
+    };
+
+    /** BSONObjectTooLarge 10334 when an output document of `bytes` would be too large. */
+    static void checkOutputSize(const BSONObj& input, size_t bytes) {
+        uassert(ErrorCodes::BSONObjectTooLarge,
+                "BSONObj size: " + std::to_string(bytes) + " is invalid. Size must be between 0 "
+                "and " + std::to_string(BSONObjMaxUserSize) + "(16MB) First element: " +
+                    (input.isEmpty() ? std::string("EOO") : input.firstElement().toString()),
+                bytes <= static_cast<size_t>(BSONObjMaxInternalSize));
+    }
+
+    /** getNext() with an absorbed $unwind: the documents found, one per output document. */
+    std::optional<BSONObj> getNextUnwound() {
+        const std::vector<std::string> indexPath = _unwind->includeArrayIndex.empty()
+            ? std::vector<std::string>()
+            : splitFieldPath(_unwind->includeArrayIndex);
+        while (true) {
+            _expCtx->checkForInterruptEvery128();
+            if (_pos < _found.size()) {
+                const BSONObj& d = _found[_pos];
+                checkOutputSize(_current, _current.objsize() + d.objsize() + 32);
+                BSONObj out = setNestedField(_current, _as, Value(d));
+                if (!indexPath.empty())
+                    out = setNestedField(out, indexPath, Value(static_cast<long long>(_pos)));
+                ++_pos;
+                return out;
+            }
+            auto doc = _source->getNext();
+            if (!doc) {
+                _found.clear();
+                return std::nullopt;
+            }
+            _current = doc->getOwned();
+            _found = search(_current);
+            _pos = 0;
+            if (_found.empty() && _unwind->preserveNullAndEmptyArrays) {
+                BSONObj out = setNestedField(_current, _as, Value());
+                if (!indexPath.empty())
+                    out = setNestedField(out, indexPath, Value::null());
+                return out;
+            }
+        }
+    }
+
     struct Visited {
         BSONObj doc;
         long long depth;
@@ -455,6 +550,10 @@ private:
     ValueEq _frontierEq;
     size_t _visitedBytes = 0;
     size_t _frontierBytes = 0;
+    std::optional<Unwind> _unwind;  // an absorbed $unwind of `as`
+    BSONObj _current;               // with _unwind: the input document being unwound
+    std::vector<BSONObj> _found;    // ... the documents found for it
+    size_t _pos = 0;                // ... the next one to return
     // Explain: what the foreign queries examined.
     long long _docsExamined = 0;
     long long _keysExamined = 0;

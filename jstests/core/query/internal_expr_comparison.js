@@ -62,8 +62,27 @@ function badOperands() {
     }
 }
 
+function timeseriesPartialFiltersUseThem() {
+    const ts = db[jsTestName() + "_ts"];
+    ts.drop();
+    assert.commandWorked(
+        db.createCollection(ts.getName(), {timeseries: {timeField: "t", metaField: "m"}}));
+    const t0 = ISODate("2024-01-01T00:00:00Z");
+    for (let i = 0; i < 10; i++)
+        assert.commandWorked(ts.insert({t: new Date(t0.getTime() + i * 1000), m: i % 2, v: i}));
+    assert.commandWorked(ts.createIndex({m: 1}, {partialFilterExpression: {v: {$gt: 5}}}));
+    const bucketsIndex = db.getCollection("system.buckets." + ts.getName())
+                             .getIndexes()
+                             .find(ix => ix.name === "m_1");
+    assert.eq({"control.max.v": {$_internalExprGt: 5}}, bucketsIndex.partialFilterExpression,
+              tojson(bucketsIndex));
+    assert.eq(2, ts.find({m: 1, v: {$gt: 5}}).itcount());
+    ts.drop();
+}
+
 setUp();
 comparisons();
 dottedPaths();
 sameResultsWithAnIndexAndInAggregate();
 badOperands();
+timeseriesPartialFiltersUseThem();

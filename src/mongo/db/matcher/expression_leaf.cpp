@@ -114,8 +114,9 @@ StatusWith<std::unique_ptr<MatchExpression>> InternalExprComparisonMatchExpressi
         for (const auto& op : kInternalExprOps)
             if (op.type == t)
                 name = op.name;
-        return Status(ErrorCodes::BadValue, std::string(name) +
-                          " cannot be used to compare to type: " + std::string(typeName(rhs.type())));
+        return Status(ErrorCodes::BadValue,
+                      std::string(name) + " cannot be used to compare to type: " +
+                          std::string(typeName(rhs.type())));
     }
     return std::unique_ptr<MatchExpression>(
         new InternalExprComparisonMatchExpression(t, path, rhs));

@@ -342,8 +342,9 @@ private:
 
     void checkMemory() {
         size_t used = _visitedBytes + _frontierBytes;
+        const long long limit = gInternalDocumentSourceGraphLookupMaxMemoryBytes.load();
         uassert(40099, "$graphLookup reached maximum memory consumption",
-                used < static_cast<size_t>(gInternalDocumentSourceGraphLookupMaxMemoryBytes.load()));
+                used < static_cast<size_t>(limit));
     }
 
     /**

@@ -54,8 +54,9 @@ TEST(InternalExprComparison, AnArrayOnThePathAlwaysMatches) {
 }
 
 TEST(InternalExprComparison, NaNSortsBelowNumbers) {
-    EXPECT_TRUE(matches(R"({"a": {"$_internalExprLt": -1e308}})", R"({"a": {"$numberDouble": "NaN"}})"));
-    EXPECT_TRUE(matches(R"({"a": {"$_internalExprEq": {"$numberDouble": "NaN"}}})", R"({"a": {"$numberDouble": "NaN"}})"));
+    const char* nanDoc = R"({"a": {"$numberDouble": "NaN"}})";
+    EXPECT_TRUE(matches(R"({"a": {"$_internalExprLt": -1e308}})", nanDoc));
+    EXPECT_TRUE(matches(R"({"a": {"$_internalExprEq": {"$numberDouble": "NaN"}}})", nanDoc));
 }
 
 TEST(InternalExprComparison, StringsUseTheCollation) {
@@ -65,7 +66,8 @@ TEST(InternalExprComparison, StringsUseTheCollation) {
 }
 
 TEST(InternalExprComparison, ArrayAndUndefinedOperandsAreRejected) {
-    for (const char* f : {R"({"a": {"$_internalExprEq": [1]}})", R"({"a": {"$_internalExprGt": []}})",
+    for (const char* f : {R"({"a": {"$_internalExprEq": [1]}})",
+                          R"({"a": {"$_internalExprGt": []}})",
                           R"({"a": {"$_internalExprLte": {"$undefined": true}}})"}) {
         auto sw = parseMatchExpression(fromjson(f));
         ASSERT_FALSE(sw.isOK()) << f;

@@ -295,6 +295,17 @@ def _gen_struct_cpp(s, out):
     _gen_serialize(s, c)
 
 
+def _null_means_absent(f):
+    """True for a field that is not required and whose type is checked against fixed BSON
+    types (not `any`, not a variant, whose parse switches on the type itself)."""
+    if f.required:
+        return False
+    t = f.type
+    if isinstance(t, idl_types.VariantType) or t.bson_types is None:
+        return False
+    return 'kNull' not in t.bson_types and 'kUndefined' not in t.bson_types
+
+
 def _gen_parse(s, c):
     n = len(s.fields)
     c.append('void %s::parseProtected(const IDLParserContext& ctx, const BSONObj& obj) {' % s.cpp)
@@ -326,6 +337,12 @@ def _gen_parse(s, c):
         c.append('            if (seen[%d])' % i)
         c.append('                ctx.throwDuplicateField(name);')
         c.append('            seen[%d] = true;' % i)
+        if _null_means_absent(f):
+            # Upstream's parsers skip a null or undefined value of a typed field, so an
+            # optional field given as null is "not present" (its default, if any, stays).
+            c.append('            if (elem.type() == BSONType::kNull || '
+                     'elem.type() == BSONType::kUndefined)')
+            c.append('                continue;')
         c.append('            auto value = %s;' % f.type.parse('ctx', 'elem'))
         for key, fn in VALIDATORS:
             if key in f.validator:

@@ -1,7 +1,8 @@
 /**
  * renameCollection (admin command) moves documents and indexes to the new
  * name; errors: missing source -> NamespaceNotFound, existing target without
- * dropTarget -> NamespaceExists, not on admin -> Unauthorized.
+ * dropTarget -> NamespaceExists, not on admin -> Unauthorized, a view as source ->
+ * CommandNotSupportedOnView, a view as target -> NamespaceExists.
  */
 const testDB = db.getSiblingDB(jsTestName());
 
@@ -41,11 +42,29 @@ function mustRunOnAdmin() {
         ErrorCodes.Unauthorized);
 }
 
+function viewsAreNotRenamed() {
+    assert.commandWorked(testDB.createView("v", "dst", []));
+    assert.commandFailedWithCode(
+        db.adminCommand({renameCollection: testDB.v.getFullName(), to: testDB.w.getFullName()}),
+        ErrorCodes.CommandNotSupportedOnView);
+    assert.commandFailedWithCode(
+        db.adminCommand({renameCollection: testDB.dst.getFullName(), to: testDB.v.getFullName()}),
+        ErrorCodes.NamespaceExists);
+    assert.commandFailedWithCode(db.adminCommand({
+        renameCollection: testDB.dst.getFullName(),
+        to: testDB.v.getFullName(),
+        dropTarget: true
+    }),
+                                 ErrorCodes.NamespaceExists);
+    assert.eq(1, testDB.dst.countDocuments({}));
+}
+
 runScenarios(
     setUp,
     renameMovesDataAndIndexes,
     missingSourceFails,
     existingTargetNeedsDropTarget,
     mustRunOnAdmin,
+    viewsAreNotRenamed,
 );
 assert.commandWorked(testDB.dropDatabase());

@@ -53,6 +53,14 @@ function renameRefused() {
         db.adminCommand({renameCollection: db.getName() + "." + bucketsName,
                          to: db.getName() + "." + name + "_new"}),
         ErrorCodes.IllegalOperation);
+    // The view as target, and a normal collection onto it, are refused too.
+    assert.commandWorked(db[name + "_plain"].insert({}));
+    assert.commandFailedWithCode(
+        db.adminCommand({renameCollection: db.getName() + "." + name + "_plain",
+                         to: db.getName() + "." + name, dropTarget: true}),
+        ErrorCodes.IllegalOperation);
+    assert.eq(1, db[name + "_plain"].countDocuments({}));
+    db[name + "_plain"].drop();
     db[name].drop();
 }
 

@@ -122,6 +122,37 @@ TEST(IDLStruct, ArraysOfStructsAndScalars) {
     EXPECT_EQ(parseCode(json("{name: 'n', tags: 'a'}")), ErrorCodes::TypeMismatch);
 }
 
+TEST(IDLStruct, NullOrUndefinedOptionalFieldIsNotPresent) {
+    auto s = TestStruct::parse(json("{name: 'n', count: null, big: null, flag: null, "
+                                    "color: null, shade: null, inner: null, inners: null, "
+                                    "tags: null, doc: null, when: null, id: null}"));
+    EXPECT_FALSE(s.getCount().has_value());
+    EXPECT_EQ(s.getBig(), 7);  // defaults stay
+    EXPECT_TRUE(s.getFlag());
+    EXPECT_EQ(s.getShade(), TestColor::kGreen);
+    EXPECT_FALSE(s.getColor().has_value());
+    EXPECT_FALSE(s.getInner().has_value());
+    EXPECT_FALSE(s.getInners().has_value());
+    EXPECT_FALSE(s.getTags().has_value());
+    EXPECT_FALSE(s.getDoc().has_value());
+    EXPECT_FALSE(s.getWhen().has_value());
+    EXPECT_FALSE(s.getId().has_value());
+    auto u = TestStruct::parse(BSON("name" << "n" << "count" << BSONUndefined));
+    EXPECT_FALSE(u.getCount().has_value());
+    // Still a duplicate when given twice.
+    EXPECT_EQ(parseCode(json("{name: 'n', count: null, count: 3}")), ErrorCodes::IDLDuplicateField);
+}
+
+TEST(IDLStruct, NullKeepsItsMeaningForAnyVariantAndRequiredFields) {
+    // `any` keeps the null as a value; a variant has no null alternative; a required field
+    // given as null is a type error.
+    auto s = TestStruct::parse(json("{name: 'n', anything: null}"));
+    ASSERT_TRUE(s.getAnything().has_value());
+    EXPECT_EQ(s.getAnything()->getElement().type(), BSONType::kNull);
+    EXPECT_EQ(parseCode(json("{name: 'n', hintLike: null}")), ErrorCodes::TypeMismatch);
+    EXPECT_EQ(parseCode(json("{name: null}")), ErrorCodes::TypeMismatch);
+}
+
 TEST(IDLStruct, VariantPicksAlternativeByType) {
     auto a = TestStruct::parse(json("{name: 'n', hintLike: 'idx'}"));
     EXPECT_EQ(std::get<std::string>(*a.getHintLike()), "idx");

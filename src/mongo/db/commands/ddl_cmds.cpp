@@ -259,6 +259,11 @@ public:
         uassert(ErrorCodes::InvalidNamespace, "Invalid target namespace: " + to.ns(),
                 to.validateCollectionName().isOK());
         timeseries::checkRenameNamespaces(opCtx, from, to);
+        // Any other view is not a collection to rename (upstream's codes and messages).
+        uassert(ErrorCodes::CommandNotSupportedOnView, "cannot rename view: " + from.ns(),
+                !lookupView(opCtx, from));
+        uassert(ErrorCodes::NamespaceExists, "a view already exists with that name: " + to.ns(),
+                !lookupView(opCtx, to));
         uassert(ErrorCodes::IllegalOperation, "error with source namespace: cannot rename system collections",
                 from.isNormalCollection() && to.isNormalCollection());
         Status s = opCtx->getServiceContext()->catalog->renameCollection(opCtx, from, to,

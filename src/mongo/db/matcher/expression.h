@@ -59,6 +59,8 @@ public:
         kElemMatchObject, kElemMatchValue, kInternalExpr,
         kGeo,                      // $geoWithin / $geoIntersects (expression_geo.h)
         kInternalBucketGeoWithin,  // $_internalBucketGeoWithin on time-series buckets
+        // $_internalExprEq/Gt/Gte/Lt/Lte (expression_leaf.h)
+        kInternalExprEq, kInternalExprGt, kInternalExprGte, kInternalExprLt, kInternalExprLte,
     };
 
     explicit MatchExpression(MatchType t) : _type(t) {}

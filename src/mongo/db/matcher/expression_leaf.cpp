@@ -83,6 +83,87 @@ void ComparisonMatchExpression::serialize(BSONObjBuilder* out) const {
     sub.appendAs(getData(), opName(matchType()));
 }
 
+// ---- $_internalExpr comparisons ----
+
+namespace {
+struct InternalExprOp {
+    StringData name;
+    MatchExpression::MatchType type;
+};
+constexpr InternalExprOp kInternalExprOps[] = {
+    {"$_internalExprEq", MatchExpression::MatchType::kInternalExprEq},
+    {"$_internalExprGt", MatchExpression::MatchType::kInternalExprGt},
+    {"$_internalExprGte", MatchExpression::MatchType::kInternalExprGte},
+    {"$_internalExprLt", MatchExpression::MatchType::kInternalExprLt},
+    {"$_internalExprLte", MatchExpression::MatchType::kInternalExprLte},
+};
+}  // namespace
+
+std::optional<MatchExpression::MatchType> InternalExprComparisonMatchExpression::typeFor(
+    StringData name) {
+    for (const auto& op : kInternalExprOps)
+        if (op.name == name)
+            return op.type;
+    return std::nullopt;
+}
+
+StatusWith<std::unique_ptr<MatchExpression>> InternalExprComparisonMatchExpression::make(
+    MatchType t, StringData path, const BSONElement& rhs) {
+    if (rhs.type() == BSONType::kArray || rhs.type() == BSONType::kUndefined) {
+        StringData name;
+        for (const auto& op : kInternalExprOps)
+            if (op.type == t)
+                name = op.name;
+        return Status(ErrorCodes::BadValue,
+                      std::string(name) + " cannot be used to compare to type: " +
+                          std::string(typeName(rhs.type())));
+    }
+    return std::unique_ptr<MatchExpression>(
+        new InternalExprComparisonMatchExpression(t, path, rhs));
+}
+
+InternalExprComparisonMatchExpression::InternalExprComparisonMatchExpression(
+    MatchType t, StringData path, const BSONElement& rhs)
+    : MatchExpression(t), _path(path), _holder(holdElement(path, rhs)) {}
+
+bool InternalExprComparisonMatchExpression::matches(const BSONObj& doc, MatchDetails*) const {
+    // Walks the path without entering arrays: meeting one anywhere is a match.
+    BSONElement e;
+    BSONObj current = doc;
+    for (size_t i = 0; i < _path.numParts(); ++i) {
+        e = current[_path.part(i)];
+        if (e.type() == BSONType::kArray)
+            return true;
+        if (i + 1 < _path.numParts()) {
+            if (e.type() != BSONType::kObject) {
+                e = BSONElement();  // the path ends in a scalar: the value is missing
+                break;
+            }
+            current = e.Obj();
+        }
+    }
+    const BSONElement rhs = getData();
+    int c;
+    if (e.eoo())  // missing orders after MinKey and before everything else
+        c = rhs.type() == BSONType::kMinKey ? 1 : -1;
+    else
+        c = compareElementValues(e, rhs, stringComparator());
+    switch (matchType()) {
+        case MatchType::kInternalExprEq: return c == 0;
+        case MatchType::kInternalExprGt: return c > 0;
+        case MatchType::kInternalExprGte: return c >= 0;
+        case MatchType::kInternalExprLt: return c < 0;
+        default: return c <= 0;
+    }
+}
+
+void InternalExprComparisonMatchExpression::serialize(BSONObjBuilder* out) const {
+    BSONObjBuilder sub(out->subobjStart(path()));
+    for (const auto& op : kInternalExprOps)
+        if (op.type == matchType())
+            sub.appendAs(getData(), op.name);
+}
+
 // ---- regex ----
 
 StatusWith<std::shared_ptr<RegexMatcher>> RegexMatcher::compile(StringData pattern,

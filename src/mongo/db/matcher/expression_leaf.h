@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,35 @@ public:
                             const StringComparator* strings = nullptr);
 
 private:
+    BSONObj _holder;
+};
+
+/**
+ * $_internalExprEq/$_internalExprGt/$_internalExprGte/$_internalExprLt/$_internalExprLte:
+ * the comparisons of $expr's $eq/$gt/... written as path predicates (upstream writes them
+ * into rewritten filters and explain). Unlike $eq/$gt: no type bracketing (null < 2 <
+ * objects; a missing field sorts below null), and a document with an array anywhere on
+ * the path matches (a superset of what the aggregation comparison would accept).
+ */
+class InternalExprComparisonMatchExpression final : public MatchExpression {
+public:
+    /** Null when `name` is not one of the five operators. */
+    static std::optional<MatchType> typeFor(StringData name);
+    /** BadValue 2 when `rhs` is an array or undefined. */
+    static StatusWith<std::unique_ptr<MatchExpression>> make(MatchType t, StringData path,
+                                                             const BSONElement& rhs);
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    void serialize(BSONObjBuilder* out) const override;
+    const std::string& path() const override {
+        return _path.dotted();
+    }
+    BSONElement getData() const {
+        return _holder.firstElement();
+    }
+
+private:
+    InternalExprComparisonMatchExpression(MatchType t, StringData path, const BSONElement& rhs);
+    FieldPath _path;
     BSONObj _holder;
 };
 

@@ -250,6 +250,8 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         return parseNot(path, op, depth);
     if (name == "$geoWithin" || name == "$within" || name == "$geoIntersects")
         return parseGeo(path, op);
+    if (auto t = InternalExprComparisonMatchExpression::typeFor(name))
+        return InternalExprComparisonMatchExpression::make(*t, path, op);
     if (name == "$near" || name == "$nearSphere" || name == "$geoNear")
         return Status(ErrorCodes::NoQueryExecutionPlans,
                       "error processing query: planner returned error :: caused by :: unable "

@@ -526,6 +526,11 @@ StatusWith<Date_t> parseDateString(StringData s, const absl::TimeZone& tz, Strin
     }
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
         return parseFailure(s);
+    // A day past the end of its month (2024-02-30) is invalid, as upstream, not rolled over.
+    if (absl::CivilDay(year, month, day).day() != day)
+        return Status(ErrorCodes::ConversionFailure,
+                      "Error parsing date string '" + std::string(s) +
+                          "'; 11: The parsed date was invalid");
     absl::CivilSecond cs(year, month, day, hour, minute, second);
     absl::Time t = offset ? absl::FromCivil(cs, absl::FixedTimeZone(*offset))
                           : absl::FromCivil(cs, tz);

@@ -5,6 +5,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
@@ -48,11 +49,15 @@ std::set<std::string> parseFieldList(const BSONElement& e, StringData stage) {
     return out;
 }
 
-/** A measurement or bucket filter; strings compare with the query's collator (null: simple). */
+/**
+ * A measurement or bucket filter; strings compare with the query's collator (null: simple),
+ * and $expr binds to `expCtx`'s variables (a $lookup's `let`).
+ */
 std::unique_ptr<MatchExpression> parseFilter(const BSONObj& spec,
-                                             const CollatorInterface* collator) {
+                                             const std::shared_ptr<ExpressionContext>& expCtx) {
+    ExprParseContextGuard guard(expCtx);
     auto m = uassertStatusOK(parseMatchExpression(spec));
-    if (collator)
+    if (const CollatorInterface* collator = expCtx->getCollator())
         m->setCollator(collator);
     return m;
 }
@@ -149,9 +154,9 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
     stage->_eventFilterSpec = eventFilter;
     stage->_wholeBucketFilterSpec = wholeBucketFilter;
     if (!eventFilter.isEmpty())
-        stage->_eventFilter = parseFilter(eventFilter, expCtx->getCollator());
+        stage->_eventFilter = parseFilter(eventFilter, expCtx);
     if (!wholeBucketFilter.isEmpty())
-        stage->_wholeBucketFilter = parseFilter(wholeBucketFilter, expCtx->getCollator());
+        stage->_wholeBucketFilter = parseFilter(wholeBucketFilter, expCtx);
     return stage;
 }
 
@@ -417,7 +422,7 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
         _eventFilterSpec = _eventFilterSpec.isEmpty()
             ? eventPart
             : BSON("$and" << BSON_ARRAY(_eventFilterSpec << eventPart));
-        _eventFilter = parseFilter(_eventFilterSpec, _expCtx->getCollator());
+        _eventFilter = parseFilter(_eventFilterSpec, _expCtx);
     }
     container->erase(next);
     if (!predicateSource.isEmpty())
@@ -432,7 +437,7 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
         preds.tight = BSONObj();  // a part of the eventFilter has no bucket-level image
     _wholeBucketFilterSpec = preds.tight;
     _wholeBucketFilter =
-        preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight, _expCtx->getCollator());
+        preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight, _expCtx);
     auto pos = _bucketMatchPosition(it, container);
     if (!preds.loose.isEmpty()) {
         auto bucketMatch = std::make_unique<DocumentSourceMatch>(_expCtx, preds.loose);

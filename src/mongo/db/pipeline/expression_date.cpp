@@ -362,6 +362,9 @@ void registerDatePart(StringData name, DatePart part) {
             if (!tz->resolve(root, vars, &zone))
                 return Value::null();
             long long r = extractPart(part, d.coerceToDate(), zone);
+            // $isoWeekYear is a long upstream; the other parts are ints.
+            if (part == DatePart::kIsoWeekYear)
+                return Value(r);
             return Value(static_cast<int>(r));
         });
     });

@@ -309,53 +309,75 @@ ExprPtr parseDateFromParts(ExpressionContext* expCtx, const BSONElement& e,
             !(iso && (n.get("year") || n.get("month") || n.get("day"))));
     return makeCustom("$dateFromParts", e, std::move(owned), [=](const BSONObj& root,
                                                                  Variables* vars) {
-        auto part = [&](const char* name, long long def, bool* isNull) -> long long {
+        // Upstream's order: the time parts, the timezone, then the date parts; the first
+        // nullish input makes the result null without evaluating the rest.
+        auto part = [&](const char* name, long long def, long long* out) -> bool {
             const Expression* x = n.get(name);
-            if (!x)
-                return def;
-            Value v = x->evaluate(root, vars);
-            if (v.nullish()) {
-                *isNull = true;
-                return 0;
+            if (!x) {
+                *out = def;
+                return true;
             }
+            Value v = x->evaluate(root, vars);
+            if (v.nullish())
+                return false;
             uassert(40515, std::string("'") + name + "' must evaluate to an integer, found " +
                                typeNameOf(v) + " with value " + v.toString(),
                     v.integral64Bit());
-            return v.getLong();
+            *out = v.getLong();  // exact: integral64Bit()
+            return true;
         };
-        bool isNull = false;
+        auto boundedPart = [&](const char* name, long long def, long long* out) -> bool {
+            if (!part(name, def, out))
+                return false;
+            uassert(31034, std::string("'") + name +
+                               "' must evaluate to a value in the range [-32768, 32767]; value " +
+                               std::to_string(*out) + " is not in range",
+                    *out >= -32768 && *out <= 32767);
+            return true;
+        };
+        long long hour, minute, second, ms;
+        if (!boundedPart("hour", 0, &hour) || !boundedPart("minute", 0, &minute) ||
+            !part("second", 0, &second) || !part("millisecond", 0, &ms))
+            return Value::null();
         absl::TimeZone zone;
         if (!resolveTz(n.get("timezone"), root, vars, &zone))
             return Value::null();
-        long long hour = part("hour", 0, &isNull), minute = part("minute", 0, &isNull),
-                  second = part("second", 0, &isNull), ms = part("millisecond", 0, &isNull);
-        absl::CivilSecond cs;
+        absl::CivilDay day;
         if (iso) {
-            long long y = part("isoWeekYear", 1970, &isNull), w = part("isoWeek", 1, &isNull),
-                      d = part("isoDayOfWeek", 1, &isNull);
-            if (isNull)
+            long long y, w, d;
+            if (!part("isoWeekYear", 1970, &y) || !boundedPart("isoWeek", 1, &w) ||
+                !boundedPart("isoDayOfWeek", 1, &d))
                 return Value::null();
+            uassert(31095, "'isoWeekYear' must evaluate to an integer in the range 1 to 9999, "
+                           "found " + std::to_string(y),
+                    y >= 1 && y <= 9999);
             absl::CivilDay jan4(y, 1, 4);
             int dow = static_cast<int>(absl::GetWeekday(jan4)) + 1;
             absl::CivilDay week1Monday = jan4 - (dow - 1);
-            absl::CivilDay day = week1Monday + (w - 1) * 7 + (d - 1);
-            cs = absl::CivilSecond(day.year(), day.month(), day.day(), 0, 0, 0);
+            day = week1Monday + (w - 1) * 7 + (d - 1);
         } else {
-            long long y = part("year", 1970, &isNull), m = part("month", 1, &isNull),
-                      d = part("day", 1, &isNull);
-            if (isNull)
+            long long y, m, d;
+            if (!part("year", 1970, &y) || !boundedPart("month", 1, &m) ||
+                !boundedPart("day", 1, &d))
                 return Value::null();
             uassert(40523, "'year' must evaluate to an integer in the range 1 to 9999, found " +
                                std::to_string(y),
                     y >= 1 && y <= 9999);
-            cs = absl::CivilSecond(y, 1, 1, 0, 0, 0);
-            cs = absl::CivilSecond(absl::CivilMonth(cs) + (m - 1));
-            cs = absl::CivilSecond(absl::CivilDay(cs) + (d - 1));
+            day = absl::CivilDay(absl::CivilMonth(y, 1) + (m - 1)) + (d - 1);
         }
-        if (isNull)
-            return Value::null();
-        cs += hour * 3600 + minute * 60 + second;
-        long long millis = absl::ToUnixMillis(absl::FromCivil(cs, zone)) + ms;
+        // Hours, minutes and seconds are wall-clock time in `zone`; seconds and milliseconds
+        // are unbounded, so their sum in milliseconds must fit.
+        long long secondMillis = 0;
+        uassert(ErrorCodes::DurationOverflow,
+                "Overflow casting from a lower-precision duration to a higher-precision duration",
+                !__builtin_mul_overflow(second, 1000LL, &secondMillis));
+        absl::CivilSecond cs(day.year(), day.month(), day.day(), 0, 0, 0);
+        cs += hour * 3600 + minute * 60;
+        cs += second;
+        long long millis = absl::ToUnixMillis(absl::FromCivil(cs, zone));
+        uassert(ErrorCodes::DurationOverflow,
+                "Overflow casting from a lower-precision duration to a higher-precision duration",
+                !__builtin_add_overflow(millis, ms, &millis));
         return Value(Date_t::fromMillisSinceEpoch(millis));
     });
 }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/util/assert_util.h"
@@ -342,10 +343,19 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(
     BSONElement event = stage["eventFilter"];
     BSONElement whole = stage["wholeBucketFilter"];
     if (event.type() == BSONType::kObject && !event.Obj().isEmpty()) {
+        // As the unpack stage's own filters: $expr sees the pipeline's variables (a
+        // $lookup's `let`) and strings compare with the collation in force.
+        ExprParseContextGuard guard(out->_expCtx);
+        const CollatorInterface* collator = out->_expCtx->getCollator();
         out->_plan->eventFilter = uassertStatusOK(parseMatchExpression(event.Obj().getOwned()));
-        if (whole.type() == BSONType::kObject && !whole.Obj().isEmpty())
+        if (collator)
+            out->_plan->eventFilter->setCollator(collator);
+        if (whole.type() == BSONType::kObject && !whole.Obj().isEmpty()) {
             out->_plan->wholeBucketFilter =
                 uassertStatusOK(parseMatchExpression(whole.Obj().getOwned()));
+            if (collator)
+                out->_plan->wholeBucketFilter->setCollator(collator);
+        }
     }
     return out;
 }

@@ -290,10 +290,11 @@ void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
                 "Cannot rename a time-series collection: " + n.ns(),
                 !view || !isTimeseriesViewDefinition(*view));
     }
-    if (from.isTimeseriesBucketsCollection())
-        uassert(ErrorCodes::IllegalOperation,
-                "Cannot rename a time-series buckets collection to a non-buckets namespace",
-                to.isTimeseriesBucketsCollection());
+    // Another buckets namespace is allowed (the caller recreates the view, spec §2.3).
+    uassert(ErrorCodes::IllegalOperation,
+            "Cannot rename timeseries buckets collection '" + from.ns() +
+                "' to a namespace that is not timeseries buckets '" + to.ns() + "'.",
+            !from.isTimeseriesBucketsCollection() || to.isTimeseriesBucketsCollection());
 }
 
 bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,

@@ -100,7 +100,10 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
 /** collMod addressed to system.buckets.*: InvalidNamespace. */
 void checkCollModNamespace(const NamespaceString& nss);
 
-/** renameCollection from or to a time-series view: IllegalOperation. */
+/**
+ * renameCollection from or to a time-series view, or of a buckets collection to a
+ * namespace that is not a buckets one: IllegalOperation 20 (spec §2.3).
+ */
 void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
                            const NamespaceString& to);
 

@@ -59,7 +59,7 @@ def make_changes(db):
     db.command({"collMod": "v", "index": {"name": "u_1", "unique": True}})
     db.command({"create": "ts", "timeseries": {"timeField": "t", "metaField": "m"}})
     db.command({"collMod": "ts", "timeseries": {"granularity": "hours"}})
-    db.command({"collMod": "ts", "expireAfterSeconds": 86400 * 365 * 100})
+    db.command({"collMod": "ts", "expireAfterSeconds": 86400 * 365 * 10})
     db.command({"create": "cl", "clusteredIndex": {"key": {"_id": 1}, "unique": True}})
     db.command({"collMod": "cl", "expireAfterSeconds": 3600})
 
@@ -87,7 +87,7 @@ def check_changes(db, uuid_before):
     ts = infos["ts"]["options"]
     if ts["timeseries"].get("granularity") != "hours" or ts["timeseries"].get("bucketMaxSpanSeconds") != 2592000:
         errors.append("time-series granularity lost: %r" % ts)
-    if ts.get("expireAfterSeconds") != 86400 * 365 * 100:
+    if ts.get("expireAfterSeconds") != 86400 * 365 * 10:
         errors.append("time-series expireAfterSeconds lost: %r" % ts)
     # New buckets follow the new rounding (hours: a day).
     t0 = datetime.datetime(2024, 1, 1, 5, 0, 0)
@@ -117,7 +117,7 @@ def durability_scenario(mongod):
     db.command({"collMod": "v", "validationAction": "warn"})
     db.command({"collMod": "v", "index": {"name": "u_1", "forceNonUnique": True}})
     db.command({"collMod": "cl", "expireAfterSeconds": "off"})
-    db.command({"fsync": 1})
+    client.admin.command({"fsync": 1})
     client.close()
     mongod.kill9()
     mongod.start()

@@ -2,7 +2,7 @@
  * Direct writes to system.buckets.<coll> (spec §2.5): the buckets collection's validator is
  * applied first (DocumentValidationFailure 121, also for a bucket that would be mixed-schema),
  * then the mixed-schema rule (CannotInsertTimeseriesBucketsWithMixedSchema 408);
- * bypassDocumentValidation skips only the validator.
+ * bypassDocumentValidation skips only the validator. Direct updates follow the same rules.
  */
 const name = jsTestName();
 const buckets = () => db["system.buckets." + name];
@@ -57,4 +57,21 @@ function validBucketsAreAccepted() {
                                  ErrorCodes.DocumentValidationFailure);
 }
 
-runScenarios(validatorComesFirst, validBucketsAreAccepted);
+function updatesFollowTheSameRules() {
+    validBucketsAreAccepted();
+    const id = ObjectId("65a6eba7e6d2e848e08c3751");
+    // Mixed schema: 408; unless the collection allows it.
+    const mix = {$set: {"control.max.a": "x", "data.a.1": "x"}};
+    assert.commandFailedWithCode(buckets().update({_id: id}, mix),
+                                 ErrorCodes.CannotInsertTimeseriesBucketsWithMixedSchema);
+    // Invalid and mixed: the validator first.
+    assert.commandFailedWithCode(
+        buckets().update({_id: id}, {$set: {"control.max.a": "x", "data.a.1": "x", junk: 1}}),
+        ErrorCodes.DocumentValidationFailure);
+    assert.commandWorked(
+        db.runCommand({collMod: name, timeseriesBucketsMayHaveMixedSchemaData: true}));
+    assert.commandWorked(buckets().update({_id: id}, mix));
+    assert.eq(1, db[name].find({a: "x"}).itcount());
+}
+
+runScenarios(validatorComesFirst, validBucketsAreAccepted, updatesFollowTheSameRules);

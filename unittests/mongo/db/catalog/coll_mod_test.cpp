@@ -103,8 +103,9 @@ TEST_F(CollModTest, ConvertToUniqueReportsEachGroupOfSharedKeys) {
     BSONObj violations;
     Status s = catalog->convertIndexUniqueness(opCtx.get(), kNss, "a_1", true, false, &violations);
     ASSERT_EQ(ErrorCodes::CannotConvertIndexToUnique, s.code());
-    ASSERT_EQ(BSON_ARRAY(BSON("ids" << BSON_ARRAY(0 << 1)) << BSON("ids" << BSON_ARRAY(2 << 3 << 4))),
-              violations);
+    BSONObj expected =
+        BSON_ARRAY(BSON("ids" << BSON_ARRAY(0 << 1)) << BSON("ids" << BSON_ARRAY(2 << 3 << 4)));
+    ASSERT_TRUE(expected.binaryEqual(violations)) << violations.toString();
     // Nothing changed: the index is still non-unique.
     ASSERT_FALSE(catalog->lookup(kNss)->findIndexByName("a_1")->desc.unique);
 }
@@ -155,7 +156,8 @@ TEST_F(CollModTest, UpdateCollectionOptionsKeepsTheUuid) {
     ASSERT_EQ(before, catalog->lookup(kNss)->uuid());
     reopen();
     ASSERT_EQ(before, catalog->lookup(kNss)->uuid());
-    ASSERT_EQ(BSON("a" << 1), catalog->lookup(kNss)->options()["validator"].Obj());
+    ASSERT_TRUE(
+        BSON("a" << 1).binaryEqual(catalog->lookup(kNss)->options()["validator"].Obj()));
 }
 
 TEST_F(CollModTest, IndexRequestRules) {

@@ -39,6 +39,7 @@ protected:
         catalog = std::make_unique<CollectionCatalog>(engine.get(), durable.get());
         sc.storageEngine = engine.get();
         sc.catalog = catalog.get();
+        sc.durableCatalog = durable.get();
         opCtx = std::make_unique<OperationContext>(&sc, nullptr, 1);
         opCtx->swapRecoveryUnit(engine->newRecoveryUnit());
         ASSERT_TRUE(catalog->init(opCtx.get()).isOK());

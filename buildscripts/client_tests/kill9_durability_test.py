@@ -53,7 +53,7 @@ class Mongod:
         out = open(os.path.join(self.workdir, "mongod%d.stdout" % self.starts), "wb")
         self.proc = subprocess.Popen(
             [self.path, "--dbpath", self.dbpath, "--port", str(self.port), "--bind_ip", "127.0.0.1",
-             "--logpath", logpath],
+             "--logpath", logpath] + list(getattr(self, "extra_args", [])),
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         out.close()
         deadline = time.time() + timeout

@@ -1,7 +1,9 @@
 /**
  * collMod on a time-series collection (spec §1.7): granularity only coarser, span and
  * rounding only together, equal and not decreasing, expireAfterSeconds set/"off",
- * rejected options, and InvalidNamespace on the buckets collection.
+ * rejected options, and InvalidNamespace on the buckets collection; index options other than
+ * hidden are refused, validation happens before any change, collectionUUID is checked and the
+ * new bucketing parameters are used for new buckets only.
  */
 const name = jsTestName();
 
@@ -77,5 +79,81 @@ function hideIndexByUserKey() {
         ErrorCodes.IndexNotFound);
 }
 
+function expireAfterSecondsErrors() {
+    create({timeField: "t"});
+    assert.commandFailedWithCode(db.runCommand({collMod: name, expireAfterSeconds: "on"}),
+                                 ErrorCodes.InvalidOptions);
+    assert.commandFailedWithCode(db.runCommand({collMod: name, expireAfterSeconds: true}),
+                                 ErrorCodes.TypeMismatch);
+    // "off" on a collection without TTL is a no-op.
+    assert.commandWorked(db.runCommand({collMod: name, expireAfterSeconds: "off"}));
+    const res = assert.commandWorked(db.runCommand({collMod: name, expireAfterSeconds: 100}));
+    assert.eq(undefined, res.expireAfterSeconds_new);  // collection-level: no _old/_new
+    assert.eq(NumberLong(100), db.getCollectionInfos({name: name})[0].options.expireAfterSeconds);
+}
+
+function indexOptionsOtherThanHidden() {
+    create({timeField: "t", metaField: "m"});
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, index: {keyPattern: {m: 1, t: 1}, expireAfterSeconds: 10}}),
+        ErrorCodes.InvalidOptions);
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, index: {keyPattern: {m: 1, t: 1}, prepareUnique: true}}),
+        ErrorCodes.InvalidOptions);
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, index: {keyPattern: {m: 1, t: 1}, unique: true}}),
+        ErrorCodes.InvalidOptions);
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, changeStreamPreAndPostImages: {enabled: true}}),
+        ErrorCodes.InvalidOptions);
+    assert.commandFailedWithCode(db.runCommand({collMod: name, cappedSize: 1000}),
+                                 ErrorCodes.InvalidOptions);
+    const res = assert.commandWorked(
+        db.runCommand({collMod: name, index: {name: "m_1_t_1", hidden: true}}));
+    assert.eq(true, res.hidden_new);
+}
+
+function nothingChangesWhenOneOptionIsBad() {
+    create({timeField: "t", metaField: "m"});
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, timeseries: {granularity: "minutes"}, expireAfterSeconds: -1}),
+        ErrorCodes.InvalidOptions);
+    assert.eq("seconds", tsOptions().granularity);
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, expireAfterSeconds: 10, index: {name: "nope", hidden: true}}),
+        ErrorCodes.IndexNotFound);
+    assert.eq(undefined, db.getCollectionInfos({name: name})[0].options.expireAfterSeconds);
+}
+
+function collectionUUIDOnTheView() {
+    create({timeField: "t"});
+    const bucketsUuid = db.getCollectionInfos({name: "system.buckets." + name})[0].info.uuid;
+    const res = db.runCommand({collMod: name, expireAfterSeconds: 5, collectionUUID: bucketsUuid});
+    assert.commandFailedWithCode(res, ErrorCodes.CollectionUUIDMismatch);
+    assert.eq(name, res.expectedCollection);
+    assert.eq("system.buckets." + name, res.actualCollection);
+    // collMod keeps the buckets collection's UUID.
+    assert.commandWorked(db.runCommand({collMod: name, expireAfterSeconds: 5}));
+    assert.eq(bucketsUuid, db.getCollectionInfos({name: "system.buckets." + name})[0].info.uuid);
+}
+
+function newBucketsUseNewParameters() {
+    create({timeField: "t", metaField: "m"});
+    const t0 = ISODate("2024-01-01T05:30:00Z");
+    assert.commandWorked(db[name].insert({t: t0, m: 1}));
+    assert.commandWorked(db.runCommand({collMod: name, timeseries: {granularity: "hours"}}));
+    // Earlier than the existing bucket: a new bucket, rounded to the day (the old rounding
+    // would give 03:30); the existing bucket keeps its start.
+    assert.commandWorked(db[name].insert({t: new Date(t0.getTime() - 2 * 3600 * 1000), m: 1}));
+    assert.commandWorked(db[name].insert({t: new Date(t0.getTime() - 1 * 3600 * 1000), m: 1}));
+    const buckets = db["system.buckets." + name].find().sort({"control.min.t": 1}).toArray();
+    assert.eq(2, buckets.length, tojson(buckets));
+    assert.eq(ISODate("2024-01-01T00:00:00Z"), buckets[0].control.min.t);
+    assert.eq(ISODate("2024-01-01T05:30:00Z"), buckets[1].control.min.t);
+    assert.eq(3, db[name].find().itcount());
+    assert.eq(3, db[name].find({t: {$lte: t0}}).itcount());
+}
+
 runScenarios(granularityTransitions, spanAndRounding, expireAfterSeconds, rejectedOptions,
-             hideIndexByUserKey);
+             hideIndexByUserKey, expireAfterSecondsErrors, indexOptionsOtherThanHidden,
+             nothingChangesWhenOneOptionIsBad, collectionUUIDOnTheView, newBucketsUseNewParameters);

@@ -34,6 +34,10 @@ void CollectionUUIDMismatchInfo::serialize(BSONObjBuilder* bob) const {
         bob->appendNull("actualCollection");
 }
 
+void CannotConvertIndexToUniqueInfo::serialize(BSONObjBuilder* bob) const {
+    bob->appendArray("violations", _violations);
+}
+
 void DuplicateKeyErrorInfo::serialize(BSONObjBuilder* bob) const {
     bob->append("keyPattern", _keyPattern);
     bob->append("keyValue", _keyValue);
@@ -120,6 +124,13 @@ void Collection::checkValidation(OperationContext* opCtx, const BSONObj& doc,
                       std::make_shared<DocumentValidationFailureInfo>(errInfo));
 }
 
+bool Collection::passesValidation(OperationContext* opCtx, const BSONObj& doc) const {
+    if (!_validator || opCtx->bypassDocumentValidation() || _validator->matchesBSON(doc))
+        return true;
+    BSONElement action = _options["validationAction"];
+    return action.type() == BSONType::kString && action.valueStringData() == "warn";
+}
+
 IndexEntry* Collection::findIndexByName(StringData name) const {
     for (const auto& i : _indexes) {
         if (i->desc.name == name)
@@ -138,6 +149,16 @@ std::vector<IndexEntry*> Collection::findIndexesByKeyPattern(const BSONObj& key)
 }
 
 void Collection::addIndex(std::shared_ptr<IndexEntry> entry) {
+    _indexes.push_back(std::move(entry));
+}
+
+void Collection::replaceIndex(std::shared_ptr<IndexEntry> entry) {
+    for (auto& i : _indexes) {
+        if (i->desc.name == entry->desc.name) {
+            i = std::move(entry);
+            return;
+        }
+    }
     _indexes.push_back(std::move(entry));
 }
 
@@ -168,12 +189,20 @@ void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordI
                                  index->desc.collator()));
     if (keys.multikey)
         _markMultikey(opCtx, index);
-    for (const auto& key : keys.keys) {
-        Status s = index->sdi->insert(opCtx->recoveryUnit(), key, id, !index->desc.unique);
-        if (s.code() == ErrorCodes::DuplicateKey)
-            throwDuplicateKey(_nss, *index, key);
-        uassertStatusOK(s);
-    }
+    for (const auto& key : keys.keys)
+        _insertKey(opCtx, index, id, key);
+}
+
+void Collection::_insertKey(OperationContext* opCtx, IndexEntry* index, RecordId id,
+                            const BSONObj& key) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    Status s = index->sdi->insert(ru, key, id, !index->desc.unique);
+    // prepareUnique: the table keeps duplicates made before it was set, but no new one.
+    if (s.isOK() && index->desc.prepareUnique)
+        s = index->sdi->dupKeyCheck(ru, key, id);
+    if (s.code() == ErrorCodes::DuplicateKey)
+        throwDuplicateKey(_nss, *index, key);
+    uassertStatusOK(s);
 }
 
 void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id,
@@ -232,12 +261,8 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
                             before.keys.end(), std::back_inserter(added), less);
         for (const auto& k : removed)
             index->sdi->unindex(ru, k, id);
-        for (const auto& k : added) {
-            Status s = index->sdi->insert(ru, k, id, !index->desc.unique);
-            if (s.code() == ErrorCodes::DuplicateKey)
-                throwDuplicateKey(_nss, *index, k);
-            uassertStatusOK(s);
-        }
+        for (const auto& k : added)
+            _insertKey(opCtx, index.get(), id, k);
     }
     uassertStatusOK(_rs->updateRecord(ru, id, newDoc.objdata(), newDoc.objsize()));
     getOpObserver()->onUpdate(opCtx, *this, oldDoc, newDoc, diff);

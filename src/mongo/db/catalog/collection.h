@@ -70,6 +70,20 @@ private:
     std::optional<std::string> _actual;
 };
 
+/**
+ * Extra info of CannotConvertIndexToUnique (359): {violations: [{ids: [<_id>, ...]}, ...]},
+ * one group per key held by several documents.
+ */
+class CannotConvertIndexToUniqueInfo : public ErrorExtraInfo {
+public:
+    explicit CannotConvertIndexToUniqueInfo(BSONObj violations)
+        : _violations(violations.getOwned()) {}
+    void serialize(BSONObjBuilder* bob) const override;
+
+private:
+    BSONObj _violations;  // an array
+};
+
 class DuplicateKeyErrorInfo : public ErrorExtraInfo {
 public:
     DuplicateKeyErrorInfo(BSONObj keyPattern, BSONObj keyValue)
@@ -142,6 +156,8 @@ public:
      */
     void checkValidation(OperationContext* opCtx, const BSONObj& doc,
                          const BSONObj* oldDoc = nullptr) const;
+    /** False when checkValidation(opCtx, doc) would throw for an insert of `doc`. */
+    bool passesValidation(OperationContext* opCtx, const BSONObj& doc) const;
 
     const std::vector<std::shared_ptr<IndexEntry>>& indexes() const {
         return _indexes;
@@ -152,6 +168,8 @@ public:
     /** REQUIRES: lock() held exclusively. */
     void addIndex(std::shared_ptr<IndexEntry> entry);
     void removeIndex(StringData name);
+    /** Puts `entry` in place of the index of the same name. REQUIRES: lock() exclusive. */
+    void replaceIndex(std::shared_ptr<IndexEntry> entry);
 
     /**
      * Inserts `doc` (which must carry its _id) and its index keys. DuplicateKey
@@ -193,6 +211,7 @@ public:
 
 private:
     void _insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
+    void _insertKey(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& key);
     void _removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
     void _markMultikey(OperationContext* opCtx, IndexEntry* index);
     void _enforceCappedLimits(OperationContext* opCtx);

@@ -543,6 +543,130 @@ Status CollectionCatalog::modifyIndexOptions(OperationContext* opCtx, const Name
     return updateIndexSpec(opCtx, nss, name, newSpec.obj());
 }
 
+namespace {
+
+constexpr size_t kMaxViolationBytes = BSONObjMaxUserSize / 2;
+
+/**
+ * The groups of documents sharing a key of `index` (consecutive equal keys of an index in
+ * key order), as [{ids: [<_id>, ...]}, ...]; stops after ~8 MB of _ids. Empty: none.
+ */
+BSONObj findSharedKeys(OperationContext* opCtx, const Collection& coll, const IndexEntry& index) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    auto cursor = index.sdi->newCursor(ru, true);
+    BSONArrayBuilder groups;
+    size_t bytes = 0;
+    std::optional<IndexKeyEntry> prev;
+    std::vector<RecordId> group;
+    auto flush = [&] {
+        if (group.empty())
+            return;
+        BSONArrayBuilder ids;
+        for (RecordId loc : group) {
+            BSONObj doc;
+            if (!coll.recordStore()->findRecord(ru, loc, &doc))
+                continue;
+            bytes += doc["_id"].size();
+            ids.append(doc["_id"]);
+        }
+        groups.append(BSON("ids" << ids.arr()));
+        group.clear();
+    };
+    long long n = 0;
+    for (auto e = cursor->next(); e && bytes <= kMaxViolationBytes; e = cursor->next()) {
+        if ((++n & 127) == 0)
+            opCtx->checkForInterrupt();
+        if (prev && e->key.woCompare(prev->key, false) == 0) {
+            if (group.empty())
+                group.push_back(prev->loc);
+            group.push_back(e->loc);
+        } else {
+            flush();
+        }
+        prev = std::move(e);
+    }
+    flush();
+    return groups.arr();
+}
+
+}  // namespace
+
+Status CollectionCatalog::convertIndexUniqueness(OperationContext* opCtx,
+                                                 const NamespaceString& nss, StringData name,
+                                                 bool unique, bool dryRun, BSONObj* violations) {
+    std::lock_guard<std::mutex> ddl(_ddlMutex);
+    auto coll = lookup(nss);
+    if (!coll)
+        return Status(ErrorCodes::NamespaceNotFound,
+                      "ns does not exist for unique index conversion: " + nss.ns());
+    std::unique_lock<std::shared_mutex> collLock(coll->lock());
+    IndexEntry* idx = coll->findIndexByName(name);
+    if (!idx)
+        return Status(ErrorCodes::IndexNotFound, "cannot find index " + std::string(name) +
+                          " for ns " + nss.ns());
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    if (unique) {
+        BSONObj shared;
+        try {
+            shared = findSharedKeys(opCtx, *coll, *idx);
+        } catch (const DBException& ex) {
+            ru->abandonSnapshot();
+            return ex.toStatus();
+        }
+        ru->abandonSnapshot();
+        if (!shared.isEmpty()) {
+            *violations = shared;
+            return Status(ErrorCodes::CannotConvertIndexToUnique,
+                          "Cannot convert the index to unique. Please resolve conflicting "
+                          "documents before running collMod again.");
+        }
+    }
+    if (dryRun)
+        return Status::OK();
+
+    BSONObjBuilder nb;
+    for (auto e : idx->desc.spec) {
+        StringData f = e.fieldNameStringData();
+        if (f != "unique" && f != "prepareUnique")
+            nb.append(e);
+    }
+    if (unique)
+        nb.append("unique", true);
+    const BSONObj newSpec = nb.obj();
+    killCursors(nss);
+    std::shared_ptr<IndexEntry> rebuilt;
+    try {
+        writeConflictRetry(ru, "collModIndexUnique", [&] {
+            rebuilt = std::make_shared<IndexEntry>();
+            rebuilt->desc = IndexDescriptor::fromSpec(newSpec);
+            rebuilt->partialFilter = idx->partialFilter;
+            WriteUnitOfWork wuow(ru);
+            uassertStatusOK(_durable->removeIndex(ru, coll->catalogId(), name));
+            rebuilt->ident =
+                uassertStatusOK(_durable->addIndex(ru, coll->catalogId(), newSpec, true));
+            auto entry = _durable->getEntry(ru, coll->catalogId());
+            rebuilt->sdi = _durable->getIndex(*entry, name);
+            auto cursor = coll->recordStore()->getCursor(ru, true);
+            long long n = 0;
+            while (auto rec = cursor->next()) {
+                if ((++n & 127) == 0)
+                    opCtx->checkForInterrupt();
+                coll->indexDocument(opCtx, rebuilt.get(), rec->id, rec->data);
+            }
+            cursor.reset();
+            wuow.commit();
+        });
+    } catch (const DBException& ex) {
+        ru->abandonSnapshot();
+        return ex.toStatus();
+    }
+    ru->abandonSnapshot();
+    coll->replaceIndex(std::move(rebuilt));
+    LOGV2_OPTIONS(20345, logv2::Component::kIndex, "collMod: index rebuilt",
+                  BSON("namespace" << nss.ns() << "index" << name << "unique" << unique));
+    return Status::OK();
+}
+
 Status CollectionCatalog::setTimeseriesFlag(OperationContext* opCtx,
                                             const std::shared_ptr<Collection>& coll,
                                             StringData flag, bool value) {
@@ -602,10 +726,17 @@ Status CollectionCatalog::updateCollectionOptions(OperationContext* opCtx,
             auto entry = _durable->getEntry(ru, coll->catalogId());
             BSONObjBuilder md;
             for (auto e : entry->md) {
-                if (e.fieldNameStringData() == "options")
-                    md.append("options", newOptions);
-                else
+                if (e.fieldNameStringData() != "options") {
                     md.append(e);
+                    continue;
+                }
+                // The uuid identifies the collection for good (bucket catalog, collectionUUID).
+                BSONObjBuilder opts(md.subobjStart("options"));
+                if (BSONElement uuid = e.embeddedObject()["uuid"]; !uuid.eoo())
+                    opts.append(uuid);
+                for (auto o : newOptions)
+                    if (o.fieldNameStringData() != "uuid")
+                        opts.append(o);
             }
             uassertStatusOK(_durable->putMetaData(ru, coll->catalogId(), md.obj()));
             wuow.commit();

@@ -94,7 +94,19 @@ public:
     Status setTimeseriesFlag(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                              StringData flag, bool value);
 
-    /** Replaces the stored options of a collection (collMod). */
+    /**
+     * collMod {index: {unique: true}} / {forceNonUnique: true}: rebuilds index `name` of `nss`
+     * as a unique (or non-unique) index in one unit of work, under the collection's exclusive
+     * lock (the table format follows uniqueness, storage/README.md), and clears prepareUnique.
+     * Converting to unique first scans the index: when keys are shared, returns
+     * CannotConvertIndexToUnique 359 and sets `*violations` to [{ids: [<_id>...]}, ...]
+     * (at most ~8 MB of _ids). `dryRun`: only the scan. Cost: O(index) + O(collection).
+     * NamespaceNotFound, IndexNotFound.
+     */
+    Status convertIndexUniqueness(OperationContext* opCtx, const NamespaceString& nss,
+                                  StringData name, bool unique, bool dryRun, BSONObj* violations);
+
+    /** Replaces the stored options of a collection (collMod); its uuid is kept. */
     Status updateCollectionOptions(OperationContext* opCtx, const NamespaceString& nss,
                                    const BSONObj& newOptions);
 

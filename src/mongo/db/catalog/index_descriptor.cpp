@@ -151,6 +151,10 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
                           "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: " +
                               spec.toString());
     }
+    if (spec["unique"].trueValue() && spec["prepareUnique"].trueValue())
+        return Status(ErrorCodes::CannotCreateIndex,
+                      "Cannot create an index with both 'unique' and 'prepareUnique' set to "
+                      "true. Index spec: " + spec.toString());
     BSONObj collation;
     if (!spec["collation"].eoo()) {
         Status cs = validateIndexCollation(spec, &collation);
@@ -167,7 +171,10 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
         if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" ||
             f == "dropDups")
             continue;
-        if ((f == "unique" || f == "sparse" || f == "hidden") && e.type() != BSONType::kBool) {
+        if (f == "prepareUnique" && !e.trueValue())
+            continue;  // false is the default: not stored
+        if ((f == "unique" || f == "sparse" || f == "hidden" || f == "prepareUnique") &&
+            e.type() != BSONType::kBool) {
             b.append(f, e.trueValue());
             continue;
         }
@@ -202,6 +209,7 @@ IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
     d.unique = DurableCatalog::isUniqueIndexSpec(spec);
     d.sparse = spec["sparse"].trueValue();
     d.hidden = spec["hidden"].trueValue();
+    d.prepareUnique = spec["prepareUnique"].trueValue() && !d.unique;
     if (spec["partialFilterExpression"].type() == BSONType::kObject)
         d.partialFilterExpression = spec["partialFilterExpression"].embeddedObject().getOwned();
     if (spec["expireAfterSeconds"].isNumber())
@@ -248,6 +256,7 @@ bool indexSpecsEquivalent(const BSONObj& a, const BSONObj& b) {
         bb.append("key", s["key"].embeddedObject());
         bb.append("unique", s["unique"].trueValue());
         bb.append("sparse", s["sparse"].trueValue());
+        bb.append("prepareUnique", s["prepareUnique"].trueValue());
         if (s["partialFilterExpression"].type() == BSONType::kObject)
             bb.append("pfe", s["partialFilterExpression"].embeddedObject());
         if (s["collation"].type() == BSONType::kObject)

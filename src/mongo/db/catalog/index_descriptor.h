@@ -24,6 +24,8 @@ struct IndexDescriptor {
     bool unique = false;
     bool sparse = false;
     bool hidden = false;
+    /** Rejects new duplicate keys (existing ones stay) before a collMod conversion to unique. */
+    bool prepareUnique = false;
     BSONObj partialFilterExpression;  // empty if none
     std::optional<long long> expireAfterSeconds;
     bool multikey = false;

@@ -3,7 +3,9 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/index_descriptor.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/matcher/expression_parser.h"
@@ -119,28 +121,59 @@ void createViewFromCommand(OperationContext* opCtx, const NamespaceString& nss,
     uassertStatusOK(createView(opCtx, def));
 }
 
-/** clusteredIndex: `true` (time-series buckets only) or {key: {_id: 1}, unique: true[, name, v]}. */
-void validateClusteredIndexOption(const NamespaceString& nss,
-                                  const std::variant<bool, BSONObj>& clustered) {
+/**
+ * The clusteredIndex option of create, checked and in its stored form: `true` (time-series
+ * buckets only) stays `true`; {key: {_id: 1}, unique: true[, name][, v: 2]} becomes
+ * {v: 2, key: {_id: 1}, name: <name or "_id_">, unique: true} (upstream's listCollections
+ * shape). nullopt for `false` (not clustered). Errors as upstream: IDL codes for the
+ * sub-document, 5979700 without unique: true, InvalidIndexSpecificationOption for another
+ * key, 5979704 for v other than 2.
+ */
+std::optional<BSONObj> clusteredIndexOption(const NamespaceString& nss,
+                                            const std::variant<bool, BSONObj>& clustered) {
     if (const bool* b = std::get_if<bool>(&clustered)) {
+        if (!*b)
+            return std::nullopt;
         uassert(ErrorCodes::InvalidOptions,
-                "The 'clusteredIndex' option must be an object ('true' is only allowed for time-series buckets collections)",
-                *b && nss.isTimeseriesBucketsCollection());
-        return;
+                "The 'clusteredIndex' legacy format {clusteredIndex: <bool>} is only supported "
+                "for specialized collections",
+                nss.isTimeseriesBucketsCollection());
+        return BSON("clusteredIndex" << true);
     }
-    const BSONObj& spec = std::get<BSONObj>(clustered);
-    for (auto e : spec) {
-        StringData f = e.fieldNameStringData();
-        uassert(ErrorCodes::IDLUnknownField,
-                "BSON field 'create.clusteredIndex." + std::string(f) + "' is an unknown field.",
-                f == "key" || f == "unique" || f == "name" || f == "v");
-    }
-    uassert(ErrorCodes::InvalidOptions,
+    auto spec = ClusteredIndexSpec::parse(std::get<BSONObj>(clustered), "create.clusteredIndex");
+    uassert(5979700, "The clusteredIndex option requires unique: true to be specified",
+            spec.getUnique());
+    uassert(ErrorCodes::InvalidIndexSpecificationOption,
             "The clusteredIndex option is only supported for key: {_id: 1}",
-            spec["key"].type() == BSONType::kObject &&
-                spec["key"].embeddedObject().binaryEqual(BSON("_id" << 1)));
-    uassert(ErrorCodes::InvalidOptions, "The clusteredIndex option requires unique: true",
-            spec["unique"].trueValue());
+            spec.getKey().binaryEqual(BSON("_id" << 1)));
+    uassert(5979704,
+            "Invalid clusteredIndex specification " + std::get<BSONObj>(clustered).toString() +
+                "; cannot create a clusteredIndex with v=" + std::to_string(spec.getV()),
+            spec.getV() == 2);
+    const std::string name = spec.getName().value_or(std::string(IndexDescriptor::kIdIndexName));
+    uassert(ErrorCodes::CannotCreateIndex, "index name cannot be empty", !name.empty());
+    return BSON("clusteredIndex" << BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << name
+                                             << "unique" << true));
+}
+
+/**
+ * The create options to store: the command's options with clusteredIndex in its stored form
+ * (dropped when false) and expireAfterSeconds as a long.
+ */
+BSONObj storedCreateOptions(const BSONObj& options, const std::optional<BSONObj>& clustered) {
+    BSONObjBuilder b;
+    for (auto e : options) {
+        StringData f = e.fieldNameStringData();
+        if (f == "clusteredIndex") {
+            if (clustered)
+                b.append(clustered->firstElement());
+        } else if (f == "expireAfterSeconds") {
+            b.append("expireAfterSeconds", e.numberLong());
+        } else {
+            b.append(e);
+        }
+    }
+    return b.obj();
 }
 
 class CreateCmd : public Command {
@@ -161,12 +194,20 @@ public:
         }
         uassert(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists",
                 !isView(opCtx, nss));
+        std::optional<BSONObj> clustered;
+        if (cmd.getClusteredIndex())
+            clustered = clusteredIndexOption(nss, *cmd.getClusteredIndex());
         uassert(ErrorCodes::InvalidOptions,
                 "'expireAfterSeconds' is only supported on time-series collections or when the "
                 "'clusteredIndex' option is specified",
-                !cmd.getExpireAfterSeconds() || cmd.getClusteredIndex());
-        if (cmd.getClusteredIndex())
-            validateClusteredIndexOption(nss, *cmd.getClusteredIndex());
+                !cmd.getExpireAfterSeconds() || clustered);
+        if (cmd.getExpireAfterSeconds())
+            uassertStatusOK(validateClusteredExpireAfterSeconds(req.body["expireAfterSeconds"]));
+        uassert(ErrorCodes::InvalidOptions,
+                "The 'clusteredIndex' option is not supported with the 'idIndex' option",
+                !(clustered && cmd.getIdIndex()));
+        uassert(ErrorCodes::InvalidOptions, "A clustered collection cannot be capped",
+                !(clustered && cmd.getCapped()));
         if (cmd.getValidator())
             uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()).getStatus());
         if (cmd.getCapped()) {
@@ -182,7 +223,8 @@ public:
         uassert(ErrorCodes::InvalidNamespace,
                 "Invalid collection name: cannot create a collection in the system namespace " + nss.ns(),
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
-        BSONObj options = withNormalisedCollation(createOptionsFromCommand(req.body));
+        BSONObj options =
+            storedCreateOptions(withNormalisedCollation(createOptionsFromCommand(req.body)), clustered);
         auto* catalog = opCtx->getServiceContext()->catalog;
         if (auto existing = catalog->lookup(nss)) {
             uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
@@ -277,13 +319,31 @@ public:
 };
 MONGO_REGISTER_COMMAND(RenameCollectionCmd)
 
-/** collMod of a view: replaces viewOn and/or pipeline; other options are refused. */
+/**
+ * collMod of a view: replaces viewOn and/or pipeline (both together); collection options
+ * are refused with InvalidOptions "option not supported on a view: <field>".
+ */
 void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinition view) {
-    uassert(ErrorCodes::InvalidOptions, "option not supported on a view",
-            !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&
-                !cmd.getExpireAfterSeconds() && !cmd.getTimeseries() && !cmd.getIndex() &&
-                !cmd.getChangeStreamPreAndPostImages() && !cmd.getClusteredIndex() &&
-                !cmd.getCappedSize() && !cmd.getCappedMax());
+    auto refuse = [](bool present, StringData field) {
+        uassert(ErrorCodes::InvalidOptions,
+                "option not supported on a view: " + std::string(field), !present);
+    };
+    refuse(cmd.getCappedSize() || cmd.getCappedMax(), "cappedSize");
+    refuse(cmd.getIndex().has_value(), "index");
+    refuse(cmd.getValidator().has_value(), "validator");
+    refuse(cmd.getValidationLevel().has_value(), "validationLevel");
+    refuse(cmd.getValidationAction().has_value(), "validationAction");
+    refuse(cmd.getChangeStreamPreAndPostImages().has_value(), "changeStreamPreAndPostImages");
+    refuse(cmd.getExpireAfterSeconds().has_value(), "expireAfterSeconds");
+    uassert(ErrorCodes::InvalidOptions,
+            "option only supported on a time-series collection: timeseries",
+            !cmd.getTimeseries());
+    uassert(ErrorCodes::InvalidOptions,
+            "option only supported on a time-series collection: "
+            "timeseriesBucketsMayHaveMixedSchemaData",
+            !cmd.getTimeseriesBucketsMayHaveMixedSchemaData());
+    uassert(ErrorCodes::InvalidOptions, "dry run mode requires an valid index modification.",
+            !cmd.getDryRun().value_or(false));
     uassert(ErrorCodes::InvalidOptions, "must specify both 'viewOn' and 'pipeline' when modifying a view",
             cmd.getViewOn().has_value() == cmd.getPipeline().has_value());
     if (cmd.getViewOn()) {
@@ -299,6 +359,10 @@ void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinit
     uassertStatusOK(modifyView(opCtx, view));
 }
 
+/**
+ * collMod: the collectionUUID check first, then the time-series view, a view or a
+ * collection (catalog/coll_mod.h) according to what `nss` names.
+ */
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
@@ -307,47 +371,18 @@ public:
         auto cmd = CollModCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         timeseries::checkCollModNamespace(nss);
-        if (timeseries::collModTimeseriesCollection(opCtx, nss, req.body, result))
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
+        if (timeseries::collModTimeseriesCollection(opCtx, nss, cmd, req.body, result))
             return;
-        auto* catalog = opCtx->getServiceContext()->catalog;
-        auto coll = catalog->lookup(nss);
+        auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
         if (!coll) {
             if (auto view = lookupView(opCtx, nss)) {
                 collModView(opCtx, cmd, *view);
                 return;
             }
         }
-        uassert(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns(), coll);
-        uassert(ErrorCodes::InvalidOptions, "collMod: 'viewOn' and 'pipeline' apply only to views",
-                !cmd.getViewOn() && !cmd.getPipeline());
-        uassert(ErrorCodes::InvalidOptions,
-                "option only supported on a time-series collection: "
-                "timeseriesBucketsMayHaveMixedSchemaData",
-                !cmd.getTimeseriesBucketsMayHaveMixedSchemaData());
-        uassert(ErrorCodes::CommandNotSupported,
-                "collMod supports only the 'index' option on this server so far",
-                !cmd.getValidator() && !cmd.getValidationLevel() && !cmd.getValidationAction() &&
-                    !cmd.getViewOn() && !cmd.getPipeline() && !cmd.getExpireAfterSeconds() &&
-                    !cmd.getTimeseries() && !cmd.getChangeStreamPreAndPostImages() &&
-                    !cmd.getClusteredIndex() && !cmd.getCappedSize() && !cmd.getCappedMax());
-        if (!cmd.getIndex())
-            return;
-        BSONObj indexMod = *cmd.getIndex();
-        IndexEntry* idx = nullptr;
-        if (indexMod["name"].type() == BSONType::kString) {
-            idx = coll->findIndexByName(indexMod["name"].valueStringData());
-        } else if (indexMod["keyPattern"].type() == BSONType::kObject) {
-            auto matches = coll->findIndexesByKeyPattern(indexMod["keyPattern"].embeddedObject());
-            uassert(ErrorCodes::AmbiguousIndexKeyPattern, "index keyPattern matches multiple indexes",
-                    matches.size() <= 1);
-            if (!matches.empty())
-                idx = matches.front();
-        } else {
-            uasserted(ErrorCodes::InvalidOptions, "must specify either index name or key pattern");
-        }
-        uassert(ErrorCodes::IndexNotFound, "cannot find index " + indexMod.toString() + " for ns " + nss.ns(), idx);
-        uassertStatusOK(catalog->modifyIndexOptions(opCtx, nss, *idx, indexMod["hidden"],
-                                                    indexMod["expireAfterSeconds"], &result));
+        collModCollection(opCtx, nss, coll, cmd, &result);
     }
 };
 MONGO_REGISTER_COMMAND(CollModCmd)

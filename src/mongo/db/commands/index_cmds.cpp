@@ -49,6 +49,18 @@ public:
 };
 MONGO_REGISTER_COMMAND(CreateIndexesCmd)
 
+/** {v, key, name, unique, collation?, clustered: true} of a clustered collection's key. */
+BSONObj clusteredIndexListSpec(const Collection& coll, const BSONObj& stored) {
+    BSONObjBuilder b;
+    for (auto e : stored)
+        if (e.fieldNameStringData() != "clustered" && e.fieldNameStringData() != "collation")
+            b.append(e);
+    if (coll.options()["collation"].type() == BSONType::kObject)
+        b.append("collation", coll.options()["collation"].Obj());
+    b.append("clustered", true);
+    return b.obj();
+}
+
 class ListIndexesCmd : public Command {
 public:
     ListIndexesCmd() : Command("listIndexes") {}
@@ -65,11 +77,12 @@ public:
         {
             std::shared_lock<std::shared_mutex> lk(coll->lock());
             for (const auto& idx : coll->indexes()) {
-                if (!ts) {
-                    // A buckets collection is clustered in the legacy form (clusteredIndex:
-                    // true), whose implicit _id index upstream does not list.
-                    if (nss.isTimeseriesBucketsCollection() && idx->desc.spec["clustered"].trueValue())
-                        continue;
+                if (idx->desc.spec["clustered"].trueValue()) {
+                    // The clustered key of a clustered collection, as upstream: with the
+                    // collection's collation; not shown for time-series buckets.
+                    if (!ts && !coll->ns().isTimeseriesBucketsCollection())
+                        specs.push_back(clusteredIndexListSpec(*coll, idx->desc.spec));
+                } else if (!ts) {
                     specs.push_back(idx->desc.spec);
                 } else if (!idx->desc.isIdIndex()) {
                     // The view shows user-shaped specs (originalSpec when stored).

@@ -31,7 +31,9 @@ BSONObj collectionInfo(const Collection& coll, bool nameOnly) {
         if (uuid.type() == BSONType::kBinData)
             info.appendAs(uuid, "uuid");
     }
-    if (IndexEntry* id = coll.findIndexByName(IndexDescriptor::kIdIndexName))
+    // A clustered collection has no separate _id index to show (its records are the index).
+    IndexEntry* id = coll.findIndexByName(IndexDescriptor::kIdIndexName);
+    if (id && !coll.isClustered())
         b.append("idIndex", id->desc.spec);
     return b.obj();
 }

@@ -9,6 +9,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/util/assert_util.h"
 
@@ -86,6 +87,12 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                     uassert(ErrorCodes::BSONObjectTooLarge,
                             "Resulting document after update is larger than 16777216",
                             r.newDoc.objsize() <= BSONObjMaxUserSize);
+                    // A direct update of a bucket may not make it mixed-schema (408); the
+                    // validator (121, in updateDocument) is checked first, as upstream.
+                    if (coll->ns().isTimeseriesBucketsCollection() &&
+                        coll->passesValidation(opCtx, r.newDoc))
+                        uassertStatusOK(
+                            timeseries::checkDirectBucketInsert(*coll.getCollection(), r.newDoc));
                     coll->updateDocument(opCtx, tid, pre, r.newDoc, r.diff);
                     ++out.modified;
                 }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
@@ -163,40 +164,6 @@ namespace {
 
 constexpr size_t kInsertGroupSize = 256;
 
-/**
- * A write's `collectionUUID` (spec §3.9): CollectionUUIDMismatch 361 unless `nss` is a
- * collection with that UUID (a view, time-series ones included, has none). The error names
- * the collection of the database that has the UUID, if any.
- */
-void checkCollectionUUID(OperationContext* opCtx, const NamespaceString& nss,
-                         const BSONElement& uuid) {
-    uassert(ErrorCodes::TypeMismatch,
-            "BSON field 'collectionUUID' is the wrong type '" + std::string(typeName(uuid.type())) +
-                "', expected type 'binData' (UUID)",
-            uuid.type() == BSONType::kBinData && uuid.binDataType() == BinDataType::newUUID);
-    auto* catalog = opCtx->getServiceContext()->catalog;
-    auto hasUuid = [&](const Collection& c) {
-        BSONElement u = c.options()["uuid"];
-        return u.type() == BSONType::kBinData && u.valuesize() == uuid.valuesize() &&
-            std::memcmp(u.value(), uuid.value(), u.valuesize()) == 0;
-    };
-    auto coll = catalog->lookup(nss);
-    if (coll && hasUuid(*coll))
-        return;
-    std::optional<std::string> actual;
-    for (const auto& c : catalog->collectionsInDb(nss.db())) {
-        if (hasUuid(*c)) {
-            actual = c->ns().coll();
-            break;
-        }
-    }
-    BSONObjBuilder u;
-    u.appendAs(uuid, "");
-    uassertedWithInfo(
-        Status(ErrorCodes::CollectionUUIDMismatch, "Collection UUID does not match that specified"),
-        std::make_shared<CollectionUUIDMismatchInfo>(nss.db(), u.obj(), nss.coll(), actual));
-}
-
 void checkWritableNamespace(const NamespaceString& nss) {
     uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
             (nss.isNormalCollection() || nss.isTimeseriesBucketsCollection()) &&
@@ -264,7 +231,7 @@ public:
                     std::to_string(docs.size()) + " operations.",
                 !docs.empty() && docs.size() <= 100000);
         if (const auto& uuid = cmd.getCollectionUUID())
-            checkCollectionUUID(opCtx, nss, uuid->getElement());
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         RetryableWrite retryable(opCtx, req, docs.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
             runTimeseriesInsert(opCtx, std::move(*ts), docs, cmd.getOrdered(), retryable, result);
@@ -293,7 +260,10 @@ public:
                     continue;
                 }
                 auto fixed = fixDocumentForInsert(docs[i]);
-                if (fixed.isOK() && nss.isTimeseriesBucketsCollection() && coll) {
+                // Direct bucket inserts: the buckets validator (121, raised by the insert itself)
+                // comes before the mixed-schema check (408), as upstream.
+                if (fixed.isOK() && nss.isTimeseriesBucketsCollection() && coll &&
+                    coll->passesValidation(opCtx, fixed.getValue())) {
                     Status schema =
                         timeseries::checkDirectBucketInsert(*coll.getCollection(), fixed.getValue());
                     if (!schema.isOK())

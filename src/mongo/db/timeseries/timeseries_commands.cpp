@@ -1,6 +1,7 @@
 #include "mongo/db/timeseries/timeseries_commands.h"
 
 #include "mongo/bson/bson_comparator.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
@@ -11,6 +12,7 @@
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/db/timeseries/timeseries_options.h"
+#include "mongo/idl/generic_argument_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo::timeseries {
@@ -297,129 +299,118 @@ void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
             !from.isTimeseriesBucketsCollection() || to.isTimeseriesBucketsCollection());
 }
 
-bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
-                                 const BSONObj& cmd, BSONObjBuilder& result) {
-    auto ts = lookupTimeseriesCollection(opCtx, nss);
-    if (!ts)
-        return false;
-    auto* catalog = catalogOf(opCtx);
+namespace {
+
+/** Every top-level collMod field must be one a time-series collection accepts (§1.7). */
+void checkTimeseriesCollModFields(const BSONObj& body) {
     bool first = true;
-    for (auto e : cmd) {
+    for (auto e : body) {
         if (first) {
             first = false;
             continue;
         }
         StringData f = e.fieldNameStringData();
         if (f == "expireAfterSeconds" || f == "timeseries" || f == "index" || f == "$db" ||
-            f == CollectionCatalog::kMixedSchemaFlag ||
-            f == "writeConcern" || f == "comment" || f == "lsid" || f == "maxTimeMS" ||
-            f == "$readPreference" || f == "$clusterTime" || f == "apiVersion" ||
-            f == "apiStrict" || f == "apiDeprecationErrors")
+            f == "collectionUUID" || f == CollectionCatalog::kMixedSchemaFlag ||
+            GenericArguments::isKnownField(f))
             continue;
         uasserted(ErrorCodes::InvalidOptions,
                   "option not supported on a time-series collection: " + std::string(f));
     }
+}
+
+/** The buckets options with expireAfterSeconds set (a number) or removed ("off"). */
+BSONObj withCollectionTTL(const BSONObj& options, const BSONElement& ttl) {
+    BSONObjBuilder b;
+    bool placed = false;
+    for (auto o : options) {
+        if (o.fieldNameStringData() != "expireAfterSeconds") {
+            b.append(o);
+        } else if (ttl.isNumber()) {
+            b.append("expireAfterSeconds", ttl.numberLong());
+            placed = true;
+        }
+    }
+    if (ttl.isNumber() && !placed)
+        b.append("expireAfterSeconds", ttl.numberLong());
+    return b.obj();
+}
+
+}  // namespace
+
+bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                 const CollModCommand& cmd, const BSONObj& body,
+                                 BSONObjBuilder& result) {
+    auto ts = lookupTimeseriesCollection(opCtx, nss);
+    if (!ts)
+        return false;
+    checkTimeseriesCollModFields(body);
+    auto* catalog = catalogOf(opCtx);
+
+    // Everything is validated before the first change.
+    std::optional<CollModTimeseriesResult> bucketing;
+    if (const auto& mod = cmd.getTimeseries())
+        bucketing = uassertStatusOK(applyTimeseriesOptionsModifications(ts->options, *mod));
+    BSONElement ttl = cmd.getExpireAfterSeconds() ? cmd.getExpireAfterSeconds()->getElement()
+                                                  : BSONElement();
+    if (ttl.type() == BSONType::kString) {
+        uassert(ErrorCodes::InvalidOptions,
+                "Invalid string value for the 'clusteredIndex::expireAfterSeconds' option. Got: '" +
+                    ttl.str() + "'. Accepted value is 'off'",
+                ttl.valueStringData() == "off");
+    } else if (!ttl.eoo()) {
+        uassertStatusOK(validateClusteredExpireAfterSeconds(ttl));
+    }
+    std::optional<CollModIndexChange> indexChange;
+    if (const auto& request = cmd.getIndex()) {
+        checkCollModIndexShape(*request);
+        std::shared_lock<std::shared_mutex> lk(ts->buckets->lock());
+        BSONObj bucketsKey;
+        if (const auto& key = request->getKeyPattern()) {
+            auto converted = createBucketsIndexSpecFromTimeseriesIndexSpec(ts->options, *key);
+            uassert(ErrorCodes::IndexNotFound,
+                    "cannot find index " + key->toString() + " for ns " + nss.ns(),
+                    converted.isOK());
+            bucketsKey = converted.getValue();
+        }
+        IndexEntry* idx = resolveCollModIndex(*ts->buckets, *request, bucketsKey);
+        indexChange = validateCollModIndex(*ts->buckets, *idx, *request, CollModTarget::kTimeseries);
+    }
 
     BSONObj options = ts->buckets->options().removeField("uuid");
     bool optionsChanged = false;
-
-    if (BSONElement mod = cmd["timeseries"]; !mod.eoo()) {
-        uassert(ErrorCodes::TypeMismatch, "'timeseries' must be an object",
-                mod.type() == BSONType::kObject);
-        auto res = uassertStatusOK(applyTimeseriesOptionsModifications(
-            ts->options, CollModTimeseries::parse(mod.Obj(), "timeseries")));
-        if (res.changed) {
-            // Buckets made before the change may not follow the new parameters (§1.7).
-            uassertStatusOK(catalog->setTimeseriesFlag(
-                opCtx, ts->buckets, CollectionCatalog::kParametersChangedFlag, true));
-            // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
-            uassertStatusOK(modifyView(
-                opCtx, makeViewDefinition(nss, res.options, collationOption(options))));
-            BSONObjBuilder b;
-            for (auto o : options) {
-                if (o.fieldNameStringData() == "timeseries")
-                    b.append("timeseries", res.options.toBSON());
-                else
-                    b.append(o);
-            }
-            options = b.obj();
-            optionsChanged = true;
-            bucket_catalog::clearBuckets(bucket_catalog::BucketCatalog::get(),
-                                         ts->buckets->uuid());
-        }
-    }
-
-    if (BSONElement mixed = cmd[CollectionCatalog::kMixedSchemaFlag]; !mixed.eoo()) {
-        uassert(ErrorCodes::TypeMismatch,
-                "'timeseriesBucketsMayHaveMixedSchemaData' must be a boolean",
-                mixed.isBoolean());
+    if (bucketing && bucketing->changed) {
+        // Buckets made before the change may not follow the new parameters (§1.7).
         uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts->buckets,
-                                                   CollectionCatalog::kMixedSchemaFlag,
-                                                   mixed.boolean()));
-    }
-
-    if (BSONElement ttl = cmd["expireAfterSeconds"]; !ttl.eoo()) {
+                                                   CollectionCatalog::kParametersChangedFlag, true));
+        // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
+        uassertStatusOK(
+            modifyView(opCtx, makeViewDefinition(nss, bucketing->options, collationOption(options))));
         BSONObjBuilder b;
-        BSONElement old = options["expireAfterSeconds"];
-        if (ttl.type() == BSONType::kString) {
-            uassert(ErrorCodes::InvalidOptions,
-                    "When passing a string for 'expireAfterSeconds', it must be 'off'",
-                    ttl.valueStringData() == "off");
-            for (auto o : options)
-                if (o.fieldNameStringData() != "expireAfterSeconds")
-                    b.append(o);
-        } else {
-            uassertStatusOK(validateExpireAfterSeconds(ttl));
-            bool placed = false;
-            for (auto o : options) {
-                if (o.fieldNameStringData() == "expireAfterSeconds") {
-                    b.append("expireAfterSeconds", ttl.numberLong());
-                    placed = true;
-                } else {
-                    b.append(o);
-                }
-            }
-            if (!placed)
-                b.append("expireAfterSeconds", ttl.numberLong());
+        for (auto o : options) {
+            if (o.fieldNameStringData() == "timeseries")
+                b.append("timeseries", bucketing->options.toBSON());
+            else
+                b.append(o);
         }
-        if (!old.eoo())
-            result.append("expireAfterSeconds_old", old.numberLong());
-        if (ttl.isNumber())
-            result.append("expireAfterSeconds_new", ttl.numberLong());
         options = b.obj();
         optionsChanged = true;
     }
-
-    if (BSONElement index = cmd["index"]; !index.eoo()) {
-        uassert(ErrorCodes::TypeMismatch, "'index' must be an object",
-                index.type() == BSONType::kObject);
-        BSONObj mod = index.Obj();
-        uassert(ErrorCodes::InvalidOptions, "prepareUnique is not supported on time-series",
-                mod["prepareUnique"].eoo());
-        IndexEntry* idx = nullptr;
-        if (mod["name"].type() == BSONType::kString) {
-            idx = ts->buckets->findIndexByName(mod["name"].valueStringData());
-        } else if (mod["keyPattern"].type() == BSONType::kObject) {
-            auto key = createBucketsIndexSpecFromTimeseriesIndexSpec(ts->options,
-                                                                     mod["keyPattern"].Obj());
-            uassert(ErrorCodes::IndexNotFound,
-                    "cannot find index " + mod["keyPattern"].Obj().toString() + " for ns " +
-                        nss.ns(),
-                    key.isOK());
-            auto matches = ts->buckets->findIndexesByKeyPattern(key.getValue());
-            if (!matches.empty())
-                idx = matches.front();
-        } else {
-            uasserted(ErrorCodes::InvalidOptions, "must specify either index name or key pattern");
-        }
-        uassert(ErrorCodes::IndexNotFound,
-                "cannot find index " + mod.toString() + " for ns " + nss.ns(), idx);
-        uassertStatusOK(catalog->modifyIndexOptions(opCtx, ts->bucketsNss, *idx, mod["hidden"],
-                                                    mod["expireAfterSeconds"], &result));
+    if (auto mixed = cmd.getTimeseriesBucketsMayHaveMixedSchemaData())
+        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts->buckets,
+                                                   CollectionCatalog::kMixedSchemaFlag, *mixed));
+    if (!ttl.eoo()) {
+        options = withCollectionTTL(options, ttl);
+        optionsChanged = true;
     }
-
+    if (indexChange)
+        applyCollModIndex(opCtx, ts->bucketsNss, *indexChange, &result);
     if (optionsChanged)
         uassertStatusOK(catalog->updateCollectionOptions(opCtx, ts->bucketsNss, options));
+    if (bucketing && bucketing->changed) {
+        // New buckets follow the new parameters; open ones are closed (existing stay on disk).
+        bucket_catalog::clearBuckets(bucket_catalog::BucketCatalog::get(), ts->buckets->uuid());
+    }
     return true;
 }
 

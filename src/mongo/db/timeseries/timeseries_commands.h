@@ -15,6 +15,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/idl/timeseries_gen.h"
 
 namespace mongo {
@@ -88,14 +89,16 @@ BSONObj makeTimeseriesListCollectionsEntry(OperationContext* opCtx, const ViewDe
                                            bool nameOnly);
 
 /**
- * collMod on a time-series view (`cmd` = the whole collMod body): expireAfterSeconds,
- * timeseries (bucketing parameters), index {keyPattern|name, hidden}; everything else
- * InvalidOptions. Returns false when `nss` is not a time-series view.
+ * collMod on a time-series view (`cmd` parsed, `body` the whole command): expireAfterSeconds
+ * (number or "off"), timeseries (bucketing parameters, §1.7),
+ * timeseriesBucketsMayHaveMixedSchemaData, index {keyPattern|name, hidden}; everything else
+ * InvalidOptions. All is validated before the first change. Returns false when `nss` is not a time-series view.
  * On system.buckets.* the hook raises InvalidNamespace itself (see
  * checkCollModNamespace).
  */
 bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,
-                                 const BSONObj& cmd, BSONObjBuilder& result);
+                                 const CollModCommand& cmd, const BSONObj& body,
+                                 BSONObjBuilder& result);
 
 /** collMod addressed to system.buckets.*: InvalidNamespace. */
 void checkCollModNamespace(const NamespaceString& nss);

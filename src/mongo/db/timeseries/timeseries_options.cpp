@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/idl/generic_argument_gen.h"
 
@@ -157,21 +158,7 @@ Status validateCreateCommandFields(StringData ns, const BSONObj& cmd, bool isBuc
 }
 
 Status validateExpireAfterSeconds(const BSONElement& value) {
-    if (!value.isNumber()) {
-        return Status(ErrorCodes::TypeMismatch,
-                      "'expireAfterSeconds' must be a number, found type " +
-                          str(typeName(value.type())));
-    }
-    const double d = value.numberDouble();
-    if (std::isnan(d))
-        return invalid("TTL index 'expireAfterSeconds' option must be a valid number");
-    if (d < 0)
-        return invalid("TTL index 'expireAfterSeconds' option cannot be less than 0");
-    if (d > static_cast<double>(INT32_MAX)) {
-        return invalid("TTL index 'expireAfterSeconds' option must be within an acceptable "
-                       "range, try a lower number");
-    }
-    return Status::OK();
+    return validateClusteredExpireAfterSeconds(value);
 }
 
 bool isValidTimeseriesGranularityTransition(BucketGranularity current,

@@ -27,19 +27,6 @@ namespace mongo {
 namespace {
 
 
-/** The largest ObjectId whose timestamp is `secs` (bucket starts up to `secs`). */
-OID maxOidForSeconds(long long secs) {
-    unsigned char bytes[12];
-    const auto s = static_cast<uint32_t>(secs);
-    bytes[0] = static_cast<unsigned char>(s >> 24);
-    bytes[1] = static_cast<unsigned char>(s >> 16);
-    bytes[2] = static_cast<unsigned char>(s >> 8);
-    bytes[3] = static_cast<unsigned char>(s);
-    for (int i = 4; i < 12; ++i)
-        bytes[i] = 0xff;
-    return OID::from(bytes);
-}
-
 /** Deletes the buckets matching `filter`, in batches. */
 long long deleteBuckets(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                         const BSONObj& filter) {

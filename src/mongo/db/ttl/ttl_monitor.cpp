@@ -95,6 +95,39 @@ long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<
     return deleteMatchingInBatches(opCtx, coll, filter, nullptr);
 }
 
+OID maxOidForSeconds(long long secs) {
+    unsigned char bytes[12];
+    const auto s = static_cast<uint32_t>(secs);
+    bytes[0] = static_cast<unsigned char>(s >> 24);
+    bytes[1] = static_cast<unsigned char>(s >> 16);
+    bytes[2] = static_cast<unsigned char>(s >> 8);
+    bytes[3] = static_cast<unsigned char>(s);
+    for (int i = 4; i < 12; ++i)
+        bytes[i] = 0xff;
+    return OID::from(bytes);
+}
+
+long long deleteExpiredClusteredDocuments(OperationContext* opCtx,
+                                          const std::shared_ptr<Collection>& coll, Date_t now) {
+    BSONElement ttl;
+    {
+        std::shared_lock<std::shared_mutex> lk(coll->lock());
+        if (!coll->isClustered() || coll->ns().isTimeseriesBucketsCollection())
+            return 0;
+        ttl = coll->options()["expireAfterSeconds"];
+        if (!ttl.isNumber())
+            return 0;
+    }
+    const Date_t cutoff = now - std::chrono::seconds(ttl.numberLong());
+    const long long cutoffSecs = cutoff.toMillisSinceEpoch() / 1000;
+    BSONArrayBuilder ors;
+    // Comparisons stay within a BSON type: the OID bound matches ObjectIds, the date dates.
+    if (cutoffSecs >= 0)
+        ors.append(BSON("_id" << BSON("$lte" << maxOidForSeconds(cutoffSecs))));
+    ors.append(BSON("_id" << BSON("$lte" << cutoff)));
+    return deleteMatchingInBatches(opCtx, coll, BSON("$or" << ors.arr()), nullptr);
+}
+
 long long doTTLPass(OperationContext* opCtx, Date_t now) {
     auto* catalog = opCtx->getServiceContext()->catalog;
     long long deleted = 0;
@@ -120,6 +153,7 @@ long long doTTLPass(OperationContext* opCtx, Date_t now) {
             }
             for (const auto& idx : ttlIndexes)
                 deleted += deleteExpiredDocuments(opCtx, coll, *idx, now);
+            deleted += deleteExpiredClusteredDocuments(opCtx, coll, now);
         }
     }
     ttlMetrics().deletedDocuments.fetch_add(deleted);

@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/oid.h"
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,6 +55,19 @@ long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr
 
 long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                                  const IndexEntry& index, Date_t now);
+
+/** The largest ObjectId whose timestamp is `secs` (every _id generated up to that second). */
+OID maxOidForSeconds(long long secs);
+
+/**
+ * Collection-level TTL of a collection clustered by _id ({clusteredIndex, expireAfterSeconds},
+ * not time-series buckets): deletes the documents whose _id is an ObjectId with a timestamp
+ * at or before now - expireAfterSeconds, or a date at or before it (a range on the clustered
+ * key; other _id types never expire). Returns how many were deleted (0 when not such a
+ * collection). REQUIRES: no unit of work open on opCtx.
+ */
+long long deleteExpiredClusteredDocuments(OperationContext* opCtx,
+                                          const std::shared_ptr<Collection>& coll, Date_t now);
 
 /** One pass over every collection of every database. Returns documents deleted. */
 long long doTTLPass(OperationContext* opCtx, Date_t now);

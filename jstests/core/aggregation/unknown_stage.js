@@ -22,9 +22,15 @@ function stageWithTwoFields() {
 }
 
 function unknownExpression() {
+    // In $project an unknown operator as the whole value is the projection's 31325 (as
+    // upstream); as an expression ($addFields, inside another operator) it is 168.
     assert.commandFailedWithCode(
         db.runCommand(
             {aggregate: coll.getName(), pipeline: [{$project: {x: {$nope: 1}}}], cursor: {}}),
+        31325);
+    assert.commandFailedWithCode(
+        db.runCommand(
+            {aggregate: coll.getName(), pipeline: [{$addFields: {x: {$nope: 1}}}], cursor: {}}),
         ErrorCodes.InvalidPipelineOperator);
 }
 

@@ -26,6 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import uuid
@@ -340,6 +341,62 @@ def run(args, m):
         assert limit0["ok"] == 1 and limit0["writeErrors"][0]["code"] == 72, limit0
         assert db.tsr.count_documents({}) == 6
 
+    def busy_session_wait_honours_max_time_and_kill_op():
+        # A retryable delete that scans slowly and matches nothing holds its session.
+        db.slow.drop()
+        db.slow.insert_many([{"_id": i} for i in range(3000)])
+        lsid = new_lsid()
+        slow_q = {"$expr": {"$lt": [{"$size": {"$range": [0, 200000]}}, 0]}}
+
+        def delete_cmd(comment, extra=()):
+            return SON([("delete", "slow"), ("deletes", [{"q": slow_q, "limit": 1}]),
+                        ("lsid", lsid), ("txnNumber", Int64(1)), ("comment", comment)]
+                       + list(extra) + [("$db", "rw")])
+
+        def op_of(comment):
+            ops = admin.command(SON([("currentOp", 1), ("command.comment", comment)]))["inprog"]
+            return ops[0] if ops else None
+
+        def wait_op(comment):
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                op = op_of(comment)
+                if op:
+                    return op
+                time.sleep(0.05)
+            raise AssertionError("%s never showed up in currentOp" % comment)
+
+        results = {}
+
+        def run_in_thread(key, cmd):
+            def body():
+                try:
+                    results[key] = raw_command(m.port, cmd, timeout=120)
+                except Exception as e:  # noqa: BLE001 - reported by the asserts below
+                    results[key] = {"exception": repr(e)}
+            t = threading.Thread(target=body)
+            t.start()
+            return t
+
+        holder = run_in_thread("holder", delete_cmd("holder"))
+        wait_op("holder")
+        start = time.time()
+        timed = raw_command(m.port, delete_cmd("timed", [("maxTimeMS", 300)]), timeout=60)
+        assert timed["ok"] == 0 and timed["code"] == 50, timed  # MaxTimeMSExpired
+        assert time.time() - start < 10, time.time() - start
+        assert op_of("holder") is not None, "the holder ended before the wait was tested"
+        waiter = run_in_thread("waiter", delete_cmd("waiter"))
+        op = wait_op("waiter")
+        admin.command(SON([("killOp", 1), ("op", op["opid"])]))
+        waiter.join(30)
+        assert results["waiter"].get("code") == 11601, results["waiter"]  # Interrupted
+        # killSessions interrupts the holder itself.
+        admin.command(SON([("killSessions", [lsid])]))
+        holder.join(60)
+        h = results["holder"]
+        code = h.get("code") or (h.get("writeErrors") or [{}])[0].get("code")
+        assert code == 11601, h
+
     def fail_command_close_connection_before_the_write():
         db.c.drop()
         admin.command(SON([("configureFailPoint", "failCommand"), ("mode", {"times": 1}),
@@ -433,6 +490,8 @@ def run(args, m):
          timeseries_find_one_and_update_and_delete_exactly_once)
     step("time-series raw retry answers the first result",
          timeseries_raw_retry_answers_the_first_result)
+    step("a busy session's waiter honours maxTimeMS and killOp",
+         busy_session_wait_honours_max_time_and_kill_op)
     step("failCommand closeConnection before the write", fail_command_close_connection_before_the_write)
     step("failCommand errorCode is labelled and retried", fail_command_error_code_is_labelled_and_retried)
     step("raw retry runs only the missing statements", raw_retry_runs_only_the_missing_statements)

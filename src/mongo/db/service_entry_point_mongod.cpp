@@ -128,7 +128,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
             LogicalSessionCache::get().vivify(lsid.embeddedObject(), Date_t::now(),
                                               gMaxSessions.load());
         evaluateFailCommandBeforeRun(&opCtx, req, *cmd);
-        if (cmd->isWriteCommand())
+        if (cmd->writesData(req))
             uassertDiskSpaceForWrites();
         BSONObjBuilder body;
         cmd->run(&opCtx, req, body);

@@ -140,6 +140,9 @@ void validateClusteredIndexOption(const NamespaceString& nss,
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
         auto cmd = CreateCommand::parse(req.body);
@@ -240,6 +243,9 @@ MONGO_REGISTER_COMMAND(DropDatabaseCmd)
 class RenameCollectionCmd : public Command {
 public:
     RenameCollectionCmd() : Command("renameCollection") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
     bool adminOnly() const override {
         return true;
     }
@@ -291,6 +297,9 @@ void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinit
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CollModCommand::parse(req.body);

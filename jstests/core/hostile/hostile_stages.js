@@ -41,15 +41,15 @@ function windowsStopAtTheirLimit() {
     hostileCase("$setWindowFields $push over an unbounded window",
                 () => generated(3000000, [{$setWindowFields: {sortBy: {r: 1}, output: {all: {
                           $push: "$s", window: {documents: ["unbounded", "unbounded"]}}}}}]),
-                {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 90});
+                {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 120});
     hostileCase("$setWindowFields sliding $push over the whole input",
                 () => generated(3000000, [{$setWindowFields: {sortBy: {r: 1}, output: {all: {
                           $push: "$s", window: {documents: ["unbounded", "current"]}}}}}]),
-                {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 90});
+                {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 120});
     hostileCase("$setWindowFields over a two-million-document partition spills and works",
                 () => generated(2000000, [{$setWindowFields: {sortBy: {r: -1}, output: {sum: {
                           $sum: "$r", window: {documents: [-1, 1]}}}}}, {$count: "n"}]),
-                {seconds: 90});
+                {seconds: 120});
 }
 
 function blockingStagesStopOrSpill() {

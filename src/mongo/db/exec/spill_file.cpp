@@ -1,5 +1,6 @@
 #include "mongo/db/exec/spill_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unistd.h>
 #include <vector>
@@ -46,26 +47,40 @@ std::int64_t SpillFile::append(std::int64_t tag, const BSONObj& a, const BSONObj
     return at;
 }
 
-SpillFile::Record SpillFile::readAt(std::int64_t offset) {
-    if (_dirty) {
-        uassert(ErrorCodes::InternalError, "failed writing to a spill file (is the disk full?)",
-                std::fflush(_file) == 0);
-        _dirty = false;
-    }
-    const int fd = fileno(_file);
-    Record r;
+const char* SpillFile::bytesAt(std::int64_t pos, size_t n) {
+    constexpr size_t kBlockBytes = 256 * 1024;
     uassert(ErrorCodes::InternalError, "corrupt spill file",
-            offset >= 0 && offset < _size && readExactly(fd, &r.tag, sizeof(r.tag), offset));
+            pos >= 0 && pos + static_cast<std::int64_t>(n) <= _size);
+    const std::int64_t blockEnd = _blockStart + static_cast<std::int64_t>(_block.size());
+    if (pos < _blockStart || pos + static_cast<std::int64_t>(n) > blockEnd) {
+        if (_dirty) {
+            uassert(ErrorCodes::InternalError, "failed writing to a spill file (is the disk full?)",
+                    std::fflush(_file) == 0);
+            _dirty = false;
+        }
+        size_t len = static_cast<size_t>(
+            std::min<std::int64_t>(std::max(kBlockBytes, n), _size - pos));
+        _block.resize(len);
+        _blockStart = pos;
+        if (!readExactly(fileno(_file), _block.data(), len, pos)) {
+            _block.clear();
+            uasserted(ErrorCodes::InternalError, "failed reading a spill file");
+        }
+    }
+    return _block.data() + (pos - _blockStart);
+}
+
+SpillFile::Record SpillFile::readAt(std::int64_t offset) {
+    Record r;
+    std::memcpy(&r.tag, bytesAt(offset, sizeof(r.tag)), sizeof(r.tag));
     std::int64_t pos = offset + static_cast<std::int64_t>(sizeof(r.tag));
     auto readObj = [&]() {
         std::int32_t size;
-        uassert(ErrorCodes::InternalError, "corrupt spill file",
-                readExactly(fd, &size, sizeof(size), pos) && size >= 5 && pos + size <= _size);
-        std::vector<char> buf(static_cast<size_t>(size));
-        uassert(ErrorCodes::InternalError, "corrupt spill file",
-                readExactly(fd, buf.data(), buf.size(), pos));
+        std::memcpy(&size, bytesAt(pos, sizeof(size)), sizeof(size));
+        uassert(ErrorCodes::InternalError, "corrupt spill file", size >= 5);
+        BSONObj o = BSONObj::copyFrom(bytesAt(pos, static_cast<size_t>(size)), size);
         pos += size;
-        return BSONObj::copyFrom(buf.data(), size);
+        return o;
     };
     r.a = readObj();
     r.b = readObj();
@@ -90,6 +105,8 @@ void SpillFile::truncate() {
     _size = 0;
     _readPos = 0;
     _dirty = false;
+    _block.clear();
+    _blockStart = 0;
 }
 
 }  // namespace mongo

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <vector>
 
 #include "mongo/bson/bsonobj.h"
 
@@ -59,7 +60,14 @@ public:
     }
 
 private:
+    /** `n` bytes at `pos`, through the read block (loaded from the file as needed). */
+    const char* bytesAt(std::int64_t pos, size_t n);
+
     std::FILE* _file = nullptr;
+    // Reads go through one block of the file (records are mostly read in order or near each
+    // other): a read inside it costs no system call.
+    std::vector<char> _block;
+    std::int64_t _blockStart = 0;
     std::int64_t _size = 0;
     std::int64_t _readPos = 0;
     bool _dirty = false;  // appended since the last flush

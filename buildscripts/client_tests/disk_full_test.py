@@ -2,7 +2,9 @@
 """Disk full: mongod on a 256 MB tmpfs (mounted by this test; it needs root) takes journaled
 inserts until the filesystem is nearly full. Then writes fail with OutOfDiskSpace 14031 (the
 diskSpaceMinFreeMB guard, before WiredTiger can meet ENOSPC in its journal, which would be a
-panic) while mongod stays up and keeps serving reads of every acknowledged document; after
+panic), and so do the other commands that write data (create, createIndexes, collMod,
+renameCollection, applyOps, findAndModify, aggregate with $out/$merge) while reads and drop
+still work, mongod stays up and keeps serving reads of every acknowledged document; after
 the filesystem grows and mongod restarts, every acknowledged document is still there.
 Prints one line per check and `N passed, M failed`.
 Usage: disk_full_test.py --mongod PATH
@@ -60,6 +62,51 @@ def stop(proc):
             proc.wait()
 
 
+def code_of(db, cmd):
+    try:
+        db.command(cmd)
+        return 0
+    except pymongo.errors.OperationFailure as e:
+        return e.code
+
+
+def check_other_writes_refused(client):
+    """Every command that writes data is refused on the full disk; reads and drops work."""
+    from bson import SON
+    db, admin = client.test, client.admin
+    refused = {
+        "create": SON([("create", "newcoll")]),
+        "create (time-series)": SON([("create", "newts"), ("timeseries", {"timeField": "t"})]),
+        "createIndexes": SON([("createIndexes", "side"),
+                              ("indexes", [{"key": {"a": 1}, "name": "a_1"}])]),
+        "collMod": SON([("collMod", "side"), ("validator", {"a": {"$exists": True}})]),
+        "aggregate with $out": SON([("aggregate", "side"), ("pipeline", [{"$out": "copy"}]),
+                                    ("cursor", {})]),
+        "aggregate with $merge": SON([("aggregate", "side"),
+                                      ("pipeline", [{"$merge": {"into": "copy2"}}]),
+                                      ("cursor", {})]),
+        "findAndModify": SON([("findAndModify", "side"), ("query", {"_id": 1}),
+                              ("update", {"$set": {"b": 1}})]),
+    }
+    for name, cmd in refused.items():
+        code = code_of(db, cmd)
+        check("%s is refused with OutOfDiskSpace 14031" % name, code == 14031, code)
+    code = code_of(admin, SON([("renameCollection", "test.side"), ("to", "test.side2")]))
+    check("renameCollection is refused with OutOfDiskSpace 14031", code == 14031, code)
+    code = code_of(admin, SON([("applyOps", [{"op": "i", "ns": "test.side",
+                                              "o": {"_id": 2}}])]))
+    check("applyOps is refused with OutOfDiskSpace 14031", code == 14031, code)
+    code = code_of(db, SON([("aggregate", "side"), ("pipeline", [{"$match": {}}]),
+                            ("cursor", {})]))
+    check("an aggregate without $out/$merge still runs", code == 0, code)
+    code = code_of(db, SON([("drop", "victim")]))
+    check("drop still works (it frees space)", code == 0, code)
+    check("nothing refused was applied",
+          db.side.find_one({"_id": 1}) == {"_id": 1, "a": 1} and
+          "newcoll" not in db.list_collection_names() and
+          len(db.side.index_information()) == 1, list(db.side.index_information()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mongod", required=True)
@@ -80,6 +127,8 @@ def main():
             return 1
         coll = client.test.get_collection(
             "full", write_concern=pymongo.write_concern.WriteConcern(w=1, j=True))
+        client.test.victim.insert_one({"_id": 1})
+        client.test.side.insert_one({"_id": 1, "a": 1})
         acknowledged, error = 0, None
         for batch in range(2000):
             try:
@@ -107,6 +156,7 @@ def main():
                       "%d < %d" % (n, acknowledged))
             except pymongo.errors.PyMongoError as e:
                 check("reads still work and see every acknowledged document", False, e)
+            check_other_writes_refused(client)
         stop(proc)
         subprocess.run(["mount", "-o", "remount,size=512m", mnt])
         proc, client = start(args.mongod, mnt, free_port(), os.path.join(work, "mongod2.log"))

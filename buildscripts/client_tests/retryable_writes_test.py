@@ -26,6 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import uuid
@@ -264,6 +265,138 @@ def run(args, m):
         retried_once("insert")
         assert db.ts.count_documents({}) == 6, db.ts.count_documents({})
 
+    def ts_seed(name):
+        db[name].drop()
+        db.create_collection(name, timeseries={"timeField": "t", "metaField": "m"})
+        t0 = datetime.datetime(2024, 3, 1)
+        db[name].insert_many([{"_id": i, "t": t0 + datetime.timedelta(seconds=i), "m": i % 2,
+                               "v": i} for i in range(6)])
+        return t0
+
+    def timeseries_update_one_exactly_once():
+        ts_seed("tsu")
+        fail_after_write()
+        res = db.tsu.update_one({"_id": 3}, {"$inc": {"v": 100}})
+        assert (res.matched_count, res.modified_count) == (1, 1), res.raw_result
+        retried_once("update")
+        assert db.tsu.find_one({"_id": 3})["v"] == 103, list(db.tsu.find())
+        assert db.tsu.count_documents({}) == 6
+
+    def timeseries_upsert_returns_the_first_upserted_id():
+        t0 = ts_seed("tsu")
+        fail_after_write()
+        res = db.tsu.update_one({"m": 7, "t": t0}, {"$inc": {"v": 1}}, upsert=True)
+        retried_once("update")
+        docs = list(db.tsu.find({"m": 7}))
+        assert len(docs) == 1 and docs[0]["v"] == 1, docs
+        assert res.upserted_id == docs[0]["_id"], (res.raw_result, docs)
+        assert db.tsu.count_documents({}) == 7
+
+    def timeseries_delete_one_exactly_once():
+        ts_seed("tsd")
+        fail_after_write()
+        res = db.tsd.delete_one({"m": 0})
+        assert res.deleted_count == 1, res.raw_result
+        retried_once("delete")
+        assert db.tsd.count_documents({"m": 0}) == 2, list(db.tsd.find())
+
+    def timeseries_find_one_and_update_and_delete_exactly_once():
+        ts_seed("tsf")
+        fail_after_write()
+        doc = db.tsf.find_one_and_update({"_id": 2}, {"$inc": {"v": 10}},
+                                         return_document=ReturnDocument.AFTER,
+                                         projection={"_id": 1, "v": 1})
+        assert doc == {"_id": 2, "v": 12}, doc
+        retried_once("findAndModify")
+        assert db.tsf.find_one({"_id": 2})["v"] == 12
+        fail_after_write()
+        gone = db.tsf.find_one_and_delete({"m": 1}, projection={"_id": 0, "v": 1})
+        assert gone is not None and "v" in gone and "_id" not in gone, gone
+        retried_once("findAndModify")
+        assert db.tsf.count_documents({"m": 1}) == 2, list(db.tsf.find())
+
+    def timeseries_raw_retry_answers_the_first_result():
+        ts_seed("tsr")
+        lsid = new_lsid()
+        cmd = SON([("update", "tsr"), ("updates", [{"q": {"_id": 1}, "u": {"$inc": {"v": 5}}},
+                                                   {"q": {"_id": 4}, "u": {"$set": {"v": -1}}}]),
+                   ("lsid", lsid), ("txnNumber", Int64(4)), ("$db", "rw")])
+        first = raw_command(m.port, cmd)
+        assert first["ok"] == 1 and first["n"] == 2 and first["nModified"] == 2, first
+        again = raw_command(m.port, cmd)
+        assert again["n"] == 2 and again["nModified"] == 2 and "writeErrors" not in again, again
+        assert db.tsr.find_one({"_id": 1})["v"] == 6 and db.tsr.find_one({"_id": 4})["v"] == -1
+        # Statement 0 of txnNumber 4 was an update: a delete retrying it is refused.
+        kind = raw_command(m.port, SON([("delete", "tsr"), ("deletes", [{"q": {"_id": 1}, "limit": 1}]),
+                                        ("lsid", lsid), ("txnNumber", Int64(4)), ("$db", "rw")]))
+        assert kind["ok"] == 1 and kind["writeErrors"][0]["code"] == 40637, kind
+        assert db.tsr.count_documents({"_id": 1}) == 1
+        multi = raw_command(m.port, SON([("update", "tsr"),
+                                         ("updates", [{"q": {}, "u": {"$set": {"a": 1}},
+                                                       "multi": True}]),
+                                         ("lsid", lsid), ("txnNumber", Int64(5)), ("$db", "rw")]))
+        assert multi["ok"] == 1 and multi["writeErrors"][0]["code"] == 72, multi
+        limit0 = raw_command(m.port, SON([("delete", "tsr"), ("deletes", [{"q": {}, "limit": 0}]),
+                                          ("lsid", lsid), ("txnNumber", Int64(6)), ("$db", "rw")]))
+        assert limit0["ok"] == 1 and limit0["writeErrors"][0]["code"] == 72, limit0
+        assert db.tsr.count_documents({}) == 6
+
+    def busy_session_wait_honours_max_time_and_kill_op():
+        # A retryable delete that scans slowly and matches nothing holds its session.
+        db.slow.drop()
+        db.slow.insert_many([{"_id": i} for i in range(3000)])
+        lsid = new_lsid()
+        slow_q = {"$expr": {"$lt": [{"$size": {"$range": [0, 200000]}}, 0]}}
+
+        def delete_cmd(comment, extra=()):
+            return SON([("delete", "slow"), ("deletes", [{"q": slow_q, "limit": 1}]),
+                        ("lsid", lsid), ("txnNumber", Int64(1)), ("comment", comment)]
+                       + list(extra) + [("$db", "rw")])
+
+        def op_of(comment):
+            ops = admin.command(SON([("currentOp", 1), ("command.comment", comment)]))["inprog"]
+            return ops[0] if ops else None
+
+        def wait_op(comment):
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                op = op_of(comment)
+                if op:
+                    return op
+                time.sleep(0.05)
+            raise AssertionError("%s never showed up in currentOp" % comment)
+
+        results = {}
+
+        def run_in_thread(key, cmd):
+            def body():
+                try:
+                    results[key] = raw_command(m.port, cmd, timeout=120)
+                except Exception as e:  # noqa: BLE001 - reported by the asserts below
+                    results[key] = {"exception": repr(e)}
+            t = threading.Thread(target=body)
+            t.start()
+            return t
+
+        holder = run_in_thread("holder", delete_cmd("holder"))
+        wait_op("holder")
+        start = time.time()
+        timed = raw_command(m.port, delete_cmd("timed", [("maxTimeMS", 300)]), timeout=60)
+        assert timed["ok"] == 0 and timed["code"] == 50, timed  # MaxTimeMSExpired
+        assert time.time() - start < 10, time.time() - start
+        assert op_of("holder") is not None, "the holder ended before the wait was tested"
+        waiter = run_in_thread("waiter", delete_cmd("waiter"))
+        op = wait_op("waiter")
+        admin.command(SON([("killOp", 1), ("op", op["opid"])]))
+        waiter.join(30)
+        assert results["waiter"].get("code") == 11601, results["waiter"]  # Interrupted
+        # killSessions interrupts the holder itself.
+        admin.command(SON([("killSessions", [lsid])]))
+        holder.join(60)
+        h = results["holder"]
+        code = h.get("code") or (h.get("writeErrors") or [{}])[0].get("code")
+        assert code == 11601, h
+
     def fail_command_close_connection_before_the_write():
         db.c.drop()
         admin.command(SON([("configureFailPoint", "failCommand"), ("mode", {"times": 1}),
@@ -349,6 +482,16 @@ def run(args, m):
          find_one_and_update_returns_the_original_value)
     step("find_one_and_delete exactly once", find_one_and_delete_exactly_once)
     step("time-series insert exactly once", timeseries_insert_exactly_once)
+    step("time-series update_one exactly once", timeseries_update_one_exactly_once)
+    step("time-series upsert returns the first upserted id",
+         timeseries_upsert_returns_the_first_upserted_id)
+    step("time-series delete_one exactly once", timeseries_delete_one_exactly_once)
+    step("time-series findAndModify exactly once",
+         timeseries_find_one_and_update_and_delete_exactly_once)
+    step("time-series raw retry answers the first result",
+         timeseries_raw_retry_answers_the_first_result)
+    step("a busy session's waiter honours maxTimeMS and killOp",
+         busy_session_wait_honours_max_time_and_kill_op)
     step("failCommand closeConnection before the write", fail_command_close_connection_before_the_write)
     step("failCommand errorCode is labelled and retried", fail_command_error_code_is_labelled_and_retried)
     step("raw retry runs only the missing statements", raw_retry_runs_only_the_missing_statements)
@@ -363,6 +506,7 @@ def run(args, m):
 
     lsid = new_lsid()
     ts_lsid = new_lsid()
+    ts_fam_lsid = new_lsid()
     saved = {}
 
     def before_crash():
@@ -381,6 +525,8 @@ def run(args, m):
         db2.create_collection("kts", timeseries={"timeField": "t", "metaField": "m"})
         saved["ts"] = raw_command(m.port, ts_insert_command())
         assert saved["ts"]["ok"] == 1 and saved["ts"]["n"] == 4, saved["ts"]
+        saved["tsfam"] = raw_command(m.port, ts_fam_command())
+        assert saved["tsfam"]["ok"] == 1 and saved["tsfam"]["value"]["v"] == 101, saved["tsfam"]
         m.kill9()
         m.start()
         m.wait_primary()
@@ -390,6 +536,11 @@ def run(args, m):
         docs = [{"t": t0 + datetime.timedelta(seconds=i), "m": i % 2, "v": i} for i in range(4)]
         return SON([("insert", "kts"), ("documents", docs), ("ordered", False), ("lsid", ts_lsid),
                     ("txnNumber", Int64(3)), ("writeConcern", {"j": True}), ("$db", "rw")])
+
+    def ts_fam_command():
+        return SON([("findAndModify", "kts"), ("query", {"v": 1}), ("update", {"$inc": {"v": 100}}),
+                    ("new", True), ("lsid", ts_fam_lsid), ("txnNumber", Int64(4)),
+                    ("writeConcern", {"j": True}), ("$db", "rw")])
 
     def retry_after_restart_answers_the_first_result():
         fam = raw_command(m.port, SON([("findAndModify", "k"), ("query", {"_id": 1}),
@@ -406,6 +557,10 @@ def run(args, m):
         ts = raw_command(m.port, ts_insert_command())
         assert ts["ok"] == 1 and ts["n"] == 4, ts
         assert db3.kts.count_documents({}) == 4, db3.kts.count_documents({})
+        tsfam = raw_command(m.port, ts_fam_command())
+        assert tsfam["ok"] == 1 and tsfam["value"] == saved["tsfam"]["value"], (tsfam, saved)
+        assert tsfam["lastErrorObject"] == saved["tsfam"]["lastErrorObject"], (tsfam, saved)
+        assert db3.kts.count_documents({"v": 101}) == 1 and db3.kts.count_documents({"v": 201}) == 0
 
     step("writes before kill -9", before_crash)
     step("retry after kill -9 and restart answers the first result",

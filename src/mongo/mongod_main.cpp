@@ -29,6 +29,7 @@
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
 #include "mongo/db/ttl/ttl_monitor.h"
+#include "mongo/db/logical_session_cache.h"
 #include "mongo/idl/server_parameter.h"
 #include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -474,6 +475,7 @@ int runMongod(int argc, char** argv) {
                 break;
             lk.unlock();
             cursors.timeoutCursors(gCursorTimeoutMillis.load());
+            reapExpiredSessions(Date_t::now());
             lk.lock();
         }
     });

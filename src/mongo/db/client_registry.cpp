@@ -196,6 +196,20 @@ bool ClientRegistry::killOp(long long opId, ErrorCodes::Error code) {
     return false;
 }
 
+size_t ClientRegistry::killSessionOps(const std::function<bool(const BSONObj& lsid)>& match,
+                                      ErrorCodes::Error code) {
+    std::lock_guard lk(_mutex);
+    size_t n = 0;
+    for (auto& [id, entry] : _clients) {
+        if (entry.op && !entry.op->description().lsid.isEmpty() &&
+            match(entry.op->description().lsid)) {
+            entry.op->markKilled(code);
+            ++n;
+        }
+    }
+    return n;
+}
+
 std::vector<BSONObj> ClientRegistry::report(OperationContext* self,
                                             const CurrentOpOptions& options) {
     // Without authentication every operation is the caller's own, so allUsers changes nothing.

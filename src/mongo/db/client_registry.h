@@ -9,6 +9,7 @@
 // reads ServiceContext::shuttingDown.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -52,6 +53,12 @@ public:
 
     /** Marks the operation with this opid killed; false if no such operation runs. */
     bool killOp(long long opId, ErrorCodes::Error code = ErrorCodes::Interrupted);
+    /**
+     * Marks killed every operation run on a logical session (lsid) that `match` accepts
+     * (killSessions, killAllSessions). Returns how many.
+     */
+    size_t killSessionOps(const std::function<bool(const BSONObj& lsid)>& match,
+                          ErrorCodes::Error code = ErrorCodes::Interrupted);
 
     /**
      * The $currentOp documents (upstream's shape) of the registered connections:

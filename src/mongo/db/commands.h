@@ -67,6 +67,15 @@ public:
     virtual bool isWriteCommand() const {
         return false;
     }
+    /**
+     * Writes data (or catalog metadata), so the dispatcher refuses it with OutOfDiskSpace 14031
+     * while the data directory's filesystem is nearly full (diskSpaceMinFreeMB). By default
+     * the write commands; DDL that creates or changes collections or indexes, applyOps and
+     * aggregate with $out/$merge too. Commands that only free space (drop...) do not.
+     */
+    virtual bool writesData(const CommandRequest& request) const {
+        return isWriteCommand();
+    }
     virtual std::string help() const {
         return "";
     }

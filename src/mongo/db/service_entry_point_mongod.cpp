@@ -5,6 +5,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/cursor_manager.h"
+#include "mongo/db/logical_session_cache.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/repl/replication_coordinator.h"
@@ -123,8 +124,11 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
                 !cmd->adminOnly() || req.dbName == "admin");
         uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
         applyGenericArguments(&opCtx, req);
+        if (BSONElement lsid = req.body["lsid"]; lsid.type() == BSONType::kObject)
+            LogicalSessionCache::get().vivify(lsid.embeddedObject(), Date_t::now(),
+                                              gMaxSessions.load());
         evaluateFailCommandBeforeRun(&opCtx, req, *cmd);
-        if (cmd->isWriteCommand())
+        if (cmd->writesData(req))
             uassertDiskSpaceForWrites();
         BSONObjBuilder body;
         cmd->run(&opCtx, req, body);

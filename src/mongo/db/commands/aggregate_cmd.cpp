@@ -27,6 +27,20 @@ constexpr long long kDefaultBatchSize = 101;
 class AggregateCmd : public Command {
 public:
     AggregateCmd() : Command("aggregate") {}
+    /** A pipeline ending in $out or $merge writes. */
+    bool writesData(const CommandRequest& req) const override {
+        BSONElement pipeline = req.body["pipeline"];
+        if (pipeline.type() != BSONType::kArray)
+            return false;
+        for (auto stage : pipeline.embeddedObject()) {
+            if (stage.type() != BSONType::kObject || stage.embeddedObject().isEmpty())
+                continue;
+            StringData name = stage.embeddedObject().firstElementFieldNameStringData();
+            if (name == "$out" || name == "$merge")
+                return true;
+        }
+        return false;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = AggregateCommandRequest::parse(req.body);

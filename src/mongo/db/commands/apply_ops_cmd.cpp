@@ -50,6 +50,9 @@ void runOplogCommand(OperationContext* opCtx, StringData db, const BSONObj& cmd)
 class ApplyOpsCmd : public Command {
 public:
     ApplyOpsCmd() : Command("applyOps") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
     bool adminOnly() const override {
         return true;
     }

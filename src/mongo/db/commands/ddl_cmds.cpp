@@ -179,6 +179,9 @@ BSONObj storedCreateOptions(const BSONObj& options, const std::optional<BSONObj>
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
         auto cmd = CreateCommand::parse(req.body);
@@ -288,6 +291,9 @@ MONGO_REGISTER_COMMAND(DropDatabaseCmd)
 class RenameCollectionCmd : public Command {
 public:
     RenameCollectionCmd() : Command("renameCollection") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
     bool adminOnly() const override {
         return true;
     }
@@ -366,6 +372,9 @@ void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinit
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CollModCommand::parse(req.body);

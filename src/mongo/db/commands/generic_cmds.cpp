@@ -187,48 +187,6 @@ public:
 };
 MONGO_REGISTER_COMMAND(ListCommandsCmd)
 
-class StartSessionCmd : public Command {
-public:
-    StartSessionCmd() : Command("startSession") {}
-    void run(OperationContext*, const CommandRequest&, BSONObjBuilder& result) override {
-        unsigned char uuid[16];
-        OID a = OID::gen();
-        OID b = OID::gen();
-        std::memcpy(uuid, a.view(), 8);
-        std::memcpy(uuid + 8, b.view() + 4, 8);
-        uuid[6] = (uuid[6] & 0x0F) | 0x40;
-        uuid[8] = (uuid[8] & 0x3F) | 0x80;
-        BSONObjBuilder id(result.subobjStart("id"));
-        id.appendBinData("id", 16, newUUID, uuid);
-        id.done();
-        result.append("timeoutMinutes", 30);
-    }
-};
-MONGO_REGISTER_COMMAND(StartSessionCmd)
-
-/** endSessions / refreshSessions: accepted; sessions carry no server state here. */
-class SessionsNoopCmd : public Command {
-public:
-    explicit SessionsNoopCmd(StringData name) : Command(name) {}
-    void run(OperationContext*, const CommandRequest& req, BSONObjBuilder&) override {
-        BSONElement e = req.body.firstElement();
-        uassert(ErrorCodes::TypeMismatch,
-                "BSON field '" + std::string(getName()) + "' is the wrong type '" +
-                    std::string(typeName(e.type())) + "', expected type 'array'",
-                e.type() == BSONType::kArray);
-    }
-};
-class EndSessionsCmd : public SessionsNoopCmd {
-public:
-    EndSessionsCmd() : SessionsNoopCmd("endSessions") {}
-};
-class RefreshSessionsCmd : public SessionsNoopCmd {
-public:
-    RefreshSessionsCmd() : SessionsNoopCmd("refreshSessions") {}
-};
-MONGO_REGISTER_COMMAND(EndSessionsCmd)
-MONGO_REGISTER_COMMAND(RefreshSessionsCmd)
-
 class ShutdownCmd : public Command {
 public:
     ShutdownCmd() : Command("shutdown") {}

@@ -3,6 +3,7 @@
 // clients use polling monitoring) and without compression.
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
@@ -39,7 +40,7 @@ public:
         result.append("maxMessageSizeBytes", 48000000);
         result.append("maxWriteBatchSize", 100000);
         result.append("localTime", Date_t::now());
-        result.append("logicalSessionTimeoutMinutes", 30);
+        result.append("logicalSessionTimeoutMinutes", gLocalLogicalSessionTimeoutMinutes.load());
         if (Client* client = opCtx->getClient())
             result.append("connectionId", static_cast<long long>(client->connectionId()));
         result.append("minWireVersion", kMinWireVersion);

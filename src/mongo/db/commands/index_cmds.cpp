@@ -17,6 +17,9 @@ namespace {
 class CreateIndexesCmd : public Command {
 public:
     CreateIndexesCmd() : Command("createIndexes") {}
+    bool writesData(const CommandRequest&) const override {
+        return true;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CreateIndexesCommand::parse(req.body);

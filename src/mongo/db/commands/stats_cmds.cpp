@@ -9,6 +9,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/logical_session_cache.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
@@ -161,6 +162,11 @@ public:
             c.append("available", maxConns - current);
             c.append("totalCreated", sc->transportLayer ? sc->transportLayer->totalCreated() : 0LL);
             c.append("active", current);
+        }
+        {
+            BSONObjBuilder l(result.subobjStart("logicalSessionRecordCache"));
+            l.append("activeSessionsCount",
+                     static_cast<int>(LogicalSessionCache::get().size()));
         }
         {
             BSONObjBuilder o(result.subobjStart("opcounters"));

@@ -22,10 +22,16 @@ namespace {
 
 /** Update on a time-series view: measurement updates (timeseries_write_ops.h). */
 void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
-                         const UpdateCommandRequest& cmd, BSONObjBuilder& result) {
+                         const RetryableWrite& retryable, const UpdateCommandRequest& cmd,
+                         BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
-    auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered());
+    std::optional<RetryableTimeseriesStatements> log;
+    if (retryable.active())
+        log.emplace(retryable, "update", 40638, ts.bucketsNss,
+                 ts.buckets ? ts.buckets->uuid() : std::string());
+    auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered(),
+                                                    log ? &*log : nullptr);
     result.appendNumber("n", res.n);
     result.appendNumber("nModified", res.nModified);
     if (!res.upserted.empty()) {
@@ -58,8 +64,7 @@ public:
                 !updates.empty() && updates.size() <= 100000);
         RetryableWrite retryable(opCtx, req, updates.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
-            // Time-series updates run without retryable-write records (not exactly-once).
-            runTimeseriesUpdate(opCtx, std::move(*ts), cmd, result);
+            runTimeseriesUpdate(opCtx, std::move(*ts), retryable, cmd, result);
             return;
         }
         uassert(ErrorCodes::CommandNotSupportedOnView,
@@ -234,7 +239,12 @@ public:
         if (ts) {
             AutoGetCollection buckets(opCtx, ts->bucketsNss, AutoGetCollection::Mode::kWrite);
             timeseries::attachBuckets(&*ts, buckets.getCollection());
-            auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd);
+            std::optional<RetryableTimeseriesStatements> log;
+            if (retryable.active())
+                log.emplace(retryable, "findAndModify", 40606, ts->bucketsNss,
+                            ts->buckets ? ts->buckets->uuid() : std::string());
+            auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd,
+                                                                log ? &*log : nullptr);
             if (remove) {
                 lastError.append("n", static_cast<int>(r.n));
             } else {

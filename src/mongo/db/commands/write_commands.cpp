@@ -144,6 +144,46 @@ void RetryableWrite::openScope(std::optional<repl::RetryableWriteScope>& scope,
         scope.emplace(std::vector<repl::RetryableWriteScope::Owner>{owner({opIndex})});
 }
 
+RetryableTimeseriesStatements::RetryableTimeseriesStatements(const RetryableWrite& retryable,
+                                                             StringData kind, int mismatchCode,
+                                                             const NamespaceString& bucketsNss,
+                                                             std::string bucketsUuid)
+    : _retryable(retryable),
+      _kind(kind),
+      _mismatchCode(mismatchCode),
+      _ns(bucketsNss.ns()),
+      _uuid(std::move(bucketsUuid)) {
+    invariant(_retryable.active());
+}
+
+std::optional<BSONObj> RetryableTimeseriesStatements::recorded(OperationContext* opCtx,
+                                                               size_t index) {
+    auto entry = _retryable.executed(opCtx, index);
+    if (!entry)
+        return std::nullopt;
+    BSONElement o2 = (*entry)["o2"];
+    bool sameKind = (*entry)["op"].type() == BSONType::kString &&
+        (*entry)["op"].valueStringData() == "n" && o2.type() == BSONType::kObject &&
+        o2.Obj()["timeseriesStatement"].type() == BSONType::kString &&
+        o2.Obj()["timeseriesStatement"].valueStringData() == _kind &&
+        o2.Obj()["outcome"].type() == BSONType::kObject;
+    if (!sameKind)
+        checkRetriedEntryKind(*entry, _kind, _mismatchCode, {});  // throws
+    return o2.Obj()["outcome"].Obj().getOwned();
+}
+
+void RetryableTimeseriesStatements::record(OperationContext* opCtx, size_t index,
+                                           const BSONObj& outcome) {
+    repl::RetryableWriteScope scope({_retryable.owner({index})});
+    repl::OplogEntryParams p;
+    p.opType = 'n';
+    p.ns = _ns;
+    p.uuid = _uuid;
+    p.o = BSON("msg" << ("retryable time-series " + _kind));
+    p.o2 = BSON("timeseriesStatement" << _kind << "outcome" << outcome);
+    scope.logStamped(opCtx, std::move(p), nullptr, nullptr);
+}
+
 void insertDocumentsInOneUnit(OperationContext* opCtx, Collection* coll,
                               const std::vector<BSONObj>& docs,
                               const repl::RetryableWriteScope::Owner* retryable) {
@@ -199,10 +239,16 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
 
 /** Delete on a time-series view: measurement deletes (timeseries_write_ops.h). */
 void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
+                         const RetryableWrite& retryable,
                          const DeleteCommandRequest& cmd, BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
-    auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered());
+    std::optional<RetryableTimeseriesStatements> log;
+    if (retryable.active())
+        log.emplace(retryable, "delete", 40637, ts.bucketsNss,
+                 ts.buckets ? ts.buckets->uuid() : std::string());
+    auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered(),
+                                                    log ? &*log : nullptr);
     result.appendNumber("n", res.n);
     appendWriteErrorsOf(res.errors, result);
 }
@@ -346,8 +392,7 @@ public:
                 !deletes.empty() && deletes.size() <= 100000);
         RetryableWrite retryable(opCtx, req, deletes.size());
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
-            // Time-series deletes run without retryable-write records (not exactly-once).
-            runTimeseriesDelete(opCtx, std::move(*ts), cmd, result);
+            runTimeseriesDelete(opCtx, std::move(*ts), retryable, cmd, result);
             return;
         }
         uassert(ErrorCodes::CommandNotSupportedOnView,

@@ -9,6 +9,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/repl/retryable_write_scope.h"
 #include "mongo/db/repl/transaction_table.h"
+#include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -45,6 +46,31 @@ private:
     std::optional<repl::CheckedOutSession> _session;
     std::optional<int> _firstStmtId;
     std::vector<int> _stmtIds;
+};
+
+/**
+ * Exactly-once time-series updates, deletes and findAndModify (timeseries_write_ops.h) over
+ * the session of a retryable write: a statement's outcome is a no-op oplog entry stamped with
+ * its stmtId, logged in the statement's unit of work: {op: "n", ns: <buckets>, o: {msg},
+ * o2: {timeseriesStatement: <kind>, outcome: {...}}}. A retry finds it through the session's
+ * executed statements (also after a restart: the entry is in the session's oplog chain).
+ */
+class RetryableTimeseriesStatements final : public timeseries::TimeseriesStatementLog {
+public:
+    /** `kind` is "update", "delete" or "findAndModify"; `mismatchCode` is thrown for a
+     * statement that ran as something else (40638, 40637, 40606). REQUIRES: retryable.active(). */
+    RetryableTimeseriesStatements(const RetryableWrite& retryable, StringData kind,
+                                  int mismatchCode, const NamespaceString& bucketsNss,
+                                  std::string bucketsUuid);
+    std::optional<BSONObj> recorded(OperationContext* opCtx, size_t index) override;
+    void record(OperationContext* opCtx, size_t index, const BSONObj& outcome) override;
+
+private:
+    const RetryableWrite& _retryable;
+    std::string _kind;
+    int _mismatchCode;
+    std::string _ns;
+    std::string _uuid;
 };
 
 /**

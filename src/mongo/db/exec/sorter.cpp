@@ -1,7 +1,6 @@
 #include "mongo/db/exec/sorter.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "mongo/util/assert_util.h"
 
@@ -11,11 +10,7 @@ ExternalSorter::ExternalSorter(std::shared_ptr<SortPattern> pattern, long long m
                                bool allowSpill)
     : _pattern(std::move(pattern)), _maxMemoryBytes(maxMemoryBytes), _allowSpill(allowSpill) {}
 
-ExternalSorter::~ExternalSorter() {
-    for (auto& r : _runs)
-        if (r.file)
-            std::fclose(r.file);
-}
+ExternalSorter::~ExternalSorter() = default;
 
 bool ExternalSorter::less(const Entry& a, const Entry& b) const {
     int c = _pattern->compareSortKeys(a.key, b.key);
@@ -37,40 +32,24 @@ void ExternalSorter::add(BSONObj key, BSONObj doc) {
 void ExternalSorter::spill() {
     std::stable_sort(_buffer.begin(), _buffer.end(),
                      [this](const Entry& a, const Entry& b) { return less(a, b); });
-    std::FILE* f = std::tmpfile();
-    uassert(ErrorCodes::InternalError, "cannot create a temporary file for an external sort", f);
-    for (const auto& e : _buffer) {
-        bool ok = std::fwrite(&e.seq, sizeof(e.seq), 1, f) == 1 &&
-            std::fwrite(e.key.objdata(), e.key.objsize(), 1, f) == 1 &&
-            std::fwrite(e.doc.objdata(), e.doc.objsize(), 1, f) == 1;
-        if (!ok) {
-            std::fclose(f);
-            uasserted(ErrorCodes::InternalError, "failed writing an external sort run");
-        }
-    }
-    std::rewind(f);
-    _runs.push_back({f, std::nullopt});
+    auto file = std::make_unique<SpillFile>();
+    for (const auto& e : _buffer)
+        file->append(e.seq, e.key, e.doc);
+    file->rewind();
+    ++_stats.spills;
+    _stats.spilledRecords += static_cast<long long>(_buffer.size());
+    _stats.spilledBytes += file->size();
+    _stats.spilledDataStorageSize += file->size();
+    _runs.push_back({std::move(file), std::nullopt});
     _buffer.clear();
     _bufferBytes = 0;
 }
 
-std::optional<ExternalSorter::Entry> ExternalSorter::readEntry(std::FILE* f) {
-    Entry e;
-    if (std::fread(&e.seq, sizeof(e.seq), 1, f) != 1)
+std::optional<ExternalSorter::Entry> ExternalSorter::readEntry(SpillFile* f) {
+    auto r = f->readNext();
+    if (!r)
         return std::nullopt;
-    auto readObj = [f]() {
-        std::int32_t size;
-        uassert(ErrorCodes::InternalError, "corrupt external sort run",
-                std::fread(&size, sizeof(size), 1, f) == 1 && size >= 5);
-        std::vector<char> buf(size);
-        std::memcpy(buf.data(), &size, sizeof(size));
-        uassert(ErrorCodes::InternalError, "corrupt external sort run",
-                std::fread(buf.data() + 4, size - 4, 1, f) == 1);
-        return BSONObj::copyFrom(buf.data(), size);
-    };
-    e.key = readObj();
-    e.doc = readObj();
-    return e;
+    return Entry{std::move(r->a), std::move(r->b), r->tag};
 }
 
 void ExternalSorter::finish() {
@@ -83,7 +62,7 @@ void ExternalSorter::finish() {
     if (!_buffer.empty())
         spill();
     for (auto& r : _runs)
-        r.head = readEntry(r.file);
+        r.head = readEntry(r.file.get());
 }
 
 std::optional<BSONObj> ExternalSorter::next() {
@@ -102,7 +81,7 @@ std::optional<BSONObj> ExternalSorter::next() {
     if (!best)
         return std::nullopt;
     BSONObj out = std::move(best->head->doc);
-    best->head = readEntry(best->file);
+    best->head = readEntry(best->file.get());
     return out;
 }
 

@@ -2,15 +2,15 @@
 // budget it writes sorted runs to temporary files (when allowed) and merges them
 // when read back. Keys are SortPattern sort keys; ties keep insertion order.
 //
-// Run file format: a sequence of records [seq: int64][key: BSON][doc: BSON].
+// Runs are SpillFile records [seq][key][doc] (spill_file.h).
 #pragma once
 
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/exec/spill_file.h"
 #include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
@@ -33,6 +33,10 @@ public:
     size_t numRuns() const {
         return _runs.size();
     }
+    /** Spills so far (one per run), bytes and records written, bytes on disk. */
+    const SpillingStats& spillingStats() const {
+        return _stats;
+    }
 
 private:
     struct Entry {
@@ -41,12 +45,12 @@ private:
         long long seq;
     };
     struct Run {
-        std::FILE* file = nullptr;
+        std::unique_ptr<SpillFile> file;
         std::optional<Entry> head;
     };
     bool less(const Entry& a, const Entry& b) const;
     void spill();
-    static std::optional<Entry> readEntry(std::FILE* f);
+    static std::optional<Entry> readEntry(SpillFile* f);
 
     std::shared_ptr<SortPattern> _pattern;
     long long _maxMemoryBytes;
@@ -55,6 +59,7 @@ private:
     size_t _bufferBytes = 0;
     long long _seq = 0;
     std::vector<Run> _runs;
+    SpillingStats _stats;
     bool _finished = false;
     size_t _pos = 0;  // into _buffer when there are no runs
 };

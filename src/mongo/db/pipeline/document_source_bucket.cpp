@@ -6,6 +6,8 @@
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/granularity_rounder.h"
 #include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/db/pipeline/collation_keys.h"
+#include "mongo/db/exec/sorter.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -108,10 +110,16 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
     return stages;
 }
 
-class DocumentSourceBucketAuto final : public DocumentSourceMaterialized {
+/**
+ * $bucketAuto sorts its input by the groupBy value with the external sorter (spilling past
+ * internalDocumentSourceBucketAutoMaxMemoryBytes with allowDiskUse, else 292); each sorted
+ * entry holds the key and the accumulators' inputs, not the document. Buckets are then
+ * built one per getNext() from the sorted stream.
+ */
+class DocumentSourceBucketAuto final : public DocumentSource {
 public:
     DocumentSourceBucketAuto(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
-        : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
+        : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
         BSONElement groupBy, buckets, output;
         for (auto f : _spec) {
             StringData n = f.fieldNameStringData();
@@ -161,85 +169,120 @@ public:
         b.append("$bucketAuto", _spec);
     }
 
-private:
-    std::vector<BSONObj> materialize() override {
-        populate();
-        return std::move(_results);
+    std::optional<BSONObj> getNext() override {
+        if (!_sorter)
+            populate();
+        return nextBucket();
     }
 
+    void dispose() override {
+        _sorter.reset();
+    }
+
+    void appendExplainStats(BSONObjBuilder* b) const override {
+        SpillingStats s = _sorter ? _sorter->spillingStats() : SpillingStats{};
+        b->append("usedDisk", s.spills > 0);
+        b->append("spills", s.spills);
+        b->append("spilledDataStorageSize", s.spilledDataStorageSize);
+        b->append("spilledBytes", s.spilledBytes);
+        b->append("spilledRecords", s.spilledRecords);
+    }
+
+private:
+    /** One sorted input: its groupBy value and its accumulators' inputs. */
+    struct Item {
+        Value key;
+        BSONObj entry;  // {k: <key>, "0": <input 0>, "1": ...} (a missing input is absent)
+    };
+
     void populate() {
-        std::vector<std::pair<Value, BSONObj>> items;
+        static const auto kByKey =
+            std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << 1))));
+        _sorter = std::make_unique<ExternalSorter>(
+            kByKey, gInternalDocumentSourceBucketAutoMaxMemoryBytes.load(), _expCtx->allowDiskUse);
         Variables* vars = &_expCtx->variables;
-        size_t bytes = 0;
-        const long long limit = gInternalDocumentSourceBucketAutoMaxMemoryBytes.load();
+        const StringComparator* strings = _expCtx->getCollator();
         while (auto doc = _source->getNext()) {
             _expCtx->checkForInterruptEvery128();
-            BSONObj owned = doc->getOwned();
-            Value key = _groupBy->evaluate(owned, vars).getOwned();
-            // Every input is held until the boundaries are known; this stage cannot spill.
-            bytes += owned.objsize() + key.byteSize() + sizeof(items[0]);
-            uassert(_expCtx->allowDiskUse ? ErrorCodes::ExceededMemoryLimit
-                                          : ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
-                    "$bucketAuto exceeded its memory limit of " + std::to_string(limit) +
-                        " bytes" +
-                        (_expCtx->allowDiskUse ? " (it cannot spill to disk)"
-                                               : ", but did not opt in to external sorting."),
-                    bytes <= static_cast<size_t>(limit));
+            ScopedFieldCache fieldCache(vars, *doc);
+            Value key = _groupBy->evaluate(*doc, vars);
             if (key.missing())
                 key = Value::null();
             if (_rounder)
                 checkGranularityKey(key);
-            items.emplace_back(std::move(key), owned);
+            BSONObjBuilder entry;
+            key.addToBsonObj(&entry, "k");
+            for (size_t i = 0; i < _accs.size(); ++i)
+                _accs[i].expr->evaluate(*doc, vars).addToBsonObj(&entry, std::to_string(i));
+            BSONObj e = entry.obj();
+            BSONObjBuilder sortKey;
+            sortKey.append(e.firstElement());
+            _sorter->add(toComparisonKeys(sortKey.obj(), strings), e);
+            ++_count;
         }
+        _sorter->finish();
+        _perBucket = std::max<long long>(1, _count / _buckets + (_count % _buckets ? 1 : 0));
+        _pending = nextItem();
+    }
+
+    std::optional<Item> nextItem() {
+        auto e = _sorter->next();
+        if (!e)
+            return std::nullopt;
+        _expCtx->checkForInterruptEvery128();
+        Item it;
+        it.entry = std::move(*e);
+        it.key = Value(it.entry.firstElement());
+        return it;
+    }
+
+    /** Folds _pending into `accs` and moves to the next item; returns the folded key. */
+    Value take(std::vector<std::unique_ptr<Accumulator>>& accs) {
+        Item it = std::move(*_pending);
+        for (size_t k = 0; k < _accs.size(); ++k)
+            accs[k]->process(Value(it.entry.getField(std::to_string(k))));
+        _pending = nextItem();
+        return it.key.getOwned();
+    }
+
+    /** The next bucket: _perBucket items, then every item with the last key (and, with
+     * granularity, every item below the rounded-up boundary). */
+    std::optional<BSONObj> nextBucket() {
+        if (!_pending)
+            return std::nullopt;
         const StringComparator* strings = _expCtx->getCollator();
-        std::stable_sort(items.begin(), items.end(), [strings](const auto& a, const auto& b) {
-            return Value::compare(a.first, b.first, strings) < 0;
-        });
-        size_t n = items.size();
-        if (n == 0)
-            return;
-        size_t per = (n + _buckets - 1) / _buckets;
-        per = std::max<size_t>(1, n / _buckets + (n % _buckets ? 1 : 0));
-        size_t i = 0;
-        Value prevMax;  // with granularity: the rounded max of the previous bucket
-        while (i < n) {
-            _expCtx->checkForInterruptEvery128();
-            size_t end = std::min(n, i + per);
-            // Equal keys stay in one bucket.
-            while (end < n &&
-                   Value::compare(items[end].first, items[end - 1].first, strings) == 0)
-                ++end;
-            Value min, max;
-            if (_rounder) {
-                // Boundaries are series values: the bucket takes every key below the
-                // rounded-up last key; the next bucket starts at that boundary.
-                max = Value(_rounder->roundUp(items[end - 1].first.getDouble()));
-                while (end < n && Value::compare(items[end].first, max, strings) < 0)
-                    ++end;
-                min = prevMax.missing() ? Value(_rounder->roundDown(items[i].first.getDouble()))
-                                        : prevMax;
-                prevMax = max;
-            } else {
-                min = items[i].first;
-                max = end < n ? items[end].first : items[end - 1].first;
-            }
-            std::vector<std::unique_ptr<Accumulator>> accs;
-            for (const auto& a : _accs)
-                accs.push_back(a.factory());
-            for (size_t j = i; j < end; ++j)
-                for (size_t k = 0; k < _accs.size(); ++k)
-                    accs[k]->process(_accs[k].expr->evaluate(items[j].second, vars));
-            BSONObjBuilder b;
-            {
-                BSONObjBuilder id(b.subobjStart("_id"));
-                min.addToBsonObj(&id, "min");
-                max.addToBsonObj(&id, "max");
-            }
-            for (size_t k = 0; k < _accs.size(); ++k)
-                accs[k]->getValue().addToBsonObj(&b, _accs[k].fieldName);
-            _results.push_back(b.obj());
-            i = end;
+        std::vector<std::unique_ptr<Accumulator>> accs;
+        for (const auto& a : _accs)
+            accs.push_back(a.factory());
+        Value firstKey = take(accs);
+        Value lastKey = firstKey;
+        for (long long taken = 1; taken < _perBucket && _pending; ++taken)
+            lastKey = take(accs);
+        while (_pending && Value::compare(_pending->key, lastKey, strings) == 0)
+            take(accs);  // equal keys stay in one bucket
+        Value min, max;
+        if (_rounder) {
+            // Boundaries are series values: the bucket takes every key below the rounded-up
+            // last key; the next bucket starts at that boundary.
+            max = Value(_rounder->roundUp(lastKey.getDouble()));
+            while (_pending && Value::compare(_pending->key, max, strings) < 0)
+                take(accs);
+            min = _prevMax.missing() ? Value(_rounder->roundDown(firstKey.getDouble()))
+                                     : _prevMax;
+            _prevMax = max;
+        } else {
+            min = firstKey;
+            max = _pending ? _pending->key.getOwned() : lastKey;
         }
+        BSONObjBuilder b;
+        {
+            BSONObjBuilder id(b.subobjStart("_id"));
+            min.addToBsonObj(&id, "min");
+            max.addToBsonObj(&id, "max");
+        }
+        for (size_t k = 0; k < _accs.size(); ++k)
+            accs[k]->getValue().addToBsonObj(&b, _accs[k].fieldName);
+        return b.obj();
     }
 
     /** With granularity every key must be a non-negative number (40258, 40259, 40260). */
@@ -261,7 +304,11 @@ private:
     int _buckets = 1;
     ExprPtr _groupBy;
     std::vector<AccumulationStatement> _accs;
-    std::vector<BSONObj> _results;
+    std::unique_ptr<ExternalSorter> _sorter;  // set on the first getNext()
+    long long _count = 0;                     // input documents
+    long long _perBucket = 1;
+    std::optional<Item> _pending;             // the next sorted item
+    Value _prevMax;                           // with granularity: the previous bucket's max
 };
 
 const bool kRegistered = [] {

@@ -2,9 +2,11 @@
 // with `documents` or `range` (optionally time-unit) bounds; and $fill, which
 // rewrites into $setWindowFields ($locf / $linearFill) and $addFields.
 //
-// The stage holds its whole input (partitions are sorted in memory). Window
-// bounds are located by index arithmetic (documents) or binary search on the
-// single sortBy value (range); accumulator windows are recomputed per document.
+// The input is sorted by partition and sortBy with the external sorter, then output one
+// partition at a time from a cache that spills to disk (spillable_cache.h). Window
+// bounds are located by index arithmetic (documents) or binary search on the single
+// sortBy value (range); a window that starts unbounded folds rows into one running
+// accumulator, other accumulator windows are recomputed per document.
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +16,9 @@
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/document_source_project.h"
+#include "mongo/db/pipeline/spillable_cache.h"
+#include "mongo/db/pipeline/window_function_spec.h"
+#include "mongo/db/exec/sorter.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
@@ -21,252 +26,41 @@
 namespace mongo {
 namespace {
 
-struct Bound {
-    enum Kind { kUnbounded, kCurrent, kValue } kind = kUnbounded;
-    double value = 0;  // documents: offset; range: delta (in `unit` when set)
+using namespace window_function;
+
+/** The running state of one output within the partition being output. */
+struct OutputState {
+    std::optional<Value> whole;            // accumulator over the whole partition
+    std::unique_ptr<Accumulator> running;  // accumulator whose window starts unbounded
+    size_t runPos = 0;                     // rows folded into `running`
+    long long rank = 0, dense = 0;         // $rank, $denseRank
+    BSONObj prevSortKey;                   // the previous row's sort key ($rank, $denseRank)
+    std::optional<double> ema;             // $expMovingAvg
+    Value last = Value::null();            // $locf
+    std::optional<size_t> prevFilled;      // $linearFill: last row with a value...
+    double prevX = 0, prevY = 0;
+    Value prevSortValue;
+    std::optional<size_t> nextFilled;      // ...and the next one after the current row
+    double nextX = 0, nextY = 0;
+    size_t bytes = 0;                      // held by this output's functions now
+    size_t peakBytes = 0;
 };
 
-struct WindowSpec {
-    bool present = false;
-    bool isRange = false;
-    Bound lower, upper;
-    std::optional<TimeUnit> unit;
-};
-
-enum class FnKind {
-    kAccumulator, kRank, kDenseRank, kDocumentNumber, kShift, kDerivative, kIntegral,
-    kExpMovingAvg, kCovariancePop, kCovarianceSamp, kLocf, kLinearFill
-};
-
-struct OutputField {
-    std::vector<std::string> path;
-    std::string opName;
-    FnKind kind;
-    WindowSpec window;
-    ExprPtr input;       // the accumulator input / the function's input
-    ExprPtr second;      // $covariance: y; $shift: default
-    AccumulatorFactory factory;
-    long long shiftBy = 0;
-    std::optional<TimeUnit> unit;  // $derivative/$integral output unit
-    double alpha = 0;              // $expMovingAvg
-};
-
-Bound parseBound(const BSONElement& e, bool isRange) {
-    Bound b;
-    if (e.type() == BSONType::kString) {
-        if (e.valueStringData() == "unbounded")
-            b.kind = Bound::kUnbounded;
-        else if (e.valueStringData() == "current")
-            b.kind = Bound::kCurrent;
-        else
-            uasserted(ErrorCodes::FailedToParse,
-                      "Window bounds must be 'unbounded', 'current', or a number");
-        return b;
-    }
-    uassert(ErrorCodes::FailedToParse, "Window bounds must be 'unbounded', 'current', or a number",
-            e.isNumber());
-    if (!isRange)
-        uassert(ErrorCodes::FailedToParse, "Numeric document-based bounds must be an integer",
-                Value(e).integral());
-    b.kind = Bound::kValue;
-    b.value = e.numberDouble();
-    return b;
-}
-
-WindowSpec parseWindow(const BSONElement& e) {
-    WindowSpec w;
-    uassert(ErrorCodes::FailedToParse, "'window' field must be an object",
-            e.type() == BSONType::kObject);
-    w.present = true;
-    BSONElement docs, range, unit;
-    for (auto f : e.Obj()) {
-        StringData n = f.fieldNameStringData();
-        if (n == "documents")
-            docs = f;
-        else if (n == "range")
-            range = f;
-        else if (n == "unit")
-            unit = f;
-        else
-            uasserted(ErrorCodes::FailedToParse, "'window' field that must be an object "
-                                                 "containing 'documents' or 'range', found: " +
-                                                     std::string(n));
-    }
-    uassert(ErrorCodes::FailedToParse, "Window bounds can specify either 'documents' or 'range'",
-            docs.eoo() != range.eoo());
-    BSONElement bounds = docs.eoo() ? range : docs;
-    w.isRange = !range.eoo();
-    uassert(ErrorCodes::FailedToParse, "Window bounds must be a 2-element array",
-            bounds.type() == BSONType::kArray && bounds.Obj().nFields() == 2);
-    auto elems = bounds.Array();
-    w.lower = parseBound(elems[0], w.isRange);
-    w.upper = parseBound(elems[1], w.isRange);
-    if (!unit.eoo()) {
-        uassert(ErrorCodes::FailedToParse, "'unit' is only valid with 'range' windows", w.isRange);
-        TimeUnit u;
-        uassert(ErrorCodes::FailedToParse, "unknown time unit value: " + unit.toString(false),
-                unit.type() == BSONType::kString && parseTimeUnit(unit.valueStringData(), &u));
-        w.unit = u;
-    }
-    if (w.lower.kind == Bound::kValue && w.upper.kind == Bound::kValue)
-        uassert(5339900, "Lower bound must not exceed upper bound",
-                w.lower.value <= w.upper.value);
-    uassert(5339901, "Lower bound must not be 'unbounded' upper / upper 'unbounded' lower",
-            true);
-    return w;
-}
-
-std::optional<TimeUnit> parseUnitArg(const BSONElement& e) {
-    TimeUnit u;
-    uassert(5490704, "unit must be a string naming a time unit",
-            e.type() == BSONType::kString && parseTimeUnit(e.valueStringData(), &u));
-    uassert(5490700, "unit must be at most 'week'", unitMillis(u) > 0);
-    return u;
-}
-
-OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
-    OutputField out;
-    out.path = splitFieldPath(e.fieldNameStringData());
-    uassert(ErrorCodes::FailedToParse,
-            "$setWindowFields 'output' field '" + std::string(e.fieldNameStringData()) +
-                "' must be an object",
-            e.type() == BSONType::kObject);
-    BSONElement fn;
-    for (auto f : e.Obj()) {
-        if (f.fieldNameStringData() == "window") {
-            out.window = parseWindow(f);
-            continue;
-        }
-        uassert(ErrorCodes::FailedToParse,
-                "Window function found an unknown argument or more than one function: " +
-                    std::string(f.fieldNameStringData()),
-                fn.eoo() && f.fieldNameStringData().starts_with("$"));
-        fn = f;
-    }
-    uassert(ErrorCodes::FailedToParse, "Expected a $-prefixed window function", !fn.eoo());
-    out.opName = std::string(fn.fieldNameStringData());
-    auto vps = expCtx->makeParseState();
-    auto noWindow = [&] {
-        uassert(5371601, out.opName + " does not accept a 'window' field", !out.window.present);
-    };
-    const std::string& op = out.opName;
-    if (op == "$rank" || op == "$denseRank" || op == "$documentNumber") {
-        uassert(5371603, op + " must be specified with '{}' as the value",
-                fn.type() == BSONType::kObject && fn.Obj().isEmpty());
-        noWindow();
-        out.kind = op == "$rank" ? FnKind::kRank
-            : op == "$denseRank" ? FnKind::kDenseRank
-                                 : FnKind::kDocumentNumber;
-    } else if (op == "$shift") {
-        noWindow();
-        uassert(ErrorCodes::FailedToParse, "Argument to $shift must be an object",
-                fn.type() == BSONType::kObject);
-        bool haveBy = false;
-        for (auto f : fn.Obj()) {
-            StringData n = f.fieldNameStringData();
-            if (n == "output") {
-                out.input = Expression::parseOperand(expCtx, f, vps);
-            } else if (n == "by") {
-                uassert(ErrorCodes::FailedToParse, "'$shift:by' field must be an integer",
-                        f.isNumber() && Value(f).integral());
-                out.shiftBy = f.numberLong();
-                haveBy = true;
-            } else if (n == "default") {
-                out.second = Expression::parseOperand(expCtx, f, vps);
-                uassert(ErrorCodes::FailedToParse, "'$shift:default' expression must yield a constant value.",
-                        out.second->isConstant());
-            } else {
-                uasserted(ErrorCodes::FailedToParse,
-                          "Unknown argument in $shift: " + std::string(n));
-            }
-        }
-        uassert(ErrorCodes::FailedToParse, "$shift requires an 'output' expression.", out.input);
-        uassert(ErrorCodes::FailedToParse, "$shift requires a 'by' field.", haveBy);
-        out.kind = FnKind::kShift;
-    } else if (op == "$derivative" || op == "$integral") {
-        uassert(ErrorCodes::FailedToParse, op + " expects an object argument",
-                fn.type() == BSONType::kObject);
-        for (auto f : fn.Obj()) {
-            StringData n = f.fieldNameStringData();
-            if (n == "input")
-                out.input = Expression::parseOperand(expCtx, f, vps);
-            else if (n == "unit")
-                out.unit = parseUnitArg(f);
-            else
-                uasserted(ErrorCodes::FailedToParse, op + " got unexpected argument: " +
-                                                         std::string(n));
-        }
-        uassert(ErrorCodes::FailedToParse, op + " requires an 'input' expression", out.input);
-        if (op == "$derivative")
-            uassert(ErrorCodes::FailedToParse,
-                    "$derivative requires explicit window bounds", out.window.present);
-        out.kind = op == "$derivative" ? FnKind::kDerivative : FnKind::kIntegral;
-    } else if (op == "$expMovingAvg") {
-        noWindow();
-        uassert(ErrorCodes::FailedToParse, "$expMovingAvg must have exactly one argument that is "
-                                           "an object",
-                fn.type() == BSONType::kObject);
-        bool haveN = false, haveAlpha = false;
-        for (auto f : fn.Obj()) {
-            StringData n = f.fieldNameStringData();
-            if (n == "input") {
-                out.input = Expression::parseOperand(expCtx, f, vps);
-            } else if (n == "N") {
-                uassert(ErrorCodes::FailedToParse, "'N' field must be an integer greater than 0",
-                        f.isNumber() && Value(f).integral() && f.numberLong() > 0);
-                out.alpha = 2.0 / (static_cast<double>(f.numberLong()) + 1.0);
-                haveN = true;
-            } else if (n == "alpha") {
-                uassert(ErrorCodes::FailedToParse, "'alpha' must be between 0 and 1 (exclusive)",
-                        f.isNumber() && f.numberDouble() > 0 && f.numberDouble() < 1);
-                out.alpha = f.numberDouble();
-                haveAlpha = true;
-            } else {
-                uasserted(ErrorCodes::FailedToParse,
-                          "Got unrecognized field in $expMovingAvg: " + std::string(n));
-            }
-        }
-        uassert(ErrorCodes::FailedToParse, "$expMovingAvg requires an 'input' expression",
-                out.input);
-        uassert(ErrorCodes::FailedToParse, "$expMovingAvg requires exactly one of 'N' and 'alpha'",
-                haveN != haveAlpha);
-        out.kind = FnKind::kExpMovingAvg;
-    } else if (op == "$covariancePop" || op == "$covarianceSamp") {
-        uassert(ErrorCodes::FailedToParse, op + " requires an array of two expressions",
-                fn.type() == BSONType::kArray && fn.Obj().nFields() == 2);
-        auto elems = fn.Array();
-        out.input = Expression::parseOperand(expCtx, elems[0], vps);
-        out.second = Expression::parseOperand(expCtx, elems[1], vps);
-        out.kind = op == "$covariancePop" ? FnKind::kCovariancePop : FnKind::kCovarianceSamp;
-    } else if (op == "$locf" || op == "$linearFill") {
-        noWindow();
-        out.input = Expression::parseOperand(expCtx, fn, vps);
-        out.kind = op == "$locf" ? FnKind::kLocf : FnKind::kLinearFill;
-    } else {
-        uassert(ErrorCodes::FailedToParse, "Unrecognized window function, " + op,
-                isAccumulatorRegistered(op));
-        BSONObj wrapped = BSON("f" << BSON(op << fn));
-        auto st = parseAccumulationStatement(expCtx, wrapped.firstElement(), vps);
-        out.input = std::move(st.expr);
-        out.factory = std::move(st.factory);
-        out.kind = FnKind::kAccumulator;
-    }
-    return out;
-}
-
-/** Takes `bytes` back from the charged total when it goes out of scope. */
-struct ReleaseOnExit {
-    size_t* total;
-    size_t bytes;
-    ~ReleaseOnExit() {
-        *total -= std::min(*total, bytes);
-    }
-};
-
-class DocumentSourceSetWindowFields final : public DocumentSourceMaterialized {
+/**
+ * The stage runs in two steps, as upstream's $sort + $_internalSetWindowFields: its input
+ * is sorted by (partitionBy, sortBy) with the external sorter (spilling with allowDiskUse
+ * past the sort memory limit, else 292), then each partition is read into a SpillableCache
+ * and its rows are output one at a time, each output computed for that row. Memory beyond
+ * internalDocumentSourceSetWindowFieldsMaxMemoryBytes spills the cache (allowDiskUse) or
+ * fails: 5643011 for the cache, 5414201 when the window functions' own state is too large.
+ */
+class DocumentSourceSetWindowFields final : public DocumentSource {
 public:
     DocumentSourceSetWindowFields(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
-        : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
+        : DocumentSource(std::move(expCtx)),
+          _spec(spec.getOwned()),
+          _cache(gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load(),
+                 _expCtx->allowDiskUse) {
         BSONElement output;
         for (auto f : _spec) {
             StringData n = f.fieldNameStringData();
@@ -310,6 +104,7 @@ public:
                                             "expression with exactly one element",
                         _sortBy && _sortBy->parts().size() == 1);
         }
+        _states.resize(_outputs.size());
     }
 
     const char* getSourceName() const override {
@@ -320,71 +115,384 @@ public:
         b.append("$setWindowFields", _spec);
     }
 
-private:
-    struct Row {
-        Value partition;
-        BSONObj doc;
-        Value sortValue;  // first sortBy field (range windows, rank, derivative...)
-        BSONObj sortKey;
-    };
+    std::optional<BSONObj> getNext() override {
+        if (!_started)
+            start();
+        while (_pos >= _cache.size()) {
+            if (!loadPartition())
+                return std::nullopt;
+        }
+        return outputRow(_pos++);
+    }
 
-    std::vector<BSONObj> materialize() override {
-        populate();
-        return std::move(_out);
+    void dispose() override {
+        _sorter.reset();
+        _cache.clear();
+    }
+
+    void appendExplainStats(BSONObjBuilder* b) const override {
+        {
+            BSONObjBuilder fn(b->subobjStart("maxFunctionMemoryUsageBytes"));
+            for (size_t o = 0; o < _outputs.size(); ++o)
+                fn.append(_outputs[o].fieldName, static_cast<long long>(_states[o].peakBytes));
+        }
+        b->append("maxTotalMemoryUsageBytes", static_cast<long long>(_peakBytes));
+        SpillingStats s = _cache.spillingStats();
+        if (_sorterStats)
+            s.add(*_sorterStats);
+        b->append("usedDisk", s.spills > 0);
+        b->append("spills", s.spills);
+        b->append("spilledDataStorageSize", s.spilledDataStorageSize);
+        b->append("spilledBytes", s.spilledBytes);
+        b->append("spilledRecords", s.spilledRecords);
+    }
+
+private:
+    /** The next input row (from the sorter when the input is sorted) and its partition key. */
+    std::optional<WindowRow> nextInput(BSONObj* partitionKey) {
+        std::optional<BSONObj> doc = _sorter ? _sorter->next() : _source->getNext();
+        if (!doc)
+            return std::nullopt;
+        _expCtx->checkForInterruptEvery128();
+        WindowRow r;
+        r.doc = doc->getOwned();
+        *partitionKey = makePartitionKey(r.doc);
+        if (_sortBy)
+            r.sortKey = getCollatedSortKey(*_sortBy, r.doc, _expCtx->getCollator());
+        return r;
+    }
+
+    /** {"": <partitionBy value under the collation's comparison keys>} (empty without). */
+    BSONObj makePartitionKey(const BSONObj& doc) {
+        if (!_partitionBy)
+            return BSONObj();
+        Value p = _partitionBy->evaluate(doc, &_expCtx->variables);
+        if (p.missing())
+            p = Value::null();
+        BSONObjBuilder b;
+        p.addToBsonObj(&b, "");
+        return toComparisonKeys(b.obj(), _expCtx->getCollator());
+    }
+
+    /** Sorts the input by (partition, sortBy) unless it needs no order. */
+    void start() {
+        _started = true;
+        if (!_partitionBy && !_sortBy)
+            return;
+        BSONObjBuilder pattern;
+        if (_partitionBy)
+            pattern.append("p", 1);
+        if (_sortBy)
+            for (size_t i = 0; i < _sortBy->parts().size(); ++i)
+                pattern.append("s" + std::to_string(i), _sortBy->parts()[i].ascending ? 1 : -1);
+        _sorter = std::make_unique<ExternalSorter>(
+            std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(pattern.obj()))),
+            std::min(_expCtx->maxMemoryBytes, gInternalQueryMaxBlockingSortMemoryUsageBytes.load()),
+            _expCtx->allowDiskUse);
+        while (auto d = _source->getNext()) {
+            _expCtx->checkForInterruptEvery128();
+            BSONObj doc = d->getOwned();
+            BSONObjBuilder key;
+            if (_partitionBy)
+                key.appendAs(makePartitionKey(doc).firstElement(), "p");
+            if (_sortBy)
+                for (auto e : getCollatedSortKey(*_sortBy, doc, _expCtx->getCollator()))
+                    key.appendAs(e, "s");
+            _sorter->add(key.obj(), doc);
+        }
+        _sorter->finish();
+        _sorterStats = _sorter->spillingStats();
+    }
+
+    /** Reads the next partition into the cache; false at the end of the input. */
+    bool loadPartition() {
+        _cache.clear();
+        _pos = 0;
+        for (auto& st : _states)
+            st = OutputState{};
+        BSONObj key;
+        std::optional<WindowRow> row;
+        if (_pending) {
+            row = std::move(_pending);
+            key = std::move(_pendingKey);
+            _pending.reset();
+        } else {
+            row = nextInput(&key);
+        }
+        if (!row)
+            return false;
+        const BSONObj partition = key;
+        while (row) {
+            _cache.add(std::move(*row));
+            notePeak();
+            row = nextInput(&key);
+            if (row && _partitionBy &&
+                Value::compare(Value(key.firstElement()), Value(partition.firstElement()),
+                               nullptr) != 0) {
+                _pending = std::move(row);
+                _pendingKey = key;
+                break;
+            }
+        }
+        for (size_t o = 0; o < _outputs.size(); ++o)
+            if (_outputs[o].kind == FnKind::kAccumulator && isWholePartition(_outputs[o].window))
+                computeWhole(o);
+        return true;
+    }
+
+    static bool isWholePartition(const WindowSpec& w) {
+        return !w.present ||
+            (!w.isRange && w.lower.kind == Bound::kUnbounded &&
+             w.upper.kind == Bound::kUnbounded);
+    }
+
+    Value eval(const ExprPtr& e, const BSONObj& doc) {
+        return e->evaluate(doc, &_expCtx->variables).getOwned();
+    }
+
+    void computeWhole(size_t o) {
+        auto& out = _outputs[o];
+        auto acc = out.factory();
+        for (size_t j = 0; j < _cache.size(); ++j) {
+            _expCtx->checkForInterruptEvery128();
+            WindowRow r = _cache.at(j);
+            acc->process(eval(out.input, r.doc));
+            chargeFunction(o, acc->memUsage());
+        }
+        _states[o].whole = acc->getValue().getOwned();
+        chargeFunction(o, _states[o].whole->byteSize() + sizeof(Value));
+    }
+
+    /** Records output `o`'s current bytes; fails with 5414201 past the limit (see checkMemory). */
+    void chargeFunction(size_t o, size_t bytes) {
+        auto& st = _states[o];
+        st.bytes = bytes;
+        st.peakBytes = std::max(st.peakBytes, bytes);
+        checkMemory();
+    }
+
+    size_t totalBytes() const {
+        size_t t = _cache.memoryBytes();
+        for (const auto& st : _states)
+            t += st.bytes;
+        return t;
+    }
+
+    void notePeak() {
+        _peakBytes = std::max(_peakBytes, totalBytes());
     }
 
     /**
-     * Counts `bytes` more held by the stage (buffered input rows and produced output).
-     * This stage cannot spill, so past internalDocumentSourceSetWindowFieldsMaxMemoryBytes
-     * it fails with 5414201 whether or not disk use is allowed.
+     * Past the limit, the cache is spilled first (allowDiskUse); what the window functions
+     * hold themselves cannot spill and fails with 5414201.
      */
-    void chargeMemory(size_t bytes) {
-        _memBytes += bytes;
+    void checkMemory() {
         const long long limit = gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load();
+        notePeak();
+        if (totalBytes() >= static_cast<size_t>(limit) && _expCtx->allowDiskUse)
+            _cache.spillToDisk();
         uassert(5414201,
                 "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
-                    std::to_string(_memBytes) + " bytes, memory limit: " + std::to_string(limit) +
-                    " bytes (this stage cannot spill to disk)",
-                _memBytes <= static_cast<size_t>(limit));
+                    std::to_string(totalBytes()) + " bytes, memory limit: " +
+                    std::to_string(limit) + " bytes",
+                totalBytes() < static_cast<size_t>(limit));
     }
 
-    void populate() {
-        std::vector<Row> rows;
-        Variables* vars = &_expCtx->variables;
-        while (auto d = _source->getNext()) {
+    BSONObj outputRow(size_t i) {
+        _expCtx->checkForInterruptEvery128();
+        WindowRow row = _cache.at(i);
+        BSONObj doc = row.doc;
+        for (size_t o = 0; o < _outputs.size(); ++o) {
+            Value v = computeOutput(o, i, row);
+            doc = setNestedField(doc, _outputs[o].path, v);
+        }
+        return doc;
+    }
+
+    Value computeOutput(size_t o, size_t i, const WindowRow& row) {
+        OutputField& out = _outputs[o];
+        OutputState& st = _states[o];
+        const size_t n = _cache.size();
+        switch (out.kind) {
+            case FnKind::kAccumulator:
+                return accumulatorValue(o, i);
+            case FnKind::kRank:
+            case FnKind::kDenseRank:
+            case FnKind::kDocumentNumber: {
+                bool tie = i > 0 && _sortBy->compareSortKeys(row.sortKey, st.prevSortKey) == 0;
+                if (!tie) {
+                    st.rank = static_cast<long long>(i) + 1;
+                    ++st.dense;
+                }
+                st.prevSortKey = row.sortKey;
+                long long v = out.kind == FnKind::kRank ? st.rank
+                    : out.kind == FnKind::kDenseRank    ? st.dense
+                                                        : static_cast<long long>(i) + 1;
+                return Value(static_cast<int>(v));
+            }
+            case FnKind::kShift: {
+                long long j = static_cast<long long>(i) + out.shiftBy;
+                if (j < 0 || j >= static_cast<long long>(n))
+                    return out.second ? out.second->evaluate(BSONObj(), &_expCtx->variables).getOwned()
+                                      : Value::null();
+                Value v = eval(out.input, _cache.at(static_cast<size_t>(j)).doc);
+                return v.missing() ? Value::null() : v;
+            }
+            case FnKind::kDerivative:
+            case FnKind::kIntegral:
+                return derivativeOrIntegral(out, i, row);
+            case FnKind::kExpMovingAvg: {
+                Value y = eval(out.input, row.doc);
+                if (!y.numeric())
+                    return Value::null();
+                st.ema = st.ema ? out.alpha * y.getDouble() + (1 - out.alpha) * *st.ema
+                                : y.getDouble();
+                return Value(*st.ema);
+            }
+            case FnKind::kCovariancePop:
+            case FnKind::kCovarianceSamp:
+                return covariance(out, i);
+            case FnKind::kLocf: {
+                Value v = eval(out.input, row.doc);
+                if (!v.nullish())
+                    st.last = v;
+                return st.last;
+            }
+            case FnKind::kLinearFill:
+                return linearFill(out, st, i, row);
+        }
+        MONGO_UNREACHABLE;
+    }
+
+    Value accumulatorValue(size_t o, size_t i) {
+        OutputField& out = _outputs[o];
+        OutputState& st = _states[o];
+        if (st.whole)
+            return *st.whole;
+        auto [lo, hi] = windowOf(i, out.window);
+        if (out.window.lower.kind == Bound::kUnbounded) {
+            // The window only grows: fold the new rows into one accumulator.
+            if (lo == hi)
+                return out.factory()->getValue().getOwned();
+            if (!st.running)
+                st.running = out.factory();
+            for (; st.runPos < hi; ++st.runPos) {
+                _expCtx->checkForInterruptEvery128();
+                st.running->process(eval(out.input, _cache.at(st.runPos).doc));
+                chargeFunction(o, st.running->memUsage());
+            }
+            return st.running->getValue().getOwned();
+        }
+        auto acc = out.factory();
+        for (size_t j = lo; j < hi; ++j) {
             _expCtx->checkForInterruptEvery128();
-            Row r;
-            r.doc = d->getOwned();
-            if (_partitionBy) {
-                r.partition = _partitionBy->evaluate(r.doc, vars).getOwned();
-                if (r.partition.missing())
-                    r.partition = Value::null();
-            }
-            if (_sortBy) {
-                // Collated keys (strings as comparison keys) compare with the simple order.
-                r.sortKey = getCollatedSortKey(*_sortBy, r.doc, _expCtx->getCollator());
-                r.sortValue = Value::copyOf(r.sortKey.firstElement());
-            }
-            chargeMemory(r.doc.objsize() + r.sortKey.objsize() + sizeof(Row));
-            rows.push_back(std::move(r));
+            acc->process(eval(out.input, _cache.at(j).doc));
+            chargeFunction(o, acc->memUsage());
         }
-        const SortPattern* pat = _sortBy.get();
-        const StringComparator* strings = _expCtx->getCollator();
-        std::stable_sort(rows.begin(), rows.end(), [pat, strings](const Row& a, const Row& b) {
-            int c = Value::compare(a.partition, b.partition, strings);
-            if (c != 0)
-                return c < 0;
-            return pat ? pat->compareSortKeys(a.sortKey, b.sortKey) < 0 : false;
-        });
-        size_t start = 0;
-        while (start < rows.size()) {
-            size_t end = start + 1;
-            while (end < rows.size() &&
-                   Value::compare(rows[end].partition, rows[start].partition, strings) == 0)
-                ++end;
-            processPartition(rows, start, end);
-            start = end;
+        return acc->getValue().getOwned();
+    }
+
+    Value derivativeOrIntegral(const OutputField& out, size_t i, const WindowRow& row) {
+        double unitMs = out.unit ? static_cast<double>(unitMillis(*out.unit)) : 1.0;
+        if (out.unit)
+            uassert(5624900, out.opName + " with 'unit' expects the sortBy field to be a Date",
+                    row.sortValue().getType() == BSONType::kDate);
+        auto [lo, hi] = windowOf(i, out.window);
+        if (out.kind == FnKind::kDerivative) {
+            if (hi - lo < 2)
+                return Value::null();
+            WindowRow first = _cache.at(lo), last = _cache.at(hi - 1);
+            bool ok1, ok2;
+            double x1 = numericSortValue(first.sortValue(), &ok1);
+            double x2 = numericSortValue(last.sortValue(), &ok2);
+            Value y1 = eval(out.input, first.doc), y2 = eval(out.input, last.doc);
+            if (!ok1 || !ok2 || !y1.numeric() || !y2.numeric() || x1 == x2)
+                return Value::null();
+            return Value((y2.getDouble() - y1.getDouble()) / ((x2 - x1) / unitMs));
         }
+        double sum = 0;
+        if (hi - lo < 2)
+            return Value(sum);
+        WindowRow prev = _cache.at(lo);
+        Value prevY = eval(out.input, prev.doc);
+        for (size_t j = lo; j + 1 < hi; ++j) {
+            _expCtx->checkForInterruptEvery128();
+            WindowRow next = _cache.at(j + 1);
+            Value nextY = eval(out.input, next.doc);
+            bool ok1, ok2;
+            double x1 = numericSortValue(prev.sortValue(), &ok1);
+            double x2 = numericSortValue(next.sortValue(), &ok2);
+            if (ok1 && ok2 && prevY.numeric() && nextY.numeric())
+                sum += (x2 - x1) / unitMs * (prevY.getDouble() + nextY.getDouble()) / 2;
+            prev = std::move(next);
+            prevY = std::move(nextY);
+        }
+        return Value(sum);
+    }
+
+    Value covariance(const OutputField& out, size_t i) {
+        auto [lo, hi] = windowOf(i, out.window);
+        double sx = 0, sy = 0, sxy = 0;
+        long long cnt = 0;
+        for (size_t j = lo; j < hi; ++j) {
+            _expCtx->checkForInterruptEvery128();
+            WindowRow r = _cache.at(j);
+            Value x = eval(out.input, r.doc), y = eval(out.second, r.doc);
+            if (!x.numeric() || !y.numeric())
+                continue;
+            sx += x.getDouble();
+            sy += y.getDouble();
+            sxy += x.getDouble() * y.getDouble();
+            ++cnt;
+        }
+        long long denom = out.kind == FnKind::kCovariancePop ? cnt : cnt - 1;
+        if (cnt == 0 || denom <= 0)
+            return Value::null();
+        return Value((sxy - sx * sy / static_cast<double>(cnt)) / static_cast<double>(denom));
+    }
+
+    /** Values between two filled rows are interpolated on the sortBy value; others stay null. */
+    Value linearFill(const OutputField& out, OutputState& st, size_t i, const WindowRow& row) {
+        Value y = eval(out.input, row.doc);
+        if (!y.nullish()) {
+            Value x = row.sortValue();
+            uassert(6050106, "There can be no repeated values in the sort field",
+                    !st.prevFilled || Value::compare(st.prevSortValue, x, nullptr) != 0);
+            uassert(6050105, "Value to be filled must be numeric", y.numeric());
+            bool ok;
+            st.prevFilled = i;
+            st.prevX = numericSortValue(x, &ok);
+            st.prevY = y.getDouble();
+            st.prevSortValue = x;
+            return y;
+        }
+        if (!st.prevFilled)
+            return Value::null();
+        if (!st.nextFilled || *st.nextFilled <= i) {
+            st.nextFilled.reset();
+            for (size_t k = i + 1; k < _cache.size(); ++k) {
+                _expCtx->checkForInterruptEvery128();
+                WindowRow r = _cache.at(k);
+                Value v = eval(out.input, r.doc);
+                if (v.nullish())
+                    continue;
+                uassert(6050105, "Value to be filled must be numeric", v.numeric());
+                bool ok;
+                st.nextFilled = k;
+                st.nextX = numericSortValue(r.sortValue(), &ok);
+                st.nextY = v.getDouble();
+                break;
+            }
+            if (!st.nextFilled) {
+                st.nextFilled = _cache.size();  // no value after: the rest stays null
+                return Value::null();
+            }
+        }
+        if (*st.nextFilled >= _cache.size())
+            return Value::null();
+        bool ok;
+        double x = numericSortValue(row.sortValue(), &ok);
+        return Value(st.prevY + (st.nextY - st.prevY) * (x - st.prevX) / (st.nextX - st.prevX));
     }
 
     /** The sortBy value as a number for range arithmetic (dates in millis). */
@@ -398,25 +506,26 @@ private:
         return 0;
     }
 
-    /** Computes [lo, hi) row indexes of the window of row i in [start, end). */
-    std::pair<size_t, size_t> windowOf(const std::vector<Row>& rows, size_t start, size_t end,
-                                       size_t i, const WindowSpec& w) {
+    /** The [lo, hi) row indexes of the window of row i in the partition. */
+    std::pair<size_t, size_t> windowOf(size_t i, const WindowSpec& w) {
+        const size_t end = _cache.size();
         if (!w.present)
-            return {start, end};
+            return {0, end};
         if (!w.isRange) {
-            long long lo = w.lower.kind == Bound::kUnbounded ? static_cast<long long>(start)
-                : w.lower.kind == Bound::kCurrent ? static_cast<long long>(i)
-                                                  : static_cast<long long>(i) + static_cast<long long>(w.lower.value);
+            long long ii = static_cast<long long>(i);
+            long long lo = w.lower.kind == Bound::kUnbounded ? 0
+                : w.lower.kind == Bound::kCurrent            ? ii
+                                                             : ii + static_cast<long long>(w.lower.value);
             long long hi = w.upper.kind == Bound::kUnbounded ? static_cast<long long>(end) - 1
-                : w.upper.kind == Bound::kCurrent ? static_cast<long long>(i)
-                                                  : static_cast<long long>(i) + static_cast<long long>(w.upper.value);
-            lo = std::max<long long>(lo, start);
+                : w.upper.kind == Bound::kCurrent            ? ii
+                                                             : ii + static_cast<long long>(w.upper.value);
+            lo = std::max<long long>(lo, 0);
             hi = std::min<long long>(hi, static_cast<long long>(end) - 1);
             if (lo > hi)
                 return {i, i};
             return {static_cast<size_t>(lo), static_cast<size_t>(hi) + 1};
         }
-        const Value& v = rows[i].sortValue;
+        const Value v = _cache.at(i).sortValue();
         bool ok;
         double x = numericSortValue(v, &ok);
         if (w.unit) {
@@ -429,7 +538,7 @@ private:
                     v.numeric());
         }
         bool ascending = _sortBy->parts()[0].ascending;
-        auto boundValue = [&](const Bound& b, bool lower) -> std::optional<double> {
+        auto boundValue = [&](const Bound& b) -> std::optional<double> {
             if (b.kind == Bound::kUnbounded)
                 return std::nullopt;
             if (b.kind == Bound::kCurrent)
@@ -444,14 +553,15 @@ private:
             }
             return x + b.value;
         };
-        auto lo = boundValue(w.lower, true), hi = boundValue(w.upper, false);
+        auto lo = boundValue(w.lower), hi = boundValue(w.upper);
         // Rows are ordered by the sortBy value; map it to a monotone key (non-numbers sort
         // to one side by type rank) and binary search the window's ends.
         int targetRank = canonicalizeBSONType(v.getType());
         auto key = [&](size_t j) {
+            const Value sv = _cache.at(j).sortValue();
             bool jok;
-            double y = numericSortValue(rows[j].sortValue, &jok);
-            int r = canonicalizeBSONType(rows[j].sortValue.getType());
+            double y = numericSortValue(sv, &jok);
+            int r = canonicalizeBSONType(sv.getType());
             if (!jok || r != targetRank)
                 y = r < targetRank ? -HUGE_VAL : HUGE_VAL;
             return ascending ? y : -y;
@@ -459,7 +569,7 @@ private:
         // In key space the window is [loKey, hiKey] (descending order negates values).
         double loKey = ascending ? (lo ? *lo : -HUGE_VAL) : (hi ? -*hi : -HUGE_VAL);
         double hiKey = ascending ? (hi ? *hi : HUGE_VAL) : (lo ? -*lo : HUGE_VAL);
-        size_t a = start, b = end;
+        size_t a = 0, b = end;
         while (a < b) {  // first row with key >= loKey
             size_t m = (a + b) / 2;
             if (key(m) < loKey)
@@ -482,235 +592,19 @@ private:
         return {first, last};
     }
 
-    void processPartition(std::vector<Row>& rows, size_t start, size_t end) {
-        Variables* vars = &_expCtx->variables;
-        size_t n = end - start;
-        std::vector<std::vector<Value>> results(_outputs.size(), std::vector<Value>(n));
-        for (size_t o = 0; o < _outputs.size(); ++o) {
-            OutputField& out = _outputs[o];
-            auto& res = results[o];
-            switch (out.kind) {
-                case FnKind::kAccumulator: {
-                    std::vector<Value> inputs;
-                    std::vector<BSONObj> keep;
-                    size_t inputBytes = 0;
-                    for (size_t j = start; j < end; ++j) {
-                        inputs.push_back(out.input->evaluate(rows[j].doc, vars).getOwned());
-                        inputBytes += inputs.back().byteSize() + sizeof(Value);
-                        chargeMemory(inputs.back().byteSize() + sizeof(Value));
-                    }
-                    // The inputs are freed when this output is computed.
-                    ReleaseOnExit release{&_memBytes, inputBytes};
-                    bool whole = !out.window.present ||
-                        (!out.window.isRange && out.window.lower.kind == Bound::kUnbounded &&
-                         out.window.upper.kind == Bound::kUnbounded);
-                    if (whole) {
-                        auto acc = out.factory();
-                        for (const auto& v : inputs)
-                            acc->process(v);
-                        Value r = acc->getValue().getOwned();
-                        for (size_t i = 0; i < n; ++i)
-                            res[i] = r;
-                        break;
-                    }
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        auto [lo, hi] = windowOf(rows, start, end, i, out.window);
-                        auto acc = out.factory();
-                        for (size_t j = lo; j < hi; ++j) {
-                            vars->checkForInterruptEvery128();
-                            acc->process(inputs[j - start]);
-                        }
-                        res[i - start] = acc->getValue().getOwned();
-                        // Each row's result is held until the partition is output.
-                        chargeMemory(res[i - start].byteSize() + sizeof(Value));
-                    }
-                    break;
-                }
-                case FnKind::kRank:
-                case FnKind::kDenseRank:
-                case FnKind::kDocumentNumber: {
-                    long long rank = 0, dense = 0;
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        bool tie = i > start &&
-                            _sortBy->compareSortKeys(rows[i].sortKey, rows[i - 1].sortKey) == 0;
-                        if (!tie) {
-                            rank = static_cast<long long>(i - start) + 1;
-                            ++dense;
-                        }
-                        long long v = out.kind == FnKind::kRank ? rank
-                            : out.kind == FnKind::kDenseRank    ? dense
-                                                                : static_cast<long long>(i - start) + 1;
-                        res[i - start] = Value(static_cast<int>(v));
-                    }
-                    break;
-                }
-                case FnKind::kShift: {
-                    Value dflt = out.second ? out.second->evaluate(BSONObj(), vars).getOwned()
-                                            : Value::null();
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        long long j = static_cast<long long>(i) + out.shiftBy;
-                        if (j < static_cast<long long>(start) || j >= static_cast<long long>(end)) {
-                            res[i - start] = dflt;
-                        } else {
-                            Value v = out.input->evaluate(rows[j].doc, vars).getOwned();
-                            res[i - start] = v.missing() ? Value::null() : v;
-                        }
-                    }
-                    break;
-                }
-                case FnKind::kDerivative:
-                case FnKind::kIntegral: {
-                    std::vector<Value> ys;
-                    for (size_t j = start; j < end; ++j)
-                        ys.push_back(out.input->evaluate(rows[j].doc, vars).getOwned());
-                    double unitMs = out.unit ? static_cast<double>(unitMillis(*out.unit)) : 1.0;
-                    if (out.unit)
-                        for (size_t j = start; j < end; ++j)
-                            uassert(5624900, out.opName + " with 'unit' expects the sortBy field "
-                                                          "to be a Date",
-                                    rows[j].sortValue.getType() == BSONType::kDate);
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        auto [lo, hi] = windowOf(rows, start, end, i, out.window);
-                        if (out.kind == FnKind::kDerivative) {
-                            if (hi - lo < 2) {
-                                res[i - start] = Value::null();
-                                continue;
-                            }
-                            bool ok1, ok2;
-                            double x1 = numericSortValue(rows[lo].sortValue, &ok1);
-                            double x2 = numericSortValue(rows[hi - 1].sortValue, &ok2);
-                            const Value &y1 = ys[lo - start], &y2 = ys[hi - 1 - start];
-                            if (!ok1 || !ok2 || !y1.numeric() || !y2.numeric() || x1 == x2) {
-                                res[i - start] = Value::null();
-                                continue;
-                            }
-                            res[i - start] =
-                                Value((y2.getDouble() - y1.getDouble()) / ((x2 - x1) / unitMs));
-                        } else {
-                            double sum = 0;
-                            for (size_t j = lo; j + 1 < hi; ++j) {
-                                bool ok1, ok2;
-                                double x1 = numericSortValue(rows[j].sortValue, &ok1);
-                                double x2 = numericSortValue(rows[j + 1].sortValue, &ok2);
-                                const Value &y1 = ys[j - start], &y2 = ys[j + 1 - start];
-                                if (ok1 && ok2 && y1.numeric() && y2.numeric())
-                                    sum += (x2 - x1) / unitMs * (y1.getDouble() + y2.getDouble()) / 2;
-                            }
-                            res[i - start] = Value(sum);
-                        }
-                    }
-                    break;
-                }
-                case FnKind::kExpMovingAvg: {
-                    std::optional<double> ema;
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        Value y = out.input->evaluate(rows[i].doc, vars);
-                        if (!y.numeric()) {
-                            res[i - start] = Value::null();
-                            continue;
-                        }
-                        ema = ema ? out.alpha * y.getDouble() + (1 - out.alpha) * *ema
-                                  : y.getDouble();
-                        res[i - start] = Value(*ema);
-                    }
-                    break;
-                }
-                case FnKind::kCovariancePop:
-                case FnKind::kCovarianceSamp: {
-                    std::vector<std::pair<Value, Value>> xy;
-                    for (size_t j = start; j < end; ++j)
-                        xy.emplace_back(out.input->evaluate(rows[j].doc, vars).getOwned(),
-                                        out.second->evaluate(rows[j].doc, vars).getOwned());
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        auto [lo, hi] = windowOf(rows, start, end, i, out.window);
-                        double sx = 0, sy = 0, sxy = 0;
-                        long long cnt = 0;
-                        for (size_t j = lo; j < hi; ++j) {
-                            const auto& [x, y] = xy[j - start];
-                            if (!x.numeric() || !y.numeric())
-                                continue;
-                            sx += x.getDouble();
-                            sy += y.getDouble();
-                            sxy += x.getDouble() * y.getDouble();
-                            ++cnt;
-                        }
-                        long long denom = out.kind == FnKind::kCovariancePop ? cnt : cnt - 1;
-                        if (cnt == 0 || denom <= 0) {
-                            res[i - start] = Value::null();
-                            continue;
-                        }
-                        double c = (sxy - sx * sy / static_cast<double>(cnt)) /
-                            static_cast<double>(denom);
-                        res[i - start] = Value(c);
-                    }
-                    break;
-                }
-                case FnKind::kLocf: {
-                    Value last = Value::null();
-                    for (size_t i = start; i < end; ++i) {
-                        _expCtx->checkForInterruptEvery128();
-                        Value v = out.input->evaluate(rows[i].doc, vars);
-                        if (!v.nullish())
-                            last = v.getOwned();
-                        res[i - start] = last;
-                    }
-                    break;
-                }
-                case FnKind::kLinearFill: {
-                    std::vector<Value> ys;
-                    for (size_t j = start; j < end; ++j)
-                        ys.push_back(out.input->evaluate(rows[j].doc, vars).getOwned());
-                    std::optional<size_t> prev;
-                    for (size_t k = 0; k < n; ++k) {
-                        _expCtx->checkForInterruptEvery128();
-                        if (!ys[k].nullish()) {
-                            uassert(6050106, "There can be no repeated values in the sort field",
-                                    !prev || Value::compare(rows[start + *prev].sortValue,
-                                                            rows[start + k].sortValue) != 0);
-                            uassert(6050105, "Value to be filled must be numeric",
-                                    ys[k].numeric());
-                            res[k] = ys[k];
-                            if (prev && k > *prev + 1) {
-                                bool ok;
-                                double x0 = numericSortValue(rows[start + *prev].sortValue, &ok);
-                                double x1 = numericSortValue(rows[start + k].sortValue, &ok);
-                                double y0 = ys[*prev].getDouble(), y1 = ys[k].getDouble();
-                                for (size_t m = *prev + 1; m < k; ++m) {
-                                    double x = numericSortValue(rows[start + m].sortValue, &ok);
-                                    res[m] = Value(y0 + (y1 - y0) * (x - x0) / (x1 - x0));
-                                }
-                            }
-                            prev = k;
-                        } else {
-                            res[k] = Value::null();
-                        }
-                    }
-                    break;
-                }
-            }
-        }
-        for (size_t i = start; i < end; ++i) {
-            _expCtx->checkForInterruptEvery128();
-            BSONObj doc = rows[i].doc;
-            for (size_t o = 0; o < _outputs.size(); ++o)
-                doc = setNestedField(doc, _outputs[o].path, results[o][i - start]);
-            chargeMemory(doc.objsize());
-            _out.push_back(doc);
-        }
-    }
-
     BSONObj _spec;
     ExprPtr _partitionBy;
     std::shared_ptr<SortPattern> _sortBy;
     std::vector<OutputField> _outputs;
-    std::vector<BSONObj> _out;
-    size_t _memBytes = 0;
+    std::vector<OutputState> _states;
+    bool _started = false;
+    std::unique_ptr<ExternalSorter> _sorter;  // null when the input needs no order
+    std::optional<SpillingStats> _sorterStats;
+    std::optional<WindowRow> _pending;  // the first row of the next partition
+    BSONObj _pendingKey;
+    SpillableCache _cache;              // the partition being output
+    size_t _pos = 0;                    // next row of it to output
+    size_t _peakBytes = 0;
 };
 
 std::vector<StagePtr> parseFill(const BSONElement& e,

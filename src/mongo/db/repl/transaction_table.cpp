@@ -152,14 +152,24 @@ CheckedOutSession TransactionTable::checkOut(OperationContext* opCtx, const BSON
     lookupOrCreate(opCtx, transactionsNss());
     lookupOrCreate(opCtx, imageCollectionNss());
     std::shared_ptr<RetryableSession> session;
-    {
-        std::lock_guard<std::mutex> lk(_mutex);
-        auto& slot = _sessions[sessionKey(lsid)];
-        if (!slot)
-            slot = std::make_shared<RetryableSession>(lsid);
-        session = slot;
+    std::unique_lock<std::timed_mutex> checkOutLock;
+    while (true) {
+        {
+            std::lock_guard<std::mutex> lk(_mutex);
+            auto& slot = _sessions[sessionKey(lsid)];
+            if (!slot)
+                slot = std::make_shared<RetryableSession>(lsid);
+            session = slot;
+        }
+        // Another command may hold the session: wait, but stop when this one is interrupted.
+        checkOutLock = std::unique_lock<std::timed_mutex>(session->_checkOutMutex, std::defer_lock);
+        while (!checkOutLock.try_lock_for(std::chrono::milliseconds(20)))
+            opCtx->checkForInterrupt();
+        std::lock_guard<std::mutex> lk(session->_mutex);
+        if (!session->_forgotten)
+            break;
+        // forgetSessions() dropped it while this command waited: take the current one.
     }
-    std::unique_lock<std::mutex> checkOutLock(session->_checkOutMutex);
     bool loaded;
     {
         std::lock_guard<std::mutex> lk(session->_mutex);
@@ -291,6 +301,27 @@ std::optional<BSONObj> TransactionTable::readImage(OperationContext* opCtx, cons
     }
     opCtx->recoveryUnit()->abandonSnapshot();
     return out;
+}
+
+size_t TransactionTable::forgetSessions(const std::vector<BSONObj>& lsids) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    size_t n = 0;
+    for (const auto& lsid : lsids) {
+        auto it = _sessions.find(sessionKey(lsid));
+        if (it == _sessions.end())
+            continue;
+        std::unique_lock<std::timed_mutex> inUse(it->second->_checkOutMutex, std::try_to_lock);
+        if (!inUse.owns_lock())
+            continue;  // a command holds it: it stays
+        {
+            std::lock_guard<std::mutex> sl(it->second->_mutex);
+            it->second->_forgotten = true;
+        }
+        inUse.unlock();
+        _sessions.erase(it);
+        ++n;
+    }
+    return n;
 }
 
 void TransactionTable::clearInMemory() {

@@ -63,9 +63,10 @@ private:
     friend class CheckedOutSession;
 
     const BSONObj _lsid;
-    std::mutex _checkOutMutex;   // held by the command that checked the session out
+    std::timed_mutex _checkOutMutex;  // held by the command that checked the session out
     mutable std::mutex _mutex;   // guards the fields below
     bool _loaded = false;
+    bool _forgotten = false;  // removed from the table by forgetSessions()
     long long _txnNumber = -1;
     std::map<int, OpTime> _executed;  // stmtId -> oplog entry that ran it
     bool _incompleteHistory = false;  // the oplog chain was truncated
@@ -78,7 +79,7 @@ private:
 class CheckedOutSession {
 public:
     CheckedOutSession(std::shared_ptr<RetryableSession> session, long long txnNumber,
-                      std::unique_lock<std::mutex> lock)
+                      std::unique_lock<std::timed_mutex> lock)
         : _session(std::move(session)), _txnNumber(txnNumber), _lock(std::move(lock)) {}
 
     RetryableSession* session() const {
@@ -98,7 +99,7 @@ public:
 private:
     std::shared_ptr<RetryableSession> _session;
     long long _txnNumber;
-    std::unique_lock<std::mutex> _lock;
+    std::unique_lock<std::timed_mutex> _lock;
 };
 
 class TransactionTable {
@@ -107,7 +108,8 @@ public:
 
     /**
      * Checks the session of `lsid` out for `txnNumber`, waiting while another command
-     * uses it. Loads the session from config.transactions and the oplog on first use in
+     * uses it; the wait ends with the operation's interruption (MaxTimeMSExpired 50 past
+     * maxTimeMS, Interrupted 11601 from killOp/killSessions, ClientDisconnect...). Loads the session from config.transactions and the oplog on first use in
      * this process, and creates config.transactions/config.image_collection when missing.
      * A higher txnNumber starts a new retryable write (forgetting the statements of the
      * old one). TransactionTooOld 225 when a newer txnNumber has started.
@@ -135,6 +137,12 @@ public:
 
     /** Forgets every in-memory session (they are reloaded from storage on next use). */
     void clearInMemory();
+    /**
+     * Forgets the in-memory state of the sessions of `lsids` that no command has checked out
+     * (ended or expired sessions; reloaded from config.transactions if used again).
+     * Returns how many were forgotten.
+     */
+    size_t forgetSessions(const std::vector<BSONObj>& lsids);
 
 private:
     void _load(OperationContext* opCtx, RetryableSession* session);

@@ -258,6 +258,8 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
             if (!op.multi)
                 break;
         }
+        if (mode == ModifyMode::kWrite && op.inUnitOfWork && stats.nMeasurementsDeleted > 0)
+            op.inUnitOfWork(stats, firstDeleted ? *firstDeleted : std::optional<BSONObj>());
     });
     if (mode == ModifyMode::kWrite)
         forgetBuckets(ts, touched);
@@ -352,6 +354,9 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
         }
         if (mode == ModifyMode::kWrite)
             insertNewBuckets(opCtx, ts, std::move(modified), stats);
+        if (mode == ModifyMode::kWrite && op.inUnitOfWork &&
+            (stats.nMeasurementsUpdated > 0 || out.upsertedId))
+            op.inUnitOfWork(out);
     });
     if (mode == ModifyMode::kWrite)
         forgetBuckets(ts, touched);

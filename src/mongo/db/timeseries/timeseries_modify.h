@@ -18,6 +18,7 @@
 // collection (TimeseriesCollection::buckets). Errors are thrown (uassert).
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "mongo/bson/bsonobj.h"
@@ -51,6 +52,20 @@ struct TimeseriesDeleteOp {
     bool multi = true;
     /** The statement's collation; nullopt: the collection's default. */
     std::optional<BSONObj> collation;
+    /**
+     * When set, called inside the statement's unit of work after it deleted something, with
+     * its counters and the first measurement deleted (when asked for): a retryable write
+     * records the statement's outcome there, atomically with the writes.
+     */
+    std::function<void(const TimeseriesModifyStats&, const std::optional<BSONObj>& firstDeleted)>
+        inUnitOfWork;
+};
+
+struct TimeseriesUpdateOutcome {
+    TimeseriesModifyStats stats;
+    std::optional<BSONObj> upsertedId;  // {_id: <value>}
+    std::optional<BSONObj> preImage;    // the first matched measurement
+    std::optional<BSONObj> postImage;   // its updated form (or the upserted measurement)
 };
 
 struct TimeseriesUpdateOp {
@@ -61,13 +76,11 @@ struct TimeseriesUpdateOp {
     bool upsert = false;
     /** The statement's collation; nullopt: the collection's default. */
     std::optional<BSONObj> collation;
-};
-
-struct TimeseriesUpdateOutcome {
-    TimeseriesModifyStats stats;
-    std::optional<BSONObj> upsertedId;  // {_id: <value>}
-    std::optional<BSONObj> preImage;    // the first matched measurement
-    std::optional<BSONObj> postImage;   // its updated form (or the upserted measurement)
+    /**
+     * When set, called inside the statement's unit of work after it changed or upserted a
+     * measurement, with its outcome (see TimeseriesDeleteOp::inUnitOfWork).
+     */
+    std::function<void(const TimeseriesUpdateOutcome&)> inUnitOfWork;
 };
 
 /**

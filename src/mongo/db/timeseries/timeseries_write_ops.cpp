@@ -31,6 +31,45 @@ UpdateDriver parseTimeseriesUpdate(const std::variant<BSONObj, std::vector<BSONO
                                                arrayFilters.value_or(std::vector<BSONObj>())));
 }
 
+BSONObj updateOutcome(const TimeseriesUpdateOutcome& o) {
+    BSONObjBuilder b;
+    b.append("n", o.stats.nMeasurementsMatched + (o.upsertedId ? 1 : 0));
+    b.append("nModified", o.stats.nMeasurementsUpdated);
+    if (o.upsertedId)
+        b.append("upserted", *o.upsertedId);
+    return b.obj();
+}
+
+/** Adds a recorded update outcome of statement `index` to `result`. */
+void addUpdateOutcome(const BSONObj& rec, int index, TimeseriesWriteResult& result) {
+    result.n += rec["n"].numberLong();
+    result.nModified += rec["nModified"].numberLong();
+    if (rec["upserted"].type() == BSONType::kObject)
+        result.upserted.emplace_back(index, rec["upserted"].Obj().getOwned());
+}
+
+BSONObj findAndModifyOutcome(const TimeseriesFindAndModifyResult& r) {
+    BSONObjBuilder b;
+    b.append("n", r.n);
+    b.append("updatedExisting", r.updatedExisting);
+    if (r.upsertedId)
+        b.append("upserted", *r.upsertedId);
+    if (r.value)
+        b.append("value", *r.value);
+    return b.obj();
+}
+
+TimeseriesFindAndModifyResult findAndModifyFromOutcome(const BSONObj& rec) {
+    TimeseriesFindAndModifyResult r;
+    r.n = rec["n"].numberLong();
+    r.updatedExisting = rec["updatedExisting"].trueValue();
+    if (rec["upserted"].type() == BSONType::kObject)
+        r.upsertedId = rec["upserted"].Obj().getOwned();
+    if (rec["value"].type() == BSONType::kObject)
+        r.value = rec["value"].Obj().getOwned();
+    return r;
+}
+
 }  // namespace
 
 BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint) {
@@ -44,18 +83,31 @@ BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint
 TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
                                                const std::vector<DeleteOpEntry>& deletes,
-                                               bool ordered) {
+                                               bool ordered, TimeseriesStatementLog* log) {
     TimeseriesWriteResult result;
     for (size_t i = 0; i < deletes.size(); ++i) {
         const auto& stmt = deletes[i];
         opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
         opCtx->checkForInterrupt();
         bool ok = runOne(static_cast<int>(i), result, [&] {
+            if (log)
+                if (auto rec = log->recorded(opCtx, i)) {
+                    result.n += (*rec)["n"].numberLong();  // ran before: not again
+                    return;
+                }
             uassert(ErrorCodes::FailedToParse,
                     "The limit field in delete objects must be 0 or 1. Got " +
                         std::to_string(stmt.getLimit()),
                     stmt.getLimit() == 0 || stmt.getLimit() == 1);
+            uassert(ErrorCodes::InvalidOptions,
+                    "Cannot use (or request) retryable writes with limit=0",
+                    !log || stmt.getLimit() == 1);
             TimeseriesDeleteOp op;
+            if (log)
+                op.inUnitOfWork = [&](const TimeseriesModifyStats& stats,
+                                      const std::optional<BSONObj>&) {
+                    log->record(opCtx, i, BSON("n" << stats.nMeasurementsDeleted));
+                };
             op.query = stmt.getQ();
             op.hint = hintToBSON(stmt.getHint());
             op.multi = stmt.getLimit() == 0;
@@ -72,13 +124,21 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
 TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
                                                const std::vector<UpdateOpEntry>& updates,
-                                               bool ordered) {
+                                               bool ordered, TimeseriesStatementLog* log) {
     TimeseriesWriteResult result;
     for (size_t i = 0; i < updates.size(); ++i) {
         const auto& stmt = updates[i];
         opCtx->getServiceContext()->opCounters.update.fetch_add(1);
         opCtx->checkForInterrupt();
         bool ok = runOne(static_cast<int>(i), result, [&] {
+            if (log)
+                if (auto rec = log->recorded(opCtx, i)) {
+                    addUpdateOutcome(*rec, static_cast<int>(i), result);  // ran before
+                    return;
+                }
+            uassert(ErrorCodes::InvalidOptions,
+                    "Cannot use (or request) retryable writes with multi=true",
+                    !log || !stmt.getMulti());
             uassert(ErrorCodes::InvalidOptions,
                     "Cannot perform an update with a sort on a time-series collection",
                     !stmt.getSort() || stmt.getSort()->isEmpty());
@@ -91,6 +151,10 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
             op.upsert = stmt.getUpsert();
             if (stmt.getCollation())
                 op.collation = stmt.getCollation()->getOwned();
+            if (log)
+                op.inUnitOfWork = [&](const TimeseriesUpdateOutcome& o) {
+                    log->record(opCtx, i, updateOutcome(o));
+                };
             TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
             result.n += o.stats.nMeasurementsMatched;
             result.nModified += o.stats.nMeasurementsUpdated;
@@ -107,10 +171,13 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
 
 TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
     OperationContext* opCtx, const TimeseriesCollection& ts,
-    const FindAndModifyCommandRequest& cmd) {
+    const FindAndModifyCommandRequest& cmd, TimeseriesStatementLog* log) {
     uassert(ErrorCodes::InvalidOptions,
             "Cannot perform a findAndModify with a sort on a time-series collection",
             !cmd.getSort() || cmd.getSort()->isEmpty());
+    if (log)
+        if (auto rec = log->recorded(opCtx, 0))
+            return findAndModifyFromOutcome(*rec);  // ran before: not again
     TimeseriesFindAndModifyResult result;
     if (cmd.getRemove().value_or(false)) {
         opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
@@ -120,6 +187,14 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
         op.multi = false;
         if (cmd.getCollation())
             op.collation = cmd.getCollation()->getOwned();
+        if (log)
+            op.inUnitOfWork = [&](const TimeseriesModifyStats& stats,
+                                  const std::optional<BSONObj>& deleted) {
+                TimeseriesFindAndModifyResult r;
+                r.n = stats.nMeasurementsDeleted;
+                r.value = deleted;
+                log->record(opCtx, 0, findAndModifyOutcome(r));
+            };
         std::optional<BSONObj> deleted;
         result.n = deleteTimeseriesMeasurements(opCtx, ts, op, ModifyMode::kWrite, &deleted)
                        .nMeasurementsDeleted;
@@ -128,6 +203,15 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
     }
     opCtx->getServiceContext()->opCounters.update.fetch_add(1);
     UpdateDriver driver = parseTimeseriesUpdate(*cmd.getUpdate(), cmd.getArrayFilters());
+    const bool returnNew = cmd.getNew().value_or(false);
+    auto toResult = [returnNew](const TimeseriesUpdateOutcome& o) {
+        TimeseriesFindAndModifyResult r;
+        r.updatedExisting = o.stats.nMeasurementsMatched > 0;
+        r.n = o.upsertedId ? 1 : o.stats.nMeasurementsMatched;
+        r.upsertedId = o.upsertedId;
+        r.value = returnNew ? o.postImage : o.preImage;
+        return r;
+    };
     TimeseriesUpdateOp op;
     op.query = cmd.getQuery();
     op.driver = &driver;
@@ -136,12 +220,11 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
     op.upsert = cmd.getUpsert().value_or(false);
     if (cmd.getCollation())
         op.collation = cmd.getCollation()->getOwned();
-    TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
-    result.updatedExisting = o.stats.nMeasurementsMatched > 0;
-    result.n = o.upsertedId ? 1 : o.stats.nMeasurementsMatched;
-    result.upsertedId = o.upsertedId;
-    result.value = cmd.getNew().value_or(false) ? o.postImage : o.preImage;
-    return result;
+    if (log)
+        op.inUnitOfWork = [&](const TimeseriesUpdateOutcome& o) {
+            log->record(opCtx, 0, findAndModifyOutcome(toResult(o)));
+        };
+    return toResult(updateTimeseriesMeasurements(opCtx, ts, op));
 }
 
 }  // namespace mongo::timeseries

@@ -24,6 +24,27 @@ class OperationContext;
 
 namespace mongo::timeseries {
 
+/**
+ * Exactly-once for the statements of a retryable write (lsid + txnNumber), implemented by the
+ * command layer over the session's transaction table. A statement that already ran is not run
+ * again: its recorded outcome is the result. A statement that writes records its outcome
+ * inside its own unit of work, so the outcome exists if and only if the writes do. Outcomes
+ * are small documents whose shape this file owns (update {n, nModified, upserted?}, delete
+ * {n}, findAndModify {n, updatedExisting, upserted?, value?}).
+ */
+class TimeseriesStatementLog {
+public:
+    virtual ~TimeseriesStatementLog() = default;
+    /**
+     * The outcome recorded for statement `index`, or nullopt when it has not run. Throws when
+     * it ran as another kind of write (upstream's 40637/40638/40606) or its history is gone
+     * (IncompleteTransactionHistory 217).
+     */
+    virtual std::optional<BSONObj> recorded(OperationContext* opCtx, size_t index) = 0;
+    /** Records `outcome` of statement `index`. REQUIRES: in the statement's unit of work. */
+    virtual void record(OperationContext* opCtx, size_t index, const BSONObj& outcome) = 0;
+};
+
 struct TimeseriesWriteError {
     int index;
     Status status;
@@ -39,22 +60,24 @@ struct TimeseriesWriteResult {
 
 /**
  * The statements of a delete command. Per-statement errors: FailedToParse (limit not 0/1),
- * BadValue (query, hint), TimeseriesBucketCompressionFailed, storage errors.
+ * BadValue (query, hint), TimeseriesBucketCompressionFailed, storage errors; with a `log`
+ * (retryable write, else null) InvalidOptions for limit 0.
  */
 TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
                                                const std::vector<DeleteOpEntry>& deletes,
-                                               bool ordered);
+                                               bool ordered, TimeseriesStatementLog* log);
 
 /**
  * The statements of an update command. Per-statement errors: InvalidOptions (pipeline
  * update, sort), FailedToParse (multi replacement), BadValue (time field removed or not a date,
- * upsert without a time), the update operators' codes, BSONObjectTooLarge.
+ * upsert without a time), the update operators' codes, BSONObjectTooLarge; with a `log`
+ * (retryable write, else null) InvalidOptions for multi.
  */
 TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
                                                const std::vector<UpdateOpEntry>& updates,
-                                               bool ordered);
+                                               bool ordered, TimeseriesStatementLog* log);
 
 struct TimeseriesFindAndModifyResult {
     long long n = 0;
@@ -65,12 +88,13 @@ struct TimeseriesFindAndModifyResult {
 
 /**
  * findAndModify on a time-series view: remove or update (one measurement) or upsert. The
- * caller has checked the option combinations. Errors: InvalidOptions (sort, pipeline
- * update), and those of the delete/update statements.
+ * caller has checked the option combinations. With a `log` (retryable write, else null) a
+ * retry returns the recorded result. Errors: InvalidOptions (sort, pipeline update), and
+ * those of the delete/update statements.
  */
 TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
     OperationContext* opCtx, const TimeseriesCollection& ts,
-    const FindAndModifyCommandRequest& cmd);
+    const FindAndModifyCommandRequest& cmd, TimeseriesStatementLog* log);
 
 /** A hint argument as the modify engine takes it: {$hint: name} for an index name. */
 BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint);

@@ -26,6 +26,9 @@ constexpr long long kDefaultBatchSize = 101;
 class AggregateCmd : public Command {
 public:
     AggregateCmd() : Command("aggregate") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = AggregateCommandRequest::parse(req.body);

@@ -42,6 +42,9 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
 class UpdateCmd : public Command {
 public:
     UpdateCmd() : Command("update") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }
@@ -183,6 +186,9 @@ void replyFromRetriedEntry(OperationContext* opCtx, const repl::CheckedOutSessio
 class FindAndModifyCmd : public Command {
 public:
     FindAndModifyCmd() : Command("findAndModify", {"findandmodify"}) {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }

@@ -250,6 +250,9 @@ void clearBucketCatalogAfterDirectWrite(const std::shared_ptr<Collection>& coll)
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }
@@ -361,6 +364,9 @@ MONGO_REGISTER_COMMAND(InsertCmd)
 class DeleteCmd : public Command {
 public:
     DeleteCmd() : Command("delete") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }

@@ -36,9 +36,14 @@ function validShape() {
 }
 
 function schemaNonCompliant() {
-    setUp();
-    assert.commandWorked(db.runCommand({collMod: name, validator: {a: {$lt: 15}},
-                                        validationAction: "error"}));
+    coll.drop();
+    assert.commandWorked(db.createCollection(name, {validator: {a: {$lt: 15}},
+                                                    validationAction: "error"}));
+    const docs = [];
+    for (let i = 0; i < 20; i++)
+        docs.push({_id: i, a: i});
+    assert.commandWorked(db.runCommand({insert: name, documents: docs,
+                                        bypassDocumentValidation: true}));
     const res = assert.commandWorked(db.runCommand({validate: name}));
     assert(res.valid, tojson(res));
     assert.eq(5, res.nNonCompliantDocuments, tojson(res));

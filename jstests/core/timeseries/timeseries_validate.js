@@ -19,7 +19,7 @@ function setUp() {
     assert.commandWorked(coll.createIndex({x: 1}));
     const docs = [];
     for (let i = 0; i < 30; i++)
-        docs.push({t: new Date(t0 + i * 1000), m: i % 3, x: i, s: "v" + i});
+        docs.push({t: new Date(t0 + i * 60 * 1000), m: i % 3, x: i, s: "v" + i});
     assert.commandWorked(coll.insertMany(docs));
     assert.commandWorked(coll.insertOne({t: new Date(t0 + 100000), m: 0, x: 100}));  // an update
 }
@@ -49,6 +49,18 @@ function validBuckets() {
     assert(shell.valid, tojson(shell));
     assert.eq(bucketsNs, shell.ns);
     assert(coll.validate(true).valid);
+}
+
+function compliantAfterWrites() {
+    setUp();
+    assert.commandWorked(coll.deleteMany({x: {$lt: 4}}));        // rewrites keep the start
+    assert.commandWorked(coll.updateMany({x: {$gt: 20}}, {$set: {y: 1}}));
+    assert.commandWorked(coll.insertOne({t: new Date(t0 + 500), m: 0, x: -1}));  // unsorted
+    assert.commandWorked(coll.deleteMany({x: {$gt: 25, $lt: 28}}));
+    const res = assert.commandWorked(db.runCommand({validate: name, full: true}));
+    assert(res.valid, tojson(res));
+    assert.eq(0, res.nNonCompliantDocuments, tojson(res));
+    assert.eq([], res.warnings, tojson(res));
 }
 
 function controlMaxDisagreesWithData() {
@@ -105,5 +117,5 @@ function errors() {
     db[name + "_view"].drop();
 }
 
-runScenarios(validBuckets, controlMaxDisagreesWithData, controlCountDisagrees, corruptColumn,
+runScenarios(validBuckets, compliantAfterWrites, controlMaxDisagreesWithData, controlCountDisagrees, corruptColumn,
              badVersion, errors);

@@ -66,8 +66,14 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
         result->appendNumber("max", coll->options()["max"].numberLong());
         result->appendNumber("maxSize", coll->options()["size"].numberLong() / scale);
     }
-    result->append("wiredTiger", BSON("type" << "file" << "uri"
-                                             << "statistics:table:" + coll->recordStore()->ident()));
+    // The table's identity; numericOnly asks for numbers only, and we report no WiredTiger
+    // statistics beyond the sizes above.
+    const bool numericOnly = spec.getNumericOnly();
+    auto tableDetails = [numericOnly](const std::string& ident) {
+        return numericOnly ? BSONObj()
+                           : BSON("type" << "file" << "uri" << "statistics:table:" + ident);
+    };
+    result->append("wiredTiger", tableDetails(coll->recordStore()->ident()));
     result->append("nindexes", nindexes);
     BSONObjBuilder details, sizes;
     long long totalIndexSize = 0;
@@ -77,8 +83,7 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
         const long long s = idx->sdi->storageSize(ru);
         totalIndexSize += s;
         sizes.appendNumber(idx->desc.name, s / scale);
-        details.append(idx->desc.name,
-                       BSON("type" << "file" << "uri" << "statistics:table:" + idx->ident));
+        details.append(idx->desc.name, tableDetails(idx->ident));
     }
     result->append("indexDetails", details.obj());
     result->append("indexBuilds", BSONArray());  // builds finish inside createIndexes

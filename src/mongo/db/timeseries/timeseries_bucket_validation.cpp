@@ -6,7 +6,6 @@
 #include "mongo/bson/column/bsoncolumn.h"
 #include "mongo/db/timeseries/bucket_catalog/flat_bson.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
-#include "mongo/db/timeseries/timeseries_options.h"
 
 namespace mongo::timeseries {
 namespace {
@@ -115,21 +114,28 @@ BSONObj fieldOf(const BSONObj& obj, StringData name) {
     return b.obj();
 }
 
-/** control.min/max of one field against the values (the time field's min is rounded down). */
+/**
+ * control.min/max of one field against the values. The time field's control.min is the
+ * bucket's rounded start: at most the observed minimum (a bucket rewritten after a delete
+ * keeps its start, spec §6.3; collMod may since have changed the rounding); its control.max
+ * is the observed maximum.
+ */
 Status checkMinMax(const FieldValues& field, StringData name, const BSONObj& controlMin,
                    const BSONObj& controlMax, const TimeseriesOptions& options,
                    const StringComparator* strings) {
     bucket_catalog::MinMax mm(strings);
     for (const auto& v : field.values)
         mm.updateField(v.firstElement(), 0);
-    BSONObj min = mm.min(), max = mm.max();
-    if (name == options.getTimeField() && min[name].type() == BSONType::kDate) {
-        BSONObjBuilder b;
-        b.append(name, roundTimestampToGranularity(min[name].date(), options));
-        min = b.obj();
-    }
+    const BSONObj min = mm.min(), max = mm.max();
     const BSONObj cminObj = fieldOf(controlMin, name), cmaxObj = fieldOf(controlMax, name);
-    if (cminObj.woCompare(fieldOf(min, name)) != 0 || cmaxObj.woCompare(fieldOf(max, name)) != 0)
+    bool minOk;
+    if (name == options.getTimeField() && min[name].type() == BSONType::kDate) {
+        const BSONElement cmin = controlMin[name];
+        minOk = cmin.type() == BSONType::kDate && cmin.date() <= min[name].date();
+    } else {
+        minOk = cminObj.woCompare(fieldOf(min, name)) == 0;
+    }
+    if (!minOk || cmaxObj.woCompare(fieldOf(max, name)) != 0)
         return bad("Mismatch between time-series control and observed min or max for field " +
                    std::string(name) + ". Control had min " + cminObj.toString() + " and max " +
                    cmaxObj.toString() + ", but observed data had min " + min.toString() +

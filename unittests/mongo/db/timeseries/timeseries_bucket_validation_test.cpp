@@ -5,6 +5,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
 #include "mongo/db/timeseries/bucket_compression.h"
+#include "mongo/db/timeseries/timeseries_bucket_rewrite.h"
 #include "mongo/db/timeseries/timeseries_options.h"
 
 namespace mongo::timeseries {
@@ -55,6 +56,38 @@ BSONObj withControlField(const BSONObj& bucket, StringData field, const BSONElem
 
 TEST(TimeseriesBucketValidation, BucketFromTheWritePathIsValid) {
     EXPECT_TRUE(validateBucket(compressed(), opts(), nullptr).isOK());
+}
+
+TEST(TimeseriesBucketValidation, BucketRewrittenAfterADeleteKeepsItsStartAndIsValid) {
+    // Two minutes apart: without the first measurement the rounded minimum is a later minute.
+    std::vector<BSONObj> ms = {BSON("t" << at(1700000001000) << "v" << 1),
+                               BSON("t" << at(1700000100000) << "v" << 2)};
+    auto made = makeNewCompressedBucket(OID::gen(), BSON("meta" << 1).firstElement(), ms, opts());
+    ASSERT_TRUE(made.isOK());
+    BSONObj b = made.getValue();
+    auto survivors = extractMeasurements(b, "t", StringData("m"));
+    ASSERT_TRUE(survivors.isOK());
+    std::vector<BSONObj> later(survivors.getValue().begin() + 1, survivors.getValue().end());
+    auto rewritten = rewriteBucketWithMeasurements(b, later, opts());
+    ASSERT_TRUE(rewritten.isOK()) << rewritten.getStatus();
+    EXPECT_EQ(at(1699999980000),
+              rewritten.getValue()["control"].Obj()["min"].Obj()["t"].date());  // the start
+    Status s = validateBucket(rewritten.getValue(), opts(), nullptr);
+    EXPECT_TRUE(s.isOK()) << s;
+}
+
+TEST(TimeseriesBucketValidation, TimeMinAfterTheEarliestMeasurementIsBadValue) {
+    BSONObj good = compressed();
+    BSONObj min = good["control"].Obj()["min"].Obj();
+    BSONObjBuilder later;
+    for (auto e : min) {
+        if (e.fieldNameStringData() == "t")
+            later.append("t", at(1700000002000));
+        else
+            later.append(e);
+    }
+    BSONObj b = withControlField(good, "min", BSON("" << later.obj()).firstElement());
+    EXPECT_EQ(ErrorCodes::BadValue, validateBucket(b, opts(), nullptr).code());
 }
 
 TEST(TimeseriesBucketValidation, UncompressedV1BucketIsValid) {

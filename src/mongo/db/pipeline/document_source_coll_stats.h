@@ -1,9 +1,7 @@
-// $collStats, $indexStats and the internal $_internalConvertBucketIndexStats: statistics
-// of the pipeline's collection. On a view, $collStats runs on the view itself (no view
-// pipeline); on a time-series view both run on the buckets collection (spec
-// timeseries-semantics.md §2.3, §3.11), $indexStats reporting user-facing index keys.
-// What needs the layers above the pipeline (storage statistics with the time-series
-// section, index key conversion) comes through hooks they install at start-up.
+// $collStats, $indexStats and $_internalConvertBucketIndexStats: statistics of the pipeline's
+// collection; on a view $collStats reads the view itself, on a time-series view both read the
+// buckets collection (spec timeseries-semantics.md §2.3, §3.11). Storage statistics and index
+// key conversion come from the layers above through hooks installed at start-up.
 #pragma once
 
 #include <functional>

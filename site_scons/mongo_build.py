@@ -23,7 +23,7 @@ LIBRARIES = [
     ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson']),
     # Operation/service state and namespaces, used by every layer above storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
-                 'mongo/db/service_context.cpp'], [], ['storage', 'bson']),
+                 'mongo/db/service_context.cpp', 'mongo/db/stats'], [], ['storage', 'bson']),
     # Geometry parsing and predicates over Google S2 (libs2).
     ('geo', ['mongo/db/geo'], [], ['bson']),
     ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/query/collation',

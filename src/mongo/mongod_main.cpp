@@ -447,6 +447,7 @@ int runMongod(int argc, char** argv) {
         return 48;
     }
     sc.transportLayer = &tl;
+    sc.options.port = tl.boundPort();  // the real one when --port 0 asked for any ($collStats' host)
     tl.start();
     logv2::markStartupComplete();
     LOGV2_OPTIONS(23016, logv2::Component::kNetwork, "Waiting for connections",

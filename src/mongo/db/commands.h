@@ -11,6 +11,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/stats/operation_latency_histogram.h"
 
 namespace mongo {
 
@@ -78,6 +79,10 @@ public:
     }
     virtual std::string help() const {
         return "";
+    }
+    /** How the command counts in per-collection latency statistics (Top). */
+    virtual ReadWriteType getReadWriteType() const {
+        return ReadWriteType::kCommand;
     }
 
 private:

@@ -1,5 +1,7 @@
 #include "mongo/db/service_entry_point_mongod.h"
 
+#include <optional>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/client_registry.h"
 #include "mongo/db/commands.h"
@@ -10,6 +12,7 @@
 #include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/stats/top.h"
 #include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -95,6 +98,38 @@ bool wantsJournal(const CommandRequest& req) {
         (w["w"].type() == BSONType::kString && w["w"].valueStringData() == "majority");
 }
 
+/**
+ * The collection (or view) a command reports its latency under in Top: the string first
+ * element of a collection command, getMore's `collection`; nullopt for others.
+ */
+std::optional<NamespaceString> latencyNamespace(const CommandRequest& req) {
+    BSONElement target =
+        req.commandName() == "getMore" ? req.body["collection"] : req.body.firstElement();
+    if (target.type() != BSONType::kString)
+        return std::nullopt;
+    NamespaceString nss(req.dbName, target.valueStringData());
+    if (!NamespaceString::validateDatabaseName(req.dbName).isOK() ||
+        !nss.validateCollectionName().isOK())
+        return std::nullopt;
+    return nss;
+}
+
+/** Records the command's latency in Top when it names a collection (success or failure). */
+class LatencyRecorder {
+public:
+    LatencyRecorder(const CommandRequest& req, const Command& cmd)
+        : _nss(latencyNamespace(req)), _type(cmd.getReadWriteType()), _start(curTimeMicros64()) {}
+    ~LatencyRecorder() {
+        if (_nss)
+            Top::get().recordLatency(*_nss, curTimeMicros64() - _start, _type);
+    }
+
+private:
+    std::optional<NamespaceString> _nss;
+    ReadWriteType _type;
+    long long _start;
+};
+
 }  // namespace
 
 BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandRequest& req) {
@@ -118,6 +153,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         opCtx.setClientDisconnectedFlag(&client->disconnectedFlag());
     ClientRegistry::describe(req, &opCtx);
     ClientRegistry::ActiveOp activeOp(client, &opCtx);  // visible to currentOp and killOp
+    LatencyRecorder latency(req, *cmd);
     try {
         uassert(ErrorCodes::Unauthorized,
                 std::string(cmd->getName()) + " may only be run against the admin database.",

@@ -35,6 +35,12 @@ struct IndexEntry {
     std::unique_ptr<SortedDataInterface> sdi;
     std::shared_ptr<MatchExpression> partialFilter;  // null if none
     bool multikey = false;
+    /**
+     * $indexStats' accesses: query plans that used this index since `accessesSince` (when
+     * this entry was loaded or built). The planner counts one per plan.
+     */
+    std::atomic<long long> accessOps{0};
+    Date_t accessesSince = Date_t::now();
 
     /** True when `doc` belongs in this (possibly partial) index. */
     bool covers(const BSONObj& doc) const;

@@ -9,6 +9,7 @@
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/stats/top.h"
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/log.h"
@@ -237,6 +238,7 @@ Status CollectionCatalog::_dropCollectionLocked(OperationContext* opCtx,
     }
     ru->abandonSnapshot();
     coll->markDropped();
+    Top::get().collectionDropped(nss);
     std::lock_guard<std::mutex> lk(_mapMutex);
     _collections.erase(nss);
     return Status::OK();
@@ -287,6 +289,7 @@ Status CollectionCatalog::renameCollection(OperationContext* opCtx, const Namesp
         return ex.toStatus();
     }
     ru->abandonSnapshot();
+    Top::get().collectionDropped(from);
     std::lock_guard<std::mutex> lk(_mapMutex);
     _collections.erase(from);
     coll->setNs(to);

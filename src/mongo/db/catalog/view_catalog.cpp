@@ -9,6 +9,7 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/stats/top.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/util/assert_util.h"
@@ -305,6 +306,7 @@ bool dropView(OperationContext* opCtx, const NamespaceString& nss) {
     updated.erase(nss.ns());
     persist(opCtx, nss.db(), updated);
     views = std::move(updated);
+    Top::get().collectionDropped(nss);
     return true;
 }
 

@@ -41,6 +41,9 @@ public:
         }
         return false;
     }
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = AggregateCommandRequest::parse(req.body);

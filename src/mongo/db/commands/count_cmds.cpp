@@ -23,6 +23,9 @@ namespace {
 class CountCmd : public Command {
 public:
     CountCmd() : Command("count") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CountCommandRequest::parse(req.body);
@@ -65,6 +68,9 @@ MONGO_REGISTER_COMMAND(CountCmd)
 class DistinctCmd : public Command {
 public:
     DistinctCmd() : Command("distinct") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = DistinctCommandRequest::parse(req.body);

@@ -50,6 +50,9 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
 class FindCmd : public Command {
 public:
     FindCmd() : Command("find") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = FindCommandRequest::parse(req.body);
@@ -124,6 +127,9 @@ MONGO_REGISTER_COMMAND(FindCmd)
 class GetMoreCmd : public Command {
 public:
     GetMoreCmd() : Command("getMore") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kRead;
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = GetMoreCommandRequest::parse(req.body);

@@ -8,13 +8,16 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/commands/storage_stats.h"
 #include "mongo/db/logical_session_cache.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/ttl/ttl_monitor.h"
+#include "mongo/idl/document_source_coll_stats_gen.h"
 #include "mongo/idl/list_commands_gen.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/assert_util.h"
@@ -49,37 +52,11 @@ public:
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CollStatsCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
-        long long scale = cmd.getScale().value_or(1);
-        auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
-        auto ts = coll ? std::nullopt : timeseries::lookupTimeseriesCollection(opCtx, nss);
-        if (ts)
-            coll = ts->buckets;  // a time-series view reports its buckets (spec §3.11)
-        uassert(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.", coll);
-        BSONObjBuilder indexSizes;
-        CollSizes s = sizesOf(opCtx, *coll, &indexSizes, scale);
+        StorageStatsSpec spec;
+        spec.setScale(cmd.getScale());
+        spec.setVerbose(cmd.getVerbose().value_or(false));
         result.append("ns", nss.ns());
-        result.append("size", s.size / scale);
-        if (ts)
-            timeseries::appendTimeseriesStatsSection(opCtx, *ts, result);
-        if (!ts)
-            result.append("count", s.count);
-        if (s.count > 0 && !ts)
-            result.append("avgObjSize", s.size / s.count);
-        result.append("storageSize", s.storageSize / scale);
-        result.append("freeStorageSize", 0);
-        result.append("capped", coll->isCapped());
-        if (coll->isCapped()) {
-            result.append("max", coll->options()["max"].numberLong());
-            result.append("maxSize", coll->options()["size"].numberLong() / scale);
-        }
-        result.append("wiredTiger", BSON("type" << "file"));
-        result.append("nindexes", static_cast<int>(coll->indexes().size()));
-        result.append("indexDetails", BSONObj());
-        result.append("indexBuilds", BSONArray());
-        result.append("totalIndexSize", s.totalIndexSize / scale);
-        result.append("totalSize", (s.storageSize + s.totalIndexSize) / scale);
-        result.append("indexSizes", indexSizes.obj());
-        result.append("scaleFactor", static_cast<int>(scale));
+        appendCollectionStorageStats(opCtx, nss, spec, &result);
     }
 };
 MONGO_REGISTER_COMMAND(CollStatsCmd)
@@ -104,7 +81,8 @@ public:
         }
         result.append("db", req.dbName);
         result.append("collections", static_cast<long long>(colls.size()));
-        result.append("views", 0);
+        // Every view, time-series views included (upstream counts the view catalog).
+        result.append("views", static_cast<long long>(viewsInDb(opCtx, req.dbName).size()));
         result.append("objects", total.count);
         result.append("avgObjSize", total.count ? static_cast<double>(total.size) / total.count : 0.0);
         result.append("dataSize", static_cast<double>(total.size) / scale);

@@ -48,6 +48,9 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
 class UpdateCmd : public Command {
 public:
     UpdateCmd() : Command("update") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }
@@ -188,6 +191,9 @@ void replyFromRetriedEntry(OperationContext* opCtx, const repl::CheckedOutSessio
 class FindAndModifyCmd : public Command {
 public:
     FindAndModifyCmd() : Command("findAndModify", {"findandmodify"}) {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }

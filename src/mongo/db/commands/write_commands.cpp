@@ -263,6 +263,9 @@ void clearBucketCatalogAfterDirectWrite(const std::shared_ptr<Collection>& coll)
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }
@@ -377,6 +380,9 @@ MONGO_REGISTER_COMMAND(InsertCmd)
 class DeleteCmd : public Command {
 public:
     DeleteCmd() : Command("delete") {}
+    ReadWriteType getReadWriteType() const override {
+        return ReadWriteType::kWrite;
+    }
     bool isWriteCommand() const override {
         return true;
     }

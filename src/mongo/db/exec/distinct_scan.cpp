@@ -105,7 +105,9 @@ DistinctScanStage::DistinctScanStage(std::shared_ptr<Collection> coll, IndexEntr
       _index(index),
       _prefixFields(prefixFields),
       _forward(forward),
-      _nullKeys(nullKeys) {}
+      _nullKeys(nullKeys) {
+    _index->accessOps.fetch_add(1, std::memory_order_relaxed);
+}
 
 std::optional<WorkingMember> DistinctScanStage::next(OperationContext* opCtx) {
     if (_eof)

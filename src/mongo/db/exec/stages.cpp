@@ -8,6 +8,7 @@
 #include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/db/stats/top.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -21,7 +22,10 @@ void appendFilter(BSONObjBuilder* bob, const std::shared_ptr<MatchExpression>& f
 
 CollectionScanStage::CollectionScanStage(std::shared_ptr<Collection> coll, bool forward,
                                          std::shared_ptr<MatchExpression> filter)
-    : _coll(std::move(coll)), _forward(forward), _filter(std::move(filter)) {}
+    : _coll(std::move(coll)), _forward(forward), _filter(std::move(filter)) {
+    if (_coll)
+        Top::get().incrementCollectionScans(_coll->ns(), /*tailable=*/false);
+}
 
 std::optional<WorkingMember> CollectionScanStage::next(OperationContext* opCtx) {
     if (!_cursor)
@@ -59,7 +63,9 @@ void CollectionScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
 
 IndexScanStage::IndexScanStage(std::shared_ptr<Collection> coll, IndexEntry* index,
                                IndexBounds bounds, bool forward)
-    : _coll(std::move(coll)), _index(index), _bounds(std::move(bounds)), _forward(forward) {}
+    : _coll(std::move(coll)), _index(index), _bounds(std::move(bounds)), _forward(forward) {
+    _index->accessOps.fetch_add(1, std::memory_order_relaxed);
+}
 
 std::optional<IndexKeyEntry> IndexScanStage::_seekInterval() {
     // Intervals are ascending; a backward scan reads them last to first.

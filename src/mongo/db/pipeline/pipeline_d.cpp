@@ -8,6 +8,7 @@
 #include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_coll_stats.h"
 #include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression.h"
@@ -80,7 +81,15 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     std::vector<BSONObj> all;
     std::optional<BSONObj> viewCollation;  // set when `nss` is a view
     size_t userStagesUsed = 0;             // leading user stages replaced by a rewrite
-    if (!opts.collectionless) {
+    std::optional<StatsStageRewrite> statsOnView;
+    if (!opts.collectionless)
+        statsOnView = rewriteStatsStageOnView(opCtx, nss, stages);
+    if (statsOnView) {
+        out.executionNss = statsOnView->executionNss;
+        out.isView = true;
+        all = std::move(statsOnView->stages);
+        userStagesUsed = stages.size();
+    } else if (!opts.collectionless) {
         auto resolved = uassertStatusOK(resolveView(opCtx, nss));
         out.isView = resolved.nss != nss;
         out.executionNss = resolved.nss;

@@ -42,6 +42,14 @@ public:
     virtual bool hasIdent(StringData ident) = 0;
     virtual std::vector<std::string> getAllIdents() = 0;
 
+    /**
+     * Compacts the table `ident` online (WT_SESSION::compact: moves data to the start of the
+     * file and returns the freed space to the filesystem). Interrupted (11601) when WiredTiger
+     * gives up (e.g. cache pressure); other failures as the storage error. Cost: rewrites up to
+     * the whole table.
+     */
+    virtual Status compact(StringData ident) = 0;
+
     /** Writes a checkpoint now. */
     virtual Status checkpoint() = 0;
     /** Stops background threads, writes a final checkpoint and closes. Idempotent. */

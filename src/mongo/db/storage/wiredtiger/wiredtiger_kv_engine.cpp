@@ -279,6 +279,15 @@ bool WiredTigerKVEngine::hasIdent(StringData ident) {
     return false;
 }
 
+Status WiredTigerKVEngine::compact(StringData ident) {
+    const std::string uri = identToUri(ident);
+    Status st = _impl->withSession(
+        [&](WT_SESSION* s) { return s->compact(s, uri.c_str(), nullptr); }, "compact " + uri);
+    if (st.code() == ErrorCodes::ExceededTimeLimit || st.code() == ErrorCodes::LockBusy)
+        return Status(ErrorCodes::Interrupted, "compact of " + uri + " interrupted: " + st.reason());
+    return st;
+}
+
 Status WiredTigerKVEngine::checkpoint() {
     return _impl->withSession([](WT_SESSION* s) { return s->checkpoint(s, nullptr); },
                               "checkpoint");

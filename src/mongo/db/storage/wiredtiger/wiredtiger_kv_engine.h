@@ -33,6 +33,7 @@ public:
     Status dropIdent(StringData ident) override;
     bool hasIdent(StringData ident) override;
     std::vector<std::string> getAllIdents() override;
+    Status compact(StringData ident) override;
     Status checkpoint() override;
     void cleanShutdown() override;
 

@@ -458,10 +458,9 @@ class DBCollection {
         if (commitQuorum !== undefined) cmd.commitQuorum = commitQuorum;
         return this._db.runCommand(cmd);
     }
+    // The legacy alias: returns createIndex's reply (an error reply is returned, not thrown).
     ensureIndex(keys, options) {
-        const r = this.createIndex(keys, options);
-        if (!r.ok) return r;
-        return r;
+        return this.createIndex(keys, options);
     }
     dropIndex(index) {
         if (index === undefined) throw new Error("need to specify index to dropIndex");

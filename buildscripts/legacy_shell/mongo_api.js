@@ -4,7 +4,6 @@
 const {SyncConnection} = require("./sync_connection.js");
 const {toBsonValue} = require("./types.js");
 
-const kDbMethods = new Set();  // filled after DB is defined
 
 function parseHost(h) {
     if (h === undefined || h === null || h === "") return {host: "127.0.0.1", port: 27017};
@@ -303,16 +302,13 @@ class DB {
     getLastErrorObj() { return {ok: 1, err: null}; }
     watch() { throw new Error("change streams are not supported by this shell"); }
 }
-for (const k of Object.getOwnPropertyNames(DB.prototype)) kDbMethods.add(k);
 
 const kNotCollections = new Set(["then", "toJSON", "constructor", "inspect", "asymmetricMatch",
                                  "$$typeof", "nodeType", "tojson", "_self", "__proto__"]);
 
 function makeDB(mongo, name) {
-    if (name.length === 0 || /[\/\\. "$]/.test(name) || name.includes("\0")) {
-        // The legacy shell checks names client-side.
-        if (name.length === 0) throw new Error("[" + name + "] is not a valid database name");
-    }
+    // The legacy shell refuses only the empty name client-side; the server judges the rest.
+    if (name.length === 0) throw new Error("[] is not a valid database name");
     const target = new DB(mongo, name);
     const proxy = new Proxy(target, {
         get(t, prop, receiver) {

@@ -38,13 +38,16 @@ class WriteConcernError {
     }
 }
 
+/** The counters both result kinds carry, in the legacy shell's field order. */
+const kCounts = ["nInserted", "nUpserted", "nMatched", "nModified", "nRemoved"];
+function copyCounts(from, to) {
+    for (const k of kCounts) to[k] = from[k];
+    return to;
+}
+
 class BulkWriteResult {
     constructor(r) {
-        this.nInserted = r.nInserted;
-        this.nUpserted = r.nUpserted;
-        this.nMatched = r.nMatched;
-        this.nModified = r.nModified;
-        this.nRemoved = r.nRemoved;
+        copyCounts(r, this);
         this.writeErrors = r.writeErrors;
         this._upserted = r.upserted;
         this._insertedIds = r.insertedIds;
@@ -63,31 +66,25 @@ class BulkWriteResult {
     hasWriteConcernError() { return this.writeConcernErrors.length > 0; }
     getWriteConcernError() { return this.writeConcernErrors[0] || null; }
     toSingleResult() {
-        return new WriteResult({
-            nInserted: this.nInserted, nUpserted: this.nUpserted, nMatched: this.nMatched,
-            nModified: this.nModified, nRemoved: this.nRemoved,
+        return new WriteResult(copyCounts(this, {
             upserted: this._upserted, writeErrors: this.writeErrors,
             writeConcernErrors: this.writeConcernErrors,
-        });
+        }));
     }
     tojson(indent, nolint) {
-        return globalThis.tojson({
+        const o = {
             writeErrors: this.writeErrors.map((e) => e.tojsonObj()),
-            writeConcernErrors: this.writeConcernErrors, nInserted: this.nInserted,
-            nUpserted: this.nUpserted, nMatched: this.nMatched, nModified: this.nModified,
-            nRemoved: this.nRemoved, upserted: this._upserted,
-        }, indent, nolint);
+            writeConcernErrors: this.writeConcernErrors,
+        };
+        copyCounts(this, o).upserted = this._upserted;
+        return globalThis.tojson(o, indent, nolint);
     }
     toString() { return "BulkWriteResult(" + this.tojson() + ")"; }
 }
 
 class WriteResult {
     constructor(r) {
-        this.nInserted = r.nInserted;
-        this.nUpserted = r.nUpserted;
-        this.nMatched = r.nMatched;
-        this.nModified = r.nModified;
-        this.nRemoved = r.nRemoved;
+        copyCounts(r, this);
         if (r.upserted && r.upserted.length) this._id = r.upserted[r.upserted.length - 1]._id;
         if (r.writeErrors.length) this.writeError = r.writeErrors[r.writeErrors.length - 1];
         if (r.writeConcernErrors && r.writeConcernErrors.length) {
@@ -104,10 +101,7 @@ class WriteResult {
     getWriteConcernError() { return this.writeConcernError || null; }
     tojson(indent, nolint) {
         const o = {nInserted: this.nInserted};
-        if (this.nUpserted !== undefined) o.nUpserted = this.nUpserted;
-        if (this.nMatched !== undefined) o.nMatched = this.nMatched;
-        if (this.nModified !== undefined) o.nModified = this.nModified;
-        if (this.nRemoved !== undefined) o.nRemoved = this.nRemoved;
+        for (const k of kCounts.slice(1)) if (this[k] !== undefined) o[k] = this[k];
         if (this._id !== undefined) o._id = this._id;
         if (this.writeError) o.writeError = {code: this.writeError.code, errmsg: this.writeError.errmsg};
         if (this.writeConcernError) o.writeConcernError = this.writeConcernError;

@@ -8,6 +8,14 @@
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
+
+void SpillingStats::appendTo(BSONObjBuilder* b) const {
+    b->append("usedDisk", spills > 0);
+    b->append("spills", spills);
+    b->append("spilledDataStorageSize", spilledDataStorageSize);
+    b->append("spilledBytes", spilledBytes);
+    b->append("spilledRecords", spilledRecords);
+}
 namespace {
 
 /** Reads exactly `n` bytes at `pos`; false at or before the end of the file. */

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/bsonobjbuilder.h"
 
 namespace mongo {
 
@@ -28,6 +29,9 @@ struct SpillingStats {
         spilledRecords += o.spilledRecords;
         spilledDataStorageSize += o.spilledDataStorageSize;
     }
+
+    /** Appends usedDisk, spills, spilledDataStorageSize, spilledBytes, spilledRecords. */
+    void appendTo(BSONObjBuilder* b) const;
 };
 
 class SpillFile {

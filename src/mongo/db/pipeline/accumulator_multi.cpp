@@ -23,6 +23,15 @@ long long parseN(ExpressionContext* expCtx, const BSONElement& nElem) {
     return v.getLong();
 }
 
+/**
+ * Whether a selection buffer holding `size` candidates for the best `n` should be trimmed:
+ * once it holds twice what is kept (plus slack). `n` may be near LLONG_MAX: no overflow.
+ */
+bool bufferFull(size_t size, long long n) {
+    const long long s = static_cast<long long>(size);
+    return s > 16 && (s - 16) / 2 > n;
+}
+
 class AccumulatorN final : public Accumulator {
 public:
     enum class Kind { kFirst, kLast, kMin, kMax };
@@ -45,8 +54,7 @@ public:
             _bytes -= _vals.front().byteSize() + sizeof(Value);
             _vals.pop_front();
         }
-        if ((_kind == Kind::kMin || _kind == Kind::kMax) &&
-            static_cast<long long>(_vals.size()) > 2 * _n + 16)
+        if ((_kind == Kind::kMin || _kind == Kind::kMax) && bufferFull(_vals.size(), _n))
             trim();
     }
     Value getValue() const override {
@@ -117,7 +125,7 @@ public:
         uassertAccumulatorMemory(opName(), _bytes + add, gInternalQueryTopNAccumulatorBytes.load());
         _bytes += add;
         _items.push_back(pair);
-        if (static_cast<long long>(_items.size()) > 2 * _n + 16)
+        if (bufferFull(_items.size(), _n))
             trim();
     }
     size_t memUsage() const override {

@@ -31,6 +31,16 @@ struct StageConstraints {
     bool allowedInFacet = true;
     bool isWriteStage = false;
     bool needsInput = true;         // false for $documents (collectionless)
+
+    /** A stage that must come first, makes its own documents and is refused inside $facet
+     * ($collStats, $indexStats, $currentOp, $listCatalog). */
+    static StageConstraints leadingSource() {
+        StageConstraints c;
+        c.requiresFirst = true;
+        c.needsInput = false;
+        c.allowedInFacet = false;
+        return c;
+    }
 };
 
 class DocumentSource {

@@ -181,11 +181,7 @@ public:
 
     void appendExplainStats(BSONObjBuilder* b) const override {
         SpillingStats s = _sorter ? _sorter->spillingStats() : SpillingStats{};
-        b->append("usedDisk", s.spills > 0);
-        b->append("spills", s.spills);
-        b->append("spilledDataStorageSize", s.spilledDataStorageSize);
-        b->append("spilledBytes", s.spilledBytes);
-        b->append("spilledRecords", s.spilledRecords);
+        s.appendTo(b);
     }
 
 private:

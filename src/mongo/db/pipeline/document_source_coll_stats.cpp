@@ -52,11 +52,7 @@ public:
         b.append(_name, _spec);
     }
     StageConstraints constraints() const override {
-        StageConstraints c;
-        c.requiresFirst = true;
-        c.needsInput = false;
-        c.allowedInFacet = false;
-        return c;
+        return StageConstraints::leadingSource();
     }
 
 private:

@@ -45,11 +45,7 @@ public:
             spec.append("targetAllNodes", true);
     }
     StageConstraints constraints() const override {
-        StageConstraints c;
-        c.requiresFirst = true;
-        c.needsInput = false;
-        c.allowedInFacet = false;
-        return c;
+        return StageConstraints::leadingSource();
     }
 
 protected:

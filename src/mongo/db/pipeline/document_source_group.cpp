@@ -226,6 +226,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextMergedGroup() {
 
 std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
     Variables* vars = &_expCtx->variables;
+    const std::vector<std::string> idNames = objectIdFieldNames(_spec);
     std::optional<Group> current;
     while (true) {
         if (!_pendingSpilled) {
@@ -235,7 +236,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
         }
         const BSONObj& doc = *_pendingSpilled;
         ScopedFieldCache fieldCache(vars, doc);
-        Value key = withNullForMissingFields(_idExpr->evaluate(doc, vars), objectIdFieldNames(_spec));
+        Value key = withNullForMissingFields(_idExpr->evaluate(doc, vars), idNames);
         if (key.missing())
             key = Value::null();
         Group* target;

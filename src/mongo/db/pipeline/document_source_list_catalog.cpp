@@ -92,11 +92,7 @@ public:
         b.append("$listCatalog", BSONObj());
     }
     StageConstraints constraints() const override {
-        StageConstraints c;
-        c.requiresFirst = true;
-        c.needsInput = false;
-        c.allowedInFacet = false;
-        return c;
+        return StageConstraints::leadingSource();
     }
 };
 

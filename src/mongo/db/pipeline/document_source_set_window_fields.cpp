@@ -140,11 +140,7 @@ public:
         SpillingStats s = _cache.spillingStats();
         if (_sorterStats)
             s.add(*_sorterStats);
-        b->append("usedDisk", s.spills > 0);
-        b->append("spills", s.spills);
-        b->append("spilledDataStorageSize", s.spilledDataStorageSize);
-        b->append("spilledBytes", s.spilledBytes);
-        b->append("spilledRecords", s.spilledRecords);
+        s.appendTo(b);
     }
 
 private:

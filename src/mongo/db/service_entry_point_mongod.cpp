@@ -1,8 +1,10 @@
 #include "mongo/db/service_entry_point_mongod.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/client_registry.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/commands/command_privileges.h"
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
@@ -122,6 +124,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
                 std::string(cmd->getName()) + " may only be run against the admin database.",
                 !cmd->adminOnly() || req.dbName == "admin");
         uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
+        checkAuthForCommand(&opCtx, *cmd, req);  // a no-op without --auth
         applyGenericArguments(&opCtx, req);
         evaluateFailCommandBeforeRun(&opCtx, req, *cmd);
         if (cmd->isWriteCommand())
@@ -181,6 +184,8 @@ DbResponse ServiceEntryPointMongod::handleRequest(Client& client, const Message&
 }
 
 void ServiceEntryPointMongod::onClientConnect(Client& client) {
+    // Created before the client is visible to other threads (currentOp reads it).
+    auth::AuthorizationSession::get(&client);
     ClientRegistry::get().addClient(&client);
 }
 

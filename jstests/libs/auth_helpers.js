@@ -7,7 +7,7 @@ const kRootPwd = "rootpw";
 
 /** A new, unauthenticated connection to the suite's mongod. */
 function newConnection() {
-    return new Mongo(db.getMongo().host);
+    return new Mongo(TestData.uri);
 }
 
 /** True when `conn` logged in as user@dbName; false (never throws) on a wrong password. */

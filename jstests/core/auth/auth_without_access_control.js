@@ -41,7 +41,7 @@ function helloAdvertisesMechanisms() {
 function saslStartAuthenticatesWithScram() {
     // A full conversation is driven by the shell's own auth helper.
     assert.commandWorked(testDB.runCommand({createUser: "s", pwd: "pw", roles: ["read"]}));
-    const conn = new Mongo(db.getMongo().host);
+    const conn = new Mongo(TestData.uri);
     assert(conn.getDB(testDB.getName()).auth("s", "pw"));
     const st = conn.getDB("admin").runCommand({connectionStatus: 1}).authInfo;
     assert.eq([{user: "s", db: testDB.getName()}], st.authenticatedUsers);

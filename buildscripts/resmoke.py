@@ -189,7 +189,9 @@ def free_port():
 class MongodFixture:
     """One mongod process with its own port, dbpath and logpath."""
 
-    def __init__(self, mongod_path, workdir, set_parameters, label, startup_timeout=60.0):
+    def __init__(self, mongod_path, workdir, set_parameters, label, startup_timeout=60.0,
+                 auth=False):
+        self.auth = auth  # mongod_options.auth: start with --auth
         self.mongod_path = mongod_path
         self.workdir = workdir
         self.set_parameters = set_parameters or {}
@@ -209,6 +211,8 @@ class MongodFixture:
         os.makedirs(self.dbpath, exist_ok=True)
         args = [self.mongod_path, "--dbpath", self.dbpath, "--port", str(self.port),
                 "--bind_ip", "127.0.0.1", "--logpath", self.logpath]
+        if self.auth:
+            args.append("--auth")
         for name, value in self.set_parameters.items():
             if isinstance(value, bool):
                 value = "true" if value else "false"
@@ -281,14 +285,15 @@ class MongodFixture:
             return None
         if self.proc.poll() is not None:
             return self.proc.returncode
-        try:
-            run_command(self.port, {"shutdown": 1}, timeout=10.0, expect_reply=False)
-        except (OSError, ConnectionError, ValueError, struct.error):
-            pass
-        try:
-            return self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            pass
+        if not self.auth:  # under --auth the shutdown command needs a login: SIGTERM instead
+            try:
+                run_command(self.port, {"shutdown": 1}, timeout=10.0, expect_reply=False)
+            except (OSError, ConnectionError, ValueError, struct.error):
+                pass
+            try:
+                return self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
         try:
             self.proc.send_signal(signal.SIGTERM)
             return self.proc.wait(timeout=15)
@@ -351,6 +356,7 @@ def load_suite(name):
         "roots": roots,
         "exclude_files": excludes,
         "set_parameters": mongod_options.get("setParameter") or {},
+        "auth": bool(mongod_options.get("auth")),
         "timeout": config.get("timeout"),
         "shell": config.get("shell", "mongosh"),
         "upstream": bool(config.get("upstream")),
@@ -401,6 +407,7 @@ def run_test(args, suite, fixture, relpath, workdir, home):
         "testName": test_name,
         "dbpath": fixture.dbpath,
         "setParameters": suite["set_parameters"],
+        "auth": suite["auth"],
     }
     testdata_path = os.path.join(workdir, "testdata.js")
     with open(testdata_path, "w") as f:
@@ -480,7 +487,8 @@ def run_suite(args, suite, files, results, base_tmp):
     workdir = tempfile.mkdtemp(prefix="%s-" % suite["name"], dir=base_tmp)
     home = os.path.join(base_tmp, "home")
     os.makedirs(home, exist_ok=True)
-    fixture = MongodFixture(args.mongod, workdir, suite["set_parameters"], label)
+    fixture = MongodFixture(args.mongod, workdir, suite["set_parameters"], label,
+                            auth=suite["auth"])
     try:
         fixture.start()
     except (RuntimeError, OSError) as exc:

@@ -36,9 +36,11 @@ LIBRARIES = [
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
      ['catalog', 'pipeline', 'bson_column', 'repl']),
+    # Users, roles, privileges, SCRAM (layer 16); OpenSSL and ICU's SASLprep.
+    ('auth', ['mongo/db/auth'], [], ['catalog', 'db_base', 'transport', 'idl']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
      ['catalog', 'exec', 'pipeline', 'repl', 'timeseries', 'transport', 'storage', 'query',
-      'idl']),
+      'idl', 'auth']),
 ]
 
 
@@ -56,7 +58,7 @@ def _closure(name, table):
 
 PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
                'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
-               'yaml-cpp', 'snappy', 'libzstd', 'zlib', 'icu-i18n', 'icu-uc']
+               'yaml-cpp', 'snappy', 'libzstd', 'zlib', 'icu-i18n', 'icu-uc', 'libcrypto']
 
 
 def _add_options(AddOption):

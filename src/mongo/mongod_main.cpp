@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/authorization_manager.h"
+#include "mongo/db/auth/security_key.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/operation_context.h"
@@ -60,6 +62,8 @@ struct ParsedOptions {
     int syncdelay = 60;
     int verbosity = 0;
     long long oplogSizeMB = 0;  // 0: repl::defaultOplogSizeBytes()
+    bool auth = false;          // --auth / security.authorization: enabled
+    std::string keyFile;        // --keyFile / security.keyFile (implies auth)
     BSONObj parsed;
 };
 
@@ -159,6 +163,17 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
         if (repl["oplogSizeMB"])
             opts->oplogSizeMB = repl["oplogSizeMB"].as<long long>();
     }
+    if (auto security = root["security"]) {
+        if (security["authorization"]) {
+            const std::string v = security["authorization"].as<std::string>();
+            if (v != "enabled" && v != "disabled")
+                throw std::runtime_error("security.authorization must be 'enabled' or 'disabled', "
+                                         "not '" + v + "'");
+            opts->auth = v == "enabled";
+        }
+        if (security["keyFile"])
+            opts->keyFile = security["keyFile"].as<std::string>();
+    }
     if (auto sp = root["setParameter"]) {
         for (const auto& kv : sp)
             opts->setParameters.emplace_back(kv.first.as<std::string>(), kv.second.as<std::string>());
@@ -192,7 +207,10 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         ("wiredTigerCollectionBlockCompressor", po::value<std::string>(), "none|snappy|zlib|zstd")
         ("wiredTigerJournalCompressor", po::value<std::string>(), "none|snappy|zlib|zstd")
         ("nounixsocket", "accepted for compatibility")
-        ("ipv6", "accepted for compatibility");
+        ("ipv6", "accepted for compatibility")
+        ("auth", "run with security")
+        ("noauth", "run without security")
+        ("keyFile", po::value<std::string>(), "private key for cluster authentication");
     // clang-format on
     po::variables_map vm;
     try {
@@ -223,7 +241,23 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
             return kExitBadOptions;
         }
     }
-    BSONObjBuilder net, storage, systemLog;
+    BSONObjBuilder net, storage, systemLog, security;
+    if (vm.count("auth") && vm.count("noauth")) {
+        std::cerr << "Error parsing command line: --auth and --noauth are mutually exclusive\n";
+        return kExitBadOptions;
+    }
+    if (vm.count("auth")) {
+        opts->auth = true;
+        security.append("authorization", "enabled");
+    }
+    if (vm.count("noauth")) {
+        opts->auth = false;
+        security.append("authorization", "disabled");
+    }
+    if (vm.count("keyFile")) {
+        opts->keyFile = vm["keyFile"].as<std::string>();
+        security.append("keyFile", opts->keyFile);
+    }
     if (vm.count("dbpath")) {
         opts->server.dbpath = vm["dbpath"].as<std::string>();
         storage.append("dbPath", opts->server.dbpath);
@@ -295,6 +329,8 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         parsed.append("net", net.obj());
     if (!storage.isEmpty())
         parsed.append("storage", storage.obj());
+    if (!security.isEmpty())
+        parsed.append("security", security.obj());
     if (!systemLog.isEmpty())
         parsed.append("systemLog", systemLog.obj());
 
@@ -352,6 +388,18 @@ int runMongod(int argc, char** argv) {
             return kExitBadOptions;
         }
     }
+
+    if (!opts.keyFile.empty()) {
+        auto key = auth::readSecurityKeyFile(opts.keyFile);
+        if (!key.isOK()) {
+            LOGV2_ERROR(20254, "Read security file failed",
+                        BSON("error" << key.getStatus().toString()));
+            std::cerr << key.getStatus().reason() << "\n";
+            return 1;
+        }
+    }
+    // A key file implies access control, as upstream.
+    auth::AuthorizationManager::get().setAuthEnabled(opts.auth || !opts.keyFile.empty());
 
     // Signals are handled by one thread; all others block them.
     sigset_t sigs;

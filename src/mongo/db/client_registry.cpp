@@ -1,5 +1,7 @@
 #include "mongo/db/client_registry.h"
 
+#include "mongo/db/auth/authorization_session.h"
+
 #include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -68,6 +70,11 @@ void appendClient(BSONObjBuilder* b, const std::string& host, Client* client, bo
         if (app.type() == BSONType::kObject && app.Obj()["name"].type() == BSONType::kString)
             b->append("appName", app.Obj()["name"].valueStringData());
         b->append("clientMetadata", md);
+    }
+    if (auto* session = auth::AuthorizationSession::get(client); session->isAuthenticated()) {
+        BSONArrayBuilder users(b->subarrayStart("effectiveUsers"));
+        for (const auto& u : session->userNames())
+            users.append(u.toBSON());
     }
     b->append("active", active);
     b->append("currentOpTime", currentOpTime());
@@ -213,12 +220,20 @@ size_t ClientRegistry::killSessionOps(const std::function<bool(const BSONObj& ls
 std::vector<BSONObj> ClientRegistry::report(OperationContext* self,
                                             const CurrentOpOptions& options) {
     // Without authentication every operation is the caller's own, so allUsers changes nothing.
+    // Under --auth, without allUsers only connections authenticated as the caller's users show.
     const std::string host = hostAndPort();
+    const bool ownOnly = !options.allUsers && auth::AuthorizationManager::get().isAuthEnabled();
+    std::vector<auth::UserName> selfUsers;
+    if (ownOnly && self && self->getClient())
+        selfUsers = auth::AuthorizationSession::get(self->getClient())->userNames();
     std::vector<BSONObj> out;
     {
         std::lock_guard lk(_mutex);
         for (const auto& [id, entry] : _clients) {
             if (!entry.op && !options.idleConnections)
+                continue;
+            if (ownOnly &&
+                auth::AuthorizationSession::get(entry.client)->userNames() != selfUsers)
                 continue;
             BSONObjBuilder b;
             appendClient(&b, host, entry.client, entry.op != nullptr);

@@ -3,8 +3,10 @@
 #include <optional>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/client_registry.h"
 #include "mongo/db/commands.h"
+#include "mongo/db/commands/command_privileges.h"
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/logical_session_cache.h"
@@ -159,6 +161,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
                 std::string(cmd->getName()) + " may only be run against the admin database.",
                 !cmd->adminOnly() || req.dbName == "admin");
         uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
+        checkAuthForCommand(&opCtx, *cmd, req);  // a no-op without --auth
         applyGenericArguments(&opCtx, req);
         if (BSONElement lsid = req.body["lsid"]; lsid.type() == BSONType::kObject)
             LogicalSessionCache::get().vivify(lsid.embeddedObject(), Date_t::now(),
@@ -221,6 +224,8 @@ DbResponse ServiceEntryPointMongod::handleRequest(Client& client, const Message&
 }
 
 void ServiceEntryPointMongod::onClientConnect(Client& client) {
+    // Created before the client is visible to other threads (currentOp reads it).
+    auth::AuthorizationSession::get(&client);
     ClientRegistry::get().addClient(&client);
 }
 

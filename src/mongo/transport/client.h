@@ -69,6 +69,8 @@ public:
 
     /** Per-connection state for the db layer (cursors, sessions, ...). */
     std::shared_ptr<void> dbState;
+    /** The connection's auth::AuthorizationSession (db/auth), created on first use. */
+    std::shared_ptr<void> authState;
 
 private:
     const std::int64_t _connectionId;

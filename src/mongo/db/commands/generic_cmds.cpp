@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
@@ -148,12 +149,28 @@ MONGO_REGISTER_COMMAND(HostInfoCmd)
 class ConnectionStatusCmd : public Command {
 public:
     ConnectionStatusCmd() : Command("connectionStatus") {}
-    void run(OperationContext*, const CommandRequest& req, BSONObjBuilder& result) override {
-        BSONObjBuilder auth(result.subobjStart("authInfo"));
-        auth.append("authenticatedUsers", BSONArray());
-        auth.append("authenticatedUserRoles", BSONArray());
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        auto* session = auth::AuthorizationSession::get(opCtx->getClient());
+        BSONObjBuilder info(result.subobjStart("authInfo"));
+        BSONArrayBuilder users(info.subarrayStart("authenticatedUsers"));
+        BSONArrayBuilder roles;
+        BSONArrayBuilder privileges;
+        if (session) {
+            for (const auto& u : session->userNames())
+                users.append(u.toBSON());
+            if (req.body["showPrivileges"].trueValue()) {
+                for (const auto& p : session->privileges(opCtx))
+                    privileges.append(p.toBSON());
+            } else {
+                session->privileges(opCtx);  // resolves the roles as well
+            }
+            for (const auto& r : session->roleNames())
+                roles.append(r.toBSON());
+        }
+        users.done();
+        info.append("authenticatedUserRoles", roles.arr());
         if (req.body["showPrivileges"].trueValue())
-            auth.append("authenticatedUserPrivileges", BSONArray());
+            info.append("authenticatedUserPrivileges", privileges.arr());
     }
 };
 MONGO_REGISTER_COMMAND(ConnectionStatusCmd)

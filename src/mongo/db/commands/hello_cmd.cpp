@@ -2,6 +2,7 @@
 // standalone node answers as a writable primary without topologyVersion (so
 // clients use polling monitoring) and without compression.
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/sasl_server.h"
 #include "mongo/db/commands.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/db/operation_context.h"
@@ -46,6 +47,36 @@ public:
         result.append("minWireVersion", kMinWireVersion);
         result.append("maxWireVersion", kMaxWireVersion);
         result.append("readOnly", false);
+        if (cmd.getSaslSupportedMechs()) {
+            auto mechs = auth::saslSupportedMechs(opCtx, *cmd.getSaslSupportedMechs());
+            if (!mechs.empty()) {
+                BSONArrayBuilder arr(result.subarrayStart("saslSupportedMechs"));
+                for (const auto& m : mechs)
+                    arr.append(m);
+            }
+        }
+        if (cmd.getSpeculativeAuthenticate())
+            appendSpeculativeAuthenticate(opCtx, *cmd.getSpeculativeAuthenticate(), &result);
+    }
+
+private:
+    /**
+     * speculativeAuthenticate: {saslStart: 1, mechanism, payload, db} runs the first SASL
+     * step inside the handshake. A failure only leaves the field out (the client then
+     * authenticates in full), as upstream.
+     */
+    static void appendSpeculativeAuthenticate(OperationContext* opCtx, const BSONObj& spec,
+                                              BSONObjBuilder* result) {
+        if (!spec["saslStart"].trueValue() || spec["db"].type() != BSONType::kString)
+            return;
+        try {
+            BSONObjBuilder reply;
+            auth::runSaslStart(opCtx, std::string(spec["db"].valueStringData()), spec,
+                               auth::Speculative::kYes, &reply);
+            result->append("speculativeAuthenticate", reply.obj());
+        } catch (const DBException&) {
+            // Logged by the SASL layer; the client falls back to saslStart.
+        }
     }
 };
 MONGO_REGISTER_COMMAND(HelloCmd)

@@ -57,7 +57,7 @@ else
 fi
 
 echo "=== jstests"
-/usr/bin/python3 buildscripts/resmoke.py --suites=core,core_timeseries,replsets,legacy_shell --mongod=build/opt/mongod > "$logdir/jstests.log" 2>&1
+/usr/bin/python3 buildscripts/resmoke.py --suites=core,core_timeseries,replsets,legacy_shell,auth --mongod=build/opt/mongod > "$logdir/jstests.log" 2>&1
 grep -E '^\[|passed|failed|FAIL' "$logdir/jstests.log" | tail -n 200
 read -r jp jf <<< "$(last_counts "$logdir/jstests.log")"
 jp=${jp:-0}; jf=${jf:-1}

@@ -107,9 +107,15 @@ def scenario(mongod_args, label, work):
         if not wait_ready(port, proc):
             check(label + ": mongod starts", False, "did not start")
             return
-        socks = [connect(port) for _ in range(LIMIT)]
-        for i, s in enumerate(socks):
-            command(s, {"hello": 1, "$db": "admin"}, i + 1)
+        # The readiness probe's connection ends asynchronously on the server: wait until only
+        # this first connection is counted before filling the remaining slots.
+        first = connect(port)
+        socks = [first]
+        command(first, {"hello": 1, "$db": "admin"}, 1)
+        wait_current(first, 1)
+        socks += [connect(port) for _ in range(LIMIT - 1)]
+        for i, s in enumerate(socks[1:]):
+            command(s, {"hello": 1, "$db": "admin"}, i + 2)
         check(label + ": %d connections are served" % LIMIT, True)
 
         conns = wait_current(socks[0], LIMIT)

@@ -53,6 +53,8 @@ const std::map<std::string, CommandAuthRule, std::less<>>& table() {
         {"listIndexes", {K::kNamespace, {A::k_listIndexes}}},
         {"collMod", {K::kNamespace, {A::k_collMod}}},
         {"collStats", {K::kNamespace, {A::k_collStats}}},
+        {"validate", {K::kNamespace, {A::k_validate}}},
+        {"compact", {K::kNamespace, {A::k_compact}}},
         {"renameCollection", {K::kComputed, {}}},
         {"listCollections", {K::kDatabase, {A::k_listCollections}}},
         {"dropDatabase", {K::kDatabase, {A::k_dropDatabase}}},
@@ -62,6 +64,9 @@ const std::map<std::string, CommandAuthRule, std::less<>>& table() {
         {"serverStatus", {K::kCluster, {A::k_serverStatus}}},
         {"currentOp", {K::kComputed, {A::k_inprog}}},
         {"killOp", {K::kCluster, {A::k_killop}}},
+        // Sessions are not tracked by owner here, so killing any needs killAnySession.
+        {"killSessions", {K::kCluster, {A::k_killAnySession}}},
+        {"killAllSessions", {K::kCluster, {A::k_killAnySession}}},
         {"getParameter", {K::kCluster, {A::k_getParameter}}},
         {"setParameter", {K::kCluster, {A::k_setParameter}}},
         {"getCmdLineOpts", {K::kCluster, {A::k_getCmdLineOpts}}},

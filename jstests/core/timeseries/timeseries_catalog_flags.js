@@ -1,6 +1,7 @@
 /**
  * The time-series catalog flags of a buckets collection (spec §2.2, §2.5): mixed-schema data
- * (direct inserts refused with 408 until collMod allows them; the unpack stage's
+ * (direct inserts refused with 408 until collMod allows them, and collMod cannot turn the flag
+ * off while a mixed-schema bucket is left (InvalidOptions); the unpack stage's
  * assumeNoMixedSchemaData), extended-range times (usesExtendedRange), and fixed buckets
  * (rounding equal to span, bucketing parameters never changed).
  */
@@ -60,7 +61,12 @@ function mixedSchemaBucketsNeedTheFlag() {
     assert.eq(1, db[name].find({a: {$gte: "a"}}).itcount());
     assert.eq(2, db[name].find({}).itcount());
 
-    // A bucket without mixed data is accepted either way.
+    // The flag goes back to false only once no mixed-schema bucket is left.
+    assert.commandFailedWithCode(
+        db.runCommand({collMod: name, timeseriesBucketsMayHaveMixedSchemaData: false}),
+        ErrorCodes.InvalidOptions);
+    assert.eq(undefined, unpackSpec().assumeNoMixedSchemaData);
+    assert.commandWorked(buckets().deleteOne({_id: mixedBucket()._id}));
     assert.commandWorked(db.runCommand({collMod: name, timeseriesBucketsMayHaveMixedSchemaData: false}));
     assert.eq(true, unpackSpec().assumeNoMixedSchemaData);
     assert.commandFailedWithCode(

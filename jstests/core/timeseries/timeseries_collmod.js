@@ -64,6 +64,13 @@ function rejectedOptions() {
                                  ErrorCodes.InvalidOptions);
     assert.commandFailedWithCode(db.runCommand({collMod: name, validationLevel: "off"}),
                                  ErrorCodes.InvalidOptions);
+    // recordPreImages (removed in 6.0) is refused on time-series and plain collections alike.
+    assert.commandFailedWithCode(db.runCommand({collMod: name, recordPreImages: true}),
+                                 ErrorCodes.InvalidOptions);
+    db.plain_collmod.drop();
+    assert.commandWorked(db.createCollection("plain_collmod"));
+    assert.commandFailedWithCode(db.runCommand({collMod: "plain_collmod", recordPreImages: true}),
+                                 ErrorCodes.InvalidOptions);
     assert.commandFailedWithCode(db.runCommand({collMod: "system.buckets." + name, expireAfterSeconds: 5}),
                                  ErrorCodes.InvalidNamespace);
 }
@@ -154,6 +161,23 @@ function newBucketsUseNewParameters() {
     assert.eq(3, db[name].find({t: {$lte: t0}}).itcount());
 }
 
+function openBucketGrowsToNewSpan() {
+    // seconds: a bucket spans an hour; after collMod to minutes the open bucket keeps its start
+    // and takes measurements up to a day after it.
+    create({timeField: "t", granularity: "seconds"});
+    const bucketsColl = db["system.buckets." + name];
+    assert.commandWorked(db[name].insert({t: ISODate("2024-03-01T10:00:00Z")}));
+    assert.commandWorked(db[name].insert({t: ISODate("2024-03-01T11:00:00Z")}));
+    assert.eq(2, bucketsColl.find().itcount());
+    assert.commandWorked(db.runCommand({collMod: name, timeseries: {granularity: "minutes"}}));
+    assert.commandWorked(db[name].insert({t: ISODate("2024-03-02T10:59:59.999Z")}));
+    assert.eq(2, bucketsColl.find().itcount());
+    assert.commandWorked(db[name].insert({t: ISODate("2024-03-02T11:00:00Z")}));
+    assert.eq(3, bucketsColl.find().itcount());
+    assert.eq(4, db[name].find().itcount());
+}
+
 runScenarios(granularityTransitions, spanAndRounding, expireAfterSeconds, rejectedOptions,
              hideIndexByUserKey, expireAfterSecondsErrors, indexOptionsOtherThanHidden,
-             nothingChangesWhenOneOptionIsBad, collectionUUIDOnTheView, newBucketsUseNewParameters);
+             nothingChangesWhenOneOptionIsBad, collectionUUIDOnTheView, newBucketsUseNewParameters,
+             openBucketGrowsToNewSpan);

@@ -43,6 +43,16 @@ function normalCollectionAndBuckets() {
     assert.commandWorked(db.runCommand({drop: bucketsName}));
 }
 
+function bucketsWithoutViewDroppedByEitherName() {
+    for (const target of [name, bucketsName]) {
+        db[name].drop();
+        assert.commandWorked(db.runCommand({create: bucketsName, timeseries: {timeField: "t"}}));
+        assert.eq([bucketsName], names());
+        assert.commandWorked(db.runCommand({drop: target}));
+        assert.eq([], names(), "drop of " + target);
+    }
+}
+
 function renameRefused() {
     createTs();
     assert.commandFailedWithCode(
@@ -65,4 +75,4 @@ function renameRefused() {
 }
 
 runScenarios(dropViaView, dropViaBuckets, dropMissingSucceeds, normalCollectionAndBuckets,
-             renameRefused);
+             bucketsWithoutViewDroppedByEitherName, renameRefused);

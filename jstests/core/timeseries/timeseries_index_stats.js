@@ -34,6 +34,8 @@ function userFacingKeys() {
     assert(stats.x_1.accesses.since instanceof Date, tojson(stats.x_1));
     const raw = byName(buckets.aggregate([{$indexStats: {}}]).toArray());
     assert.docEq({"control.min.x": 1, "control.max.x": 1}, raw.x_1.key);
+    // The buckets' clustered _id key is not an index: not listed, as by listIndexes.
+    assert.eq(["m_1_t_1", "x_1"], Object.keys(raw).sort(), tojson(raw));
 }
 
 function accessesCountQueries() {

@@ -113,6 +113,10 @@ CollModOptionsChange validateOptions(const Collection& coll, const CollModComman
         uassertStatusOK(onlyOnView("pipeline"));
     if (cmd.getViewOn())
         uassertStatusOK(onlyOnView("viewOn"));
+    uassert(ErrorCodes::InvalidOptions,
+            "collMod option 'recordPreImages' is no longer supported: use "
+            "'changeStreamPreAndPostImages'",
+            !cmd.getRecordPreImages());
     uassert(ErrorCodes::CommandNotSupported,
             "collMod option 'changeStreamPreAndPostImages' is not supported: this server has no "
             "change streams",

@@ -341,6 +341,7 @@ void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinit
     refuse(cmd.getValidationAction().has_value(), "validationAction");
     refuse(cmd.getChangeStreamPreAndPostImages().has_value(), "changeStreamPreAndPostImages");
     refuse(cmd.getExpireAfterSeconds().has_value(), "expireAfterSeconds");
+    refuse(cmd.getRecordPreImages().has_value(), "recordPreImages");
     uassert(ErrorCodes::InvalidOptions,
             "option only supported on a time-series collection: timeseries",
             !cmd.getTimeseries());

@@ -126,6 +126,9 @@ std::vector<BSONObj> indexStats(ExpressionContext* expCtx) {
     std::shared_lock lk(coll->lock());
     const std::string host = hostAndPortForStats();
     for (const auto& idx : coll->indexes()) {
+        // A buckets collection's clustered _id key is no index to report (as listIndexes).
+        if (idx->desc.spec["clustered"].trueValue() && coll->ns().isTimeseriesBucketsCollection())
+            continue;
         BSONObjBuilder b;
         b.append("name", idx->desc.name);
         b.append("key", idx->desc.keyPattern);

@@ -120,17 +120,37 @@ void attachBuckets(TimeseriesCollection* ts, std::shared_ptr<Collection> buckets
     ts->buckets = std::move(buckets);
 }
 
-Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket) {
-    if (buckets.timeseriesFlags().mayHaveMixedSchemaData.load())
-        return Status::OK();
+namespace {
+
+/** Whether a bucket's control.min/max show a field with two shapes (malformed: false). */
+bool bucketHasMixedSchema(const BSONObj& bucket) {
     BSONElement control = bucket[kBucketControlFieldName];
     if (control.type() != BSONType::kObject)
-        return Status::OK();  // the validator reports it
+        return false;  // the validator reports it
     BSONElement min = control.Obj()[kBucketControlMinFieldName];
     BSONElement max = control.Obj()[kBucketControlMaxFieldName];
     if (min.type() != BSONType::kObject || max.type() != BSONType::kObject)
-        return Status::OK();
-    if (bucket_catalog::Schema::parseFromBSON(min.Obj(), max.Obj()).isOK())
+        return false;
+    return !bucket_catalog::Schema::parseFromBSON(min.Obj(), max.Obj()).isOK();
+}
+
+/** Whether any bucket of `buckets` has mixed-schema data (a scan; interruptible). */
+bool anyBucketHasMixedSchema(OperationContext* opCtx, const Collection& buckets) {
+    auto cursor = buckets.recordStore()->getCursor(opCtx->recoveryUnit());
+    long long n = 0;
+    while (auto rec = cursor->next()) {
+        if (++n % 128 == 0)
+            opCtx->checkForInterrupt();
+        if (bucketHasMixedSchema(rec->data))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Status checkDirectBucketInsert(const Collection& buckets, const BSONObj& bucket) {
+    if (buckets.timeseriesFlags().mayHaveMixedSchemaData.load() || !bucketHasMixedSchema(bucket))
         return Status::OK();
     return Status(ErrorCodes::CannotInsertTimeseriesBucketsWithMixedSchema,
                   "Cannot insert a time-series bucket with mixed-schema data into " +
@@ -256,6 +276,14 @@ bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& ns
         return true;
     }
     auto view = lookupView(opCtx, nss);
+    if (!view && !catalog->lookup(nss)) {
+        // Nothing under the name but its buckets (a buckets collection created on its own,
+        // as a restore does): dropping the name drops them, as 8.0 does.
+        if (!dropBuckets(nss.makeTimeseriesBucketsNamespace()))
+            return false;
+        result.append("ns", nss.ns());
+        return true;
+    }
     if (!view || !isTimeseriesViewDefinition(*view))
         return false;
     dropView(opCtx, nss);
@@ -376,6 +404,14 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         IndexEntry* idx = resolveCollModIndex(*ts->buckets, *request, bucketsKey);
         indexChange = validateCollModIndex(*ts->buckets, *idx, *request, CollModTarget::kTimeseries);
     }
+    // The flag may go back to false only when no bucket holds mixed-schema data any more.
+    if (auto mixed = cmd.getTimeseriesBucketsMayHaveMixedSchemaData();
+        mixed && !*mixed && ts->buckets->timeseriesFlags().mayHaveMixedSchemaData.load()) {
+        uassert(ErrorCodes::InvalidOptions,
+                "Cannot set timeseriesBucketsMayHaveMixedSchemaData to false on " + nss.ns() +
+                    ": its buckets collection holds buckets with mixed-schema data",
+                !anyBucketHasMixedSchema(opCtx, *ts->buckets));
+    }
 
     BSONObj options = ts->buckets->options().removeField("uuid");
     bool optionsChanged = false;
@@ -407,10 +443,8 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         applyCollModIndex(opCtx, ts->bucketsNss, *indexChange, &result);
     if (optionsChanged)
         uassertStatusOK(catalog->updateCollectionOptions(opCtx, ts->bucketsNss, options));
-    if (bucketing && bucketing->changed) {
-        // New buckets follow the new parameters; open ones are closed (existing stay on disk).
-        bucket_catalog::clearBuckets(bucket_catalog::BucketCatalog::get(), ts->buckets->uuid());
-    }
+    // Open buckets stay open: the bucket catalog reads the options at each insert, so an open
+    // bucket keeps its start and grows to the new bucketMaxSpanSeconds (as 8.0 does).
     return true;
 }
 

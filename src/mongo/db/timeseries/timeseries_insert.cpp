@@ -90,12 +90,39 @@ CollectionInfo makeCollectionInfo(const TimeseriesCollection& ts) {
     info.options = ts.options;
     info.collator = getBucketsCollator(ts.buckets);
     for (const auto& idx : ts.buckets->indexes()) {
-        if (isReopeningIndex(ts.options, idx->desc.spec)) {
+        if (isReopeningIndex(ts.options, idx->desc.spec))
             info.hasReopeningIndex = true;
-            break;
+        for (auto k : idx->desc.keyPattern) {
+            StringData f = k.fieldNameStringData();
+            for (StringData prefix : {StringData("control.min."), StringData("control.max.")}) {
+                if (!f.starts_with(prefix))
+                    continue;
+                std::string path(f.substr(prefix.size()));
+                if (path == ts.options.getTimeField())
+                    continue;  // a time is a date, never an array
+                if (std::find(info.indexedMeasurementPaths.begin(),
+                              info.indexedMeasurementPaths.end(),
+                              path) == info.indexedMeasurementPaths.end())
+                    info.indexedMeasurementPaths.push_back(std::move(path));
+            }
         }
     }
     return info;
+}
+
+/** Whether following the dotted `path` through `doc` meets an array. */
+bool pathMeetsArray(const BSONObj& doc, StringData path) {
+    BSONObj obj = doc;
+    while (true) {
+        size_t dot = path.find('.');
+        BSONElement e = obj[path.substr(0, dot)];
+        if (e.type() == BSONType::kArray)
+            return true;
+        if (dot == StringData::npos || e.type() != BSONType::kObject)
+            return false;
+        obj = e.embeddedObject();
+        path = path.substr(dot + 1);
+    }
 }
 
 /** The first document `stages` produce over the buckets collection, or {}. */
@@ -170,6 +197,11 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
                                               int64_t index,
                                               bucket_catalog::BucketKeyCache* keys = nullptr,
                                               const bucket_catalog::KnownSeries* known = nullptr) {
+    for (const auto& path : info.indexedMeasurementPaths) {
+        if (pathMeetsArray(doc, path))
+            return Status(ErrorCodes::Error(5930501),
+                          "Indexed measurement field contains an array value");
+    }
     auto& catalog = BucketCatalog::get();
     auto sw = bucket_catalog::tryInsert(catalog, info, doc, index, keys, known);
     if (!sw.isOK())

@@ -53,6 +53,11 @@ struct CollectionInfo {
      * strings with it (§3.6). Shared so that open buckets keep it alive.
      */
     std::shared_ptr<const StringComparator> collator;
+    /**
+     * Measurement paths under a buckets index on control.min/max ("x.y" for
+     * {"control.min.x.y": 1}): a measurement meeting an array on one is refused (5930501).
+     */
+    std::vector<std::string> indexedMeasurementPaths;
 };
 
 /** An archived bucket: enough to fetch it again by _id. */

@@ -32,6 +32,13 @@ std::string numberToKeyString(const BSONElement& e) {
 Status validateKeyPattern(const BSONObj& key) {
     if (key.isEmpty())
         return Status(ErrorCodes::CannotCreateIndex, "Index keys cannot be an empty field.");
+    int hashed = 0;
+    for (auto e : key)
+        hashed += e.type() == BSONType::kString && e.valueStringData() == "hashed";
+    if (hashed > 1)
+        return Status(ErrorCodes::Error(31303),
+                      "A maximum of one index field is allowed to be hashed but found " +
+                          std::to_string(hashed) + " for 'key' " + key.toString());
     for (auto e : key) {
         StringData f = e.fieldNameStringData();
         if (f.empty())
@@ -52,7 +59,8 @@ Status validateKeyPattern(const BSONObj& key) {
             continue;
         }
         if (e.type() == BSONType::kString &&
-            (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket"))
+            (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket" ||
+             e.valueStringData() == "hashed"))
             continue;
         if (e.type() == BSONType::kString) {
             return Status(ErrorCodes::CannotCreateIndex,
@@ -151,6 +159,12 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
                           "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: " +
                               spec.toString());
     }
+    for (auto e : key.embeddedObject())
+        if (spec["unique"].trueValue() && e.type() == BSONType::kString &&
+            e.valueStringData() == "hashed")
+            return Status(ErrorCodes::Error(16764),
+                          "Currently hashed indexes cannot guarantee uniqueness. Use a regular "
+                          "index.");
     if (spec["unique"].trueValue() && spec["prepareUnique"].trueValue())
         return Status(ErrorCodes::CannotCreateIndex,
                       "Cannot create an index with both 'unique' and 'prepareUnique' set to "

@@ -43,9 +43,18 @@ struct IndexDescriptor {
      * S2 cell ids, so the btree planner must not use it for ordinary predicates or sorts. */
     bool isGeoIndex() const {
         for (auto e : keyPattern)
-            if (e.type() == BSONType::kString)
+            if (e.type() == BSONType::kString &&
+                (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket"))
                 return true;
         return false;
+    }
+    /** True when every key field is ascending or descending (no 2dsphere, hashed...): keys
+     * are the values themselves, in order. */
+    bool isBtreeOnly() const {
+        for (auto e : keyPattern)
+            if (!e.isNumber())
+                return false;
+        return true;
     }
     /** Builds from a validated spec. */
     static IndexDescriptor fromSpec(const BSONObj& spec);

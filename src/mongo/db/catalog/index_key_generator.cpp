@@ -137,8 +137,8 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
     std::vector<std::vector<BSONElement>> values;
     std::vector<std::string> arrayFields;
     bool allMissing = true;
-    // Own the NumberLong cell ids of geo fields (elements point into the shared buffers,
-    // which stay put when the vector grows).
+    // Own the NumberLong cell ids of geo fields and the digests of hashed ones (elements
+    // point into the shared buffers, which stay put when the vector grows).
     std::vector<BSONObj> geoHolders;
     for (auto field : keyPattern) {
         if (isGeoKeyType(field)) {
@@ -164,6 +164,25 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
         std::vector<BSONElement> raw;
         bool arrayOnPath = false;
         collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath);
+        if (isHashedKeyType(field)) {
+            const BSONElement* array = nullptr;
+            for (const auto& e : raw)
+                if (e.type() == BSONType::kArray)
+                    array = &e;
+            if (arrayOnPath || array)
+                return Status(ErrorCodes::Error(16766),
+                              "Error: hashed indexes do not currently support array values. "
+                              "Found array at path: " +
+                                  std::string(field.fieldNameStringData()));
+            if (!raw.empty())
+                allMissing = false;
+            BSONObjBuilder one;
+            appendCollationAwareElement(&one, raw.empty() ? kNullObj.firstElement() : raw[0], "",
+                                        collator);
+            geoHolders.push_back(BSON("" << hashIndexValue(one.obj().firstElement())));
+            values.push_back({geoHolders.back().firstElement()});
+            continue;
+        }
         std::vector<BSONElement> vals;
         for (const auto& e : raw) {
             if (e.type() == BSONType::kArray) {

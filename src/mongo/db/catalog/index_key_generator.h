@@ -6,6 +6,8 @@
 // every key field. In an index with a collation, every String/Symbol value (also
 // inside objects and arrays) is stored as its collation comparison key (a String),
 // so the key order is the collation's order (upstream stores ICU sort keys alike).
+// A "hashed" field contributes the digest of its value (missing: of null); an array on
+// its path is refused (Location16766).
 #pragma once
 
 #include <vector>
@@ -58,6 +60,16 @@ Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
 
 /** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket"). */
 bool isGeoKeyType(const BSONElement& keyPatternField);
+
+/** True for a "hashed" key field. */
+bool isHashedKeyType(const BSONElement& keyPatternField);
+
+/**
+ * The key of `e` in a hashed index field: a stable 64-bit digest, equal for values that
+ * compare equal, numbers truncated to a 64-bit integer first. `e` must already be in the
+ * index's key form (collationAwareKey when the index has a collation).
+ */
+long long hashIndexValue(const BSONElement& e);
 
 /** The values at dotted `path` in `doc`, expanding arrays; sets `*arrayOnPath`. */
 void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,

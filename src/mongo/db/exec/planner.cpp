@@ -128,10 +128,19 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
         BSONObj lo = kMin, hi = kMax;
         bool loInc = true, hiInc = true;
         auto it = preds.find(field);
-        if (kf.type() == BSONType::kString)  // geo key (S2 cell ids): scanned whole
+        const bool hashed = isHashedKeyType(kf);
+        if (kf.type() == BSONType::kString && !hashed)  // geo key (S2 cell ids): scanned whole
             open = true;
         if (!open && it != preds.end()) {
-            const FieldPredicate p = predicateForIndex(it->second, index, queryCollator);
+            FieldPredicate p = predicateForIndex(it->second, index, queryCollator);
+            if (hashed) {
+                // Only an equality has a key here: the digest of the (key-form) value; a
+                // range is unbounded (digests are unordered). The filter re-checks matches.
+                if (p.eq)
+                    p.eq = BSON("" << hashIndexValue(p.eq->firstElement()));
+                p.low.reset();
+                p.high.reset();
+            }
             if (p.eq) {
                 lo = hi = *p.eq;
                 ++used;

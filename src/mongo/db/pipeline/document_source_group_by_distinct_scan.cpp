@@ -122,7 +122,7 @@ bool filterConstantPerGroup(const BSONObj& filter, const std::vector<std::string
 
 bool indexEligible(const IndexEntry& index, const CollatorInterface* collator) {
     const IndexDescriptor& d = index.desc;
-    return index.sdi && !d.hidden && !d.sparse && !d.isGeoIndex() &&
+    return index.sdi && !d.hidden && !d.sparse && d.isBtreeOnly() &&
         d.partialFilterExpression.isEmpty() &&
         !index.multikey && !d.multikey &&
         CollatorInterface::collatorsMatch(d.collator(), collator);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: GoogleTest unit tests,
-# a short smoke run of every fuzzer, the jstest suites (resmoke) and the client
+# a short smoke run of every fuzzer, the layer check, the jstest suites (resmoke) and the client
 # tests (Node driver, pymongo, kill -9 durability). The last line is
 # `N passed, M failed` over all of them. Exit status 0 only when nothing failed.
 set -uo pipefail
@@ -62,6 +62,17 @@ grep -E '^\[|passed|failed|FAIL' "$logdir/jstests.log" | tail -n 200
 read -r jp jf <<< "$(last_counts "$logdir/jstests.log")"
 jp=${jp:-0}; jf=${jf:-1}
 add_counts "$jp" "$jf"
+
+echo "=== layer check (every include follows the library table of site_scons/mongo_build.py)"
+/usr/bin/python3 buildscripts/check_layers.py > "$logdir/layers.log" 2>&1
+layers_rc=$?
+tail -n 20 "$logdir/layers.log"
+if [ "$layers_rc" -eq 0 ]; then add_counts 1 0; else add_counts 0 1; fi
+/usr/bin/python3 buildscripts/check_layers_test.py > "$logdir/layers_test.log" 2>&1
+cat "$logdir/layers_test.log"
+read -r lp lf <<< "$(last_counts "$logdir/layers_test.log")"
+lp=${lp:-0}; lf=${lf:-1}
+add_counts "$lp" "$lf"
 
 echo "=== resmoke upstream mode (a made-up miniature upstream tree)"
 /usr/bin/python3 buildscripts/resmoke_upstream_test.py > "$logdir/upstream_mode.log" 2>&1

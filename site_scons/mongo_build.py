@@ -15,15 +15,19 @@ from SCons.Script import Builder, Action
 # (name, folders under src/, idl files whose generated code belongs to the library,
 #  libraries it depends on directly).
 LIBRARIES = [
-    ('base', ['mongo/base', 'mongo/util'], ['error_codes'], ['bson']),
+    ('base', ['mongo/base', 'mongo/util'], ['error_codes'], []),
     ('bson', ['mongo/bson'], [], ['base']),
     ('bson_column', ['mongo/bson/column'], [], ['bson']),
+    # JSON structured logging (attributes are BSON).
+    ('logv2', ['mongo/logv2'], [], ['bson']),
     ('idl', ['mongo/idl'], 'rest', ['bson']),  # every other idl/*.idl
-    ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson']),
-    ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson']),
-    # Operation/service state and namespaces, used by every layer above storage.
+    ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson', 'logv2']),
+    ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson', 'logv2']),
+    # Operation/service state, namespaces and the cursor registry, used by every layer above
+    # storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
-                 'mongo/db/service_context.cpp', 'mongo/db/stats'], [], ['storage', 'bson']),
+                 'mongo/db/service_context.cpp', 'mongo/db/cursor_manager.cpp', 'mongo/db/stats'],
+     [], ['storage', 'bson']),
     # Geometry parsing and predicates over Google S2 (libs2).
     ('geo', ['mongo/db/geo'], [], ['bson']),
     ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/query/collation',

@@ -36,7 +36,7 @@
 #include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/transport/transport_layer.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace po = boost::program_options;
 

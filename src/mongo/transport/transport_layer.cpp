@@ -19,7 +19,7 @@
 #include "mongo/rpc/message.h"
 #include "mongo/transport/client.h"
 #include "mongo/transport/service_entry_point.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 

@@ -11,7 +11,7 @@
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo::auth {
 namespace {

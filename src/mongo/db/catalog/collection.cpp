@@ -5,7 +5,7 @@
 #include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/collation/collator_interface.h"

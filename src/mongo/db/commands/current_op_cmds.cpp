@@ -13,7 +13,7 @@
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/idl/generic_argument_gen.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {

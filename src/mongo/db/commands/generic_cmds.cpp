@@ -14,7 +14,7 @@
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {

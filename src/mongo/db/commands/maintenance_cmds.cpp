@@ -16,7 +16,7 @@
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/maintenance_commands_gen.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 namespace mongo {
 

@@ -1,4 +1,4 @@
-#include "mongo/util/log.h"
+#include "mongo/logv2/log.h"
 
 #include <cstdio>
 #include <ctime>

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Self-check of check_layers.py on made-up miniature trees: a clean tree passes, an upward
+include, a header of no library and a table listing a dependency after its user each fail.
+Prints one line per check and `N passed, M failed`."""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_layers  # noqa: E402
+
+TABLE = """LIBRARIES = [
+    ('low', ['mongo/low'], ['codes'], []),
+    ('mid', ['mongo/mid', 'mongo/top/pinned.cpp'], [], ['low']),
+    ('idl', ['mongo/idl'], 'rest', ['low']),
+    ('top', ['mongo/top'], [], ['mid', 'idl']),
+]
+"""
+
+
+def tree(files, table=TABLE):
+    root = tempfile.mkdtemp(prefix="layers-")
+    os.makedirs(os.path.join(root, "site_scons"))
+    with open(os.path.join(root, "site_scons", "mongo_build.py"), "w") as f:
+        f.write('"""made up"""\n' + table)
+    for path, text in files.items():
+        full = os.path.join(root, "src", path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+    return root
+
+
+CLEAN = {
+    "mongo/low/a.h": "#pragma once\n",
+    "mongo/mid/b.cpp": '#include "mongo/low/a.h"\n#include "mongo/idl/codes_gen.h"\n',
+    "mongo/top/c.cpp": '#include "mongo/mid/b.h"\n#include "mongo/idl/other_gen.h"\n'
+                       '#include "mongo/top/pinned.h"\n',
+    "mongo/top/pinned.cpp": '#include "mongo/low/a.h"\n',
+    "mongo/top/c_test.cpp": '#include "mongo/top/c.h"\n',
+}
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": %s" % detail))
+
+
+problems = check_layers.check(tree(CLEAN))
+check("a clean tree has no violation", problems == [], problems)
+
+up = dict(CLEAN)
+up["mongo/low/a.cpp"] = '#include "mongo/mid/b.h"\n'
+problems = check_layers.check(tree(up))
+check("an upward include is reported with file and line",
+      problems == ["mongo/low/a.cpp:1: low includes mongo/mid/b.h of mid"], problems)
+
+pinned = dict(CLEAN)
+pinned["mongo/top/pinned.cpp"] = '#include "mongo/top/c.h"\n'
+problems = check_layers.check(tree(pinned))
+check("a file the table pins to a lower library is checked as that library",
+      problems == ["mongo/top/pinned.cpp:1: mid includes mongo/top/c.h of top"], problems)
+
+gen = dict(CLEAN)
+gen["mongo/low/a.cpp"] = '#include "mongo/idl/other_gen.h"\n'
+problems = check_layers.check(tree(gen))
+check("generated IDL headers belong to the library that claims the IDL",
+      problems == ["mongo/low/a.cpp:1: low includes mongo/idl/other_gen.h of idl"], problems)
+
+stray = dict(CLEAN)
+stray["mongo/elsewhere/d.cpp"] = "\n"
+problems = check_layers.check(tree(stray))
+check("a file of no library is reported",
+      problems == ["mongo/elsewhere/d.cpp: belongs to no library of the table"], problems)
+
+cycle = TABLE.replace("('low', ['mongo/low'], ['codes'], [])",
+                      "('low', ['mongo/low'], ['codes'], ['mid'])")
+problems = check_layers.check(tree(CLEAN, cycle))
+check("a table dependency on a later library (a cycle) is reported",
+      any("library low depends on mid" in p for p in problems), problems)
+
+print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
+sys.exit(0 if all(results) else 1)

@@ -12,12 +12,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/storage/record_id.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo {
@@ -32,6 +34,10 @@ class CursorSource {
 public:
     virtual ~CursorSource() = default;
     virtual bool next(OperationContext* opCtx, BSONObj* out) = 0;
+    /** The record the last next() returned, when the source reads records (resume tokens). */
+    virtual std::optional<RecordId> lastRecordId() const {
+        return std::nullopt;
+    }
 };
 
 struct ClientCursor {
@@ -51,6 +57,14 @@ struct ClientCursor {
     BSONObj originatingCommand;
     /** A document read but not yet returned (did not fit the previous batch). */
     std::optional<BSONObj> stash;
+    std::optional<RecordId> stashRecordId;
+    /**
+     * $_requestResumeToken: each reply carries postBatchResumeToken {$recordId: <the last
+     * record returned, null before any>}, as BinData for a clustered collection.
+     */
+    bool requestResumeToken = false;
+    bool clusteredRecordIds = false;
+    std::optional<RecordId> lastReturnedRecordId;
 };
 
 class CursorManager {

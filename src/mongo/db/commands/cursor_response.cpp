@@ -37,28 +37,38 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
     bool exhausted = false;
     while (batchSize <= 0 || n < batchSize) {
         BSONObj doc;
+        std::optional<RecordId> id;
         if (cursor->stash) {
             doc = std::move(*cursor->stash);
+            id = cursor->stashRecordId;
             cursor->stash.reset();
+            cursor->stashRecordId.reset();
         } else if (!cursor->source->next(opCtx, &doc)) {
             exhausted = true;
             break;
+        } else {
+            id = cursor->source->lastRecordId();
         }
         uassertResultFits(doc);
         if (n > 0 && bytes + doc.objsize() > kMaxBatchBytes) {
             cursor->stash = doc.getOwned();
+            cursor->stashRecordId = id;
             break;
         }
         bytes += doc.objsize();
         batch->append(doc);
+        if (id)
+            cursor->lastReturnedRecordId = id;
         ++n;
     }
     if (!exhausted && !cursor->tailable && !cursor->stash) {
         BSONObj doc;
-        if (cursor->source->next(opCtx, &doc))
+        if (cursor->source->next(opCtx, &doc)) {
             cursor->stash = doc.getOwned();
-        else
+            cursor->stashRecordId = cursor->source->lastRecordId();
+        } else {
             exhausted = true;
+        }
     }
     cursor->nReturned += n;
     ++cursor->nBatchesReturned;
@@ -75,6 +85,7 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
         ? false
         : fillBatch(opCtx, cursor.get(), batchSize, &batch);
     batch.done();
+    appendPostBatchResumeToken(*cursor, &cursorObj);
     long long id = 0;
     NamespaceString nss = cursor->nss;
     if (cursor->planSummary.empty())
@@ -88,6 +99,25 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
     }
     cursorObj.append("id", id);
     cursorObj.append("ns", nss.ns());
+}
+
+void appendPostBatchResumeToken(const ClientCursor& cursor, BSONObjBuilder* cursorObj) {
+    if (!cursor.requestResumeToken)
+        return;
+    BSONObjBuilder token(cursorObj->subobjStart("postBatchResumeToken"));
+    if (!cursor.lastReturnedRecordId) {
+        token.appendNull("$recordId");
+    } else if (cursor.clusteredRecordIds) {
+        // A clustered collection's record ids are binary keys upstream: ours, 8 bytes
+        // big-endian, in that shape.
+        unsigned char bytes[8];
+        const auto v = static_cast<unsigned long long>(cursor.lastReturnedRecordId->getLong());
+        for (int i = 0; i < 8; ++i)
+            bytes[i] = static_cast<unsigned char>(v >> (8 * (7 - i)));
+        token.appendBinData("$recordId", 8, BinDataGeneral, bytes);
+    } else {
+        token.append("$recordId", static_cast<long long>(cursor.lastReturnedRecordId->getLong()));
+    }
 }
 
 void appendSingleBatchCursor(const NamespaceString& nss, const std::vector<BSONObj>& docs,

@@ -19,7 +19,10 @@ class ExecutorCursorSource : public CursorSource {
 public:
     explicit ExecutorCursorSource(std::unique_ptr<PlanExecutor> exec) : _exec(std::move(exec)) {}
     bool next(OperationContext* opCtx, BSONObj* out) override {
-        return _exec->getNext(opCtx, out);
+        return _exec->getNext(opCtx, out, &_lastId);
+    }
+    std::optional<RecordId> lastRecordId() const override {
+        return _lastId.isNull() ? std::nullopt : std::optional<RecordId>(_lastId);
     }
     PlanExecutor* executor() const {
         return _exec.get();
@@ -27,6 +30,7 @@ public:
 
 private:
     std::unique_ptr<PlanExecutor> _exec;
+    RecordId _lastId;
 };
 
 /** A cursor source over documents computed up front (listCollections, listIndexes...). */
@@ -62,6 +66,9 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
 void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cursor,
                       long long batchSize, bool singleBatch, bool firstBatch,
                       BSONObjBuilder& result);
+
+/** Appends postBatchResumeToken to a cursor reply when `cursor` requested resume tokens. */
+void appendPostBatchResumeToken(const ClientCursor& cursor, BSONObjBuilder* cursorObj);
 
 /** Appends {cursor: {firstBatch: docs, id: 0, ns}}. */
 void appendSingleBatchCursor(const NamespaceString& nss, const std::vector<BSONObj>& docs,

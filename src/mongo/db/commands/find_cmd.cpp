@@ -31,6 +31,12 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
                    long long batchSize, bool singleBatch, BSONObjBuilder& result) {
     uassert(ErrorCodes::CommandNotSupportedOnView,
             "Cannot run tailable or awaitData find on a view", !cmd.getTailable());
+    // Record ids belong to a collection scan: an aggregate cannot resume from one.
+    for (auto [given, name] : {std::pair{cmd.getRequestResumeToken().value_or(false),
+                                         "$_requestResumeToken"},
+                               std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"}})
+        uassert(ErrorCodes::InvalidPipelineOperator,
+                std::string("Option ") + name + " not supported in aggregation.", !given);
     auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
                                  cmd.getSkip().value_or(0), cmd.getLimit().value_or(0));
     AggregationRequestOptions opts;
@@ -45,6 +51,60 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     cursor->noCursorTimeout = cmd.getNoCursorTimeout();
     cursor->originatingCommand = req.body.getOwned();
     runBatchAndReply(opCtx, std::move(cursor), batchSize, singleBatch, true, result);
+}
+
+/** A clustered collection (clusteredIndex option; time-series buckets): binary record ids. */
+bool isClusteredCollection(const Collection& coll) {
+    BSONElement c = coll.options()["clusteredIndex"];
+    return c.type() == BSONType::kObject || c.trueValue();
+}
+
+/**
+ * Checks $_requestResumeToken / $_resumeAfter (collection scans in natural order only) and
+ * returns the record to resume after, if any. A token's $recordId must have the collection's
+ * record id type (NumberLong, BinData for a clustered collection): 7738600 otherwise.
+ */
+std::optional<RecordId> checkResumeRequest(const FindCommandRequest& cmd, bool clustered) {
+    const bool requested = cmd.getRequestResumeToken().value_or(false);
+    uassert(ErrorCodes::BadValue,
+            "$_resumeAfter can only be set if $_requestResumeToken is true",
+            requested || !cmd.getResumeAfter());
+    const BSONObj* hint =
+        cmd.getHint() ? std::get_if<BSONObj>(&*cmd.getHint()) : nullptr;
+    uassert(ErrorCodes::BadValue,
+            "$_requestResumeToken can only be used if hint: {$natural: 1} is used.",
+            hint && hint->nFields() == 1 &&
+                hint->firstElementFieldNameStringData() == "$natural" &&
+                hint->firstElement().isNumber() && hint->firstElement().numberDouble() > 0);
+    uassert(ErrorCodes::BadValue, "$_requestResumeToken cannot be used with a sort",
+            cmd.getSort().isEmpty());
+    if (!cmd.getResumeAfter())
+        return std::nullopt;
+    const BSONObj& token = *cmd.getResumeAfter();
+    BSONElement id = token["$recordId"];
+    uassert(ErrorCodes::BadValue,
+            "Malformed resume token: the '_resumeAfter' object must contain exactly one field "
+            "named '$recordId', found " + token.toString(),
+            token.nFields() == 1 && !id.eoo());
+    if (id.isNull())
+        return RecordId();  // resumes from nothing: KeyNotFound at the first read
+    if (clustered) {
+        int len = 0;
+        const char* data = id.type() == BSONType::kBinData ? id.binData(len) : nullptr;
+        uassert(7738600,
+                "The '$_resumeAfter' parameter must match the collection's record id format: "
+                "a BinData for a clustered collection, found " + id.toString(),
+                data && len == 8);
+        unsigned long long v = 0;
+        for (int i = 0; i < 8; ++i)
+            v = (v << 8) | static_cast<unsigned char>(data[i]);
+        return RecordId(static_cast<std::int64_t>(v));
+    }
+    uassert(7738600,
+            "The '$_resumeAfter' parameter must match the collection's record id format: a "
+            "NumberLong, found " + id.toString(),
+            id.type() == BSONType::kNumberLong);
+    return RecordId(id.numberLong());
 }
 
 class FindCmd : public Command {
@@ -97,6 +157,10 @@ public:
             return;
         }
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
+        const bool requestResumeToken = cmd.getRequestResumeToken().value_or(false);
+        const bool clustered = coll && isClusteredCollection(*coll.getCollection());
+        if (requestResumeToken || cmd.getResumeAfter())
+            params.resumeAfter = checkResumeRequest(cmd, clustered);
         if (cmd.getTailable()) {
             uassert(ErrorCodes::BadValue,
                     "error processing query: ns=" + nss.ns() +
@@ -115,6 +179,8 @@ public:
             opCtx->setPlanSummary(exec->planSummary());
             cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
         }
+        cursor->requestResumeToken = requestResumeToken;
+        cursor->clusteredRecordIds = clustered;
         cursor->noCursorTimeout = cmd.getNoCursorTimeout();
         cursor->tailable = cmd.getTailable();
         cursor->awaitData = cmd.getAwaitData();
@@ -149,6 +215,7 @@ public:
                 ? fillTailableBatch(opCtx, cursor.get(), batchSize, &batch)
                 : fillBatch(opCtx, cursor.get(), batchSize, &batch);
             batch.done();
+            appendPostBatchResumeToken(*cursor, &cursorObj);
             cursorObj.append("id", exhausted ? 0LL : id);
             cursorObj.append("ns", nss.ns());
             cursorObj.done();

@@ -406,7 +406,8 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
             forward = params.hint.firstElement().numberDouble() >= 0;
         if (naturalSort)
             forward = params.sort.firstElement().numberDouble() >= 0;
-        root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher);
+        root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher,
+                                                     params.resumeAfter);
     }
     if (wantsSort && !sortProvided) {
         long long topK = params.limit > 0 ? params.limit + params.skip : 0;

@@ -53,6 +53,8 @@ struct FindPlanParams {
      * string bounds on an index of this collation are built from comparison keys.
      */
     const CollatorInterface* collator = nullptr;
+    /** $_resumeAfter: a collection scan ({$natural} hint) starts after this record. */
+    std::optional<RecordId> resumeAfter;
 };
 
 /**

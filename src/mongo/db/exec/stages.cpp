@@ -21,15 +21,28 @@ void appendFilter(BSONObjBuilder* bob, const std::shared_ptr<MatchExpression>& f
 }  // namespace
 
 CollectionScanStage::CollectionScanStage(std::shared_ptr<Collection> coll, bool forward,
-                                         std::shared_ptr<MatchExpression> filter)
-    : _coll(std::move(coll)), _forward(forward), _filter(std::move(filter)) {
+                                         std::shared_ptr<MatchExpression> filter,
+                                         std::optional<RecordId> resumeAfter)
+    : _coll(std::move(coll)),
+      _forward(forward),
+      _filter(std::move(filter)),
+      _resumeAfter(resumeAfter) {
     if (_coll)
         Top::get().incrementCollectionScans(_coll->ns(), /*tailable=*/false);
 }
 
 std::optional<WorkingMember> CollectionScanStage::next(OperationContext* opCtx) {
-    if (!_cursor)
+    if (!_cursor) {
         _cursor = _coll->recordStore()->getCursor(opCtx->recoveryUnit(), _forward);
+        if (_resumeAfter) {
+            // Positions on the record; next() then continues after it.
+            uassert(ErrorCodes::KeyNotFound,
+                    "Failed to resume collection scan: the recordId from which we are "
+                    "attempting to resume no longer exists in the collection: " +
+                        _resumeAfter->toString(),
+                    !_resumeAfter->isNull() && _cursor->seekExact(*_resumeAfter));
+        }
+    }
     while (true) {
         ++_stats.works;
         auto rec = _cursor->next();

@@ -20,8 +20,13 @@ class SortPattern;
 /** COLLSCAN: every record in RecordId order (or reverse), optionally filtered. */
 class CollectionScanStage : public PlanStage {
 public:
+    /**
+     * With `resumeAfter`, the scan starts after that record ($_resumeAfter); the first
+     * next() throws KeyNotFound when the record no longer exists.
+     */
     CollectionScanStage(std::shared_ptr<Collection> coll, bool forward,
-                        std::shared_ptr<MatchExpression> filter);
+                        std::shared_ptr<MatchExpression> filter,
+                        std::optional<RecordId> resumeAfter = std::nullopt);
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
     void save() override;
     void restore(OperationContext* opCtx) override;
@@ -34,6 +39,7 @@ private:
     std::shared_ptr<Collection> _coll;
     bool _forward;
     std::shared_ptr<MatchExpression> _filter;
+    std::optional<RecordId> _resumeAfter;
     std::unique_ptr<RecordCursor> _cursor;
 };
 

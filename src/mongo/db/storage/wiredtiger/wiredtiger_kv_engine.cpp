@@ -189,12 +189,41 @@ std::unique_ptr<RecoveryUnit> WiredTigerKVEngine::newRecoveryUnit() {
     return std::make_unique<WiredTigerRecoveryUnit>(_impl->cache.get());
 }
 
-Status WiredTigerKVEngine::createRecordStore(StringData ident) {
+Status WiredTigerKVEngine::createRecordStore(StringData ident, StringData configString) {
     std::string uri = identToUri(ident);
-    std::string cfg = WiredTigerRecordStore::tableConfig(_impl->opts);
+    std::string cfg = WiredTigerRecordStore::tableConfig(_impl->opts, configString);
     return _impl->withSession(
         [&](WT_SESSION* s) { return s->create(s, uri.c_str(), cfg.c_str()); },
         "create " + uri);
+}
+
+std::string WiredTigerKVEngine::getCreationString(StringData ident) {
+    const std::string uri = identToUri(ident);
+    std::string out;
+    Status st = _impl->withSession(
+        [&](WT_SESSION* s) {
+            // "metadata:create" yields the configuration given to WT_SESSION::create, merged
+            // with the defaults (for a table: its column group's, which holds the file's).
+            WT_CURSOR* c = nullptr;
+            int rc = s->open_cursor(s, "metadata:create", nullptr, nullptr, &c);
+            if (rc != 0)
+                return rc;
+            c->set_key(c, uri.c_str());
+            rc = c->search(c);
+            if (rc == 0) {
+                const char* v = nullptr;
+                rc = c->get_value(c, &v);
+                if (rc == 0 && v)
+                    out = v;
+            }
+            c->close(c);
+            return rc == WT_NOTFOUND ? 0 : rc;
+        },
+        "reading the creation config of " + uri);
+    if (!st.isOK())
+        LOGV2_WARNING(4795910, "Cannot read a table's creation config",
+                      BSON("uri" << uri << "error" << st.toString()));
+    return out;
 }
 
 std::unique_ptr<RecordStore> WiredTigerKVEngine::getRecordStore(StringData ident) {

@@ -25,7 +25,8 @@ public:
     ~WiredTigerKVEngine() override;  // cleanShutdown() if not done yet
 
     std::unique_ptr<RecoveryUnit> newRecoveryUnit() override;
-    Status createRecordStore(StringData ident) override;
+    Status createRecordStore(StringData ident, StringData configString = {}) override;
+    std::string getCreationString(StringData ident) override;
     std::unique_ptr<RecordStore> getRecordStore(StringData ident) override;
     Status createSortedDataInterface(StringData ident, const IndexConfig& config) override;
     std::unique_ptr<SortedDataInterface> getSortedDataInterface(StringData ident,

@@ -5,7 +5,8 @@
 #   (which manages its own mongod), then oplog_replay_test.py (its own two
 #   mongods: --replSet oplog replayed with applyOps, dbHash compared), the time-series
 #   concurrency test, max_conns_test.py, disk_full_test.py and collmod_restart_test.py (their own mongods; the
-#   latter mounts a small tmpfs, so it needs root), and retryable_writes_test.py
+#   latter mounts a small tmpfs, so it needs root), size_storer_restart_test.py (counts after a
+#   clean restart and after kill -9 + validate; its own mongod), and retryable_writes_test.py
 #   (its own --replSet mongod: exactly-once retries with pymongo and, through
 #   retryable_writes_node_test.js, the Node driver; its kill -9 restart step is left out
 #   with --skip-kill9).
@@ -121,6 +122,7 @@ run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --
 run_one max_conns timeout 300 $PY "$HERE/max_conns_test.py" --mongod "$MONGOD"
 run_one disk_full timeout 600 $PY "$HERE/disk_full_test.py" --mongod "$MONGOD"
 run_one collmod_restart timeout 600 $PY "$HERE/collmod_restart_test.py" --mongod "$MONGOD"
+run_one size_storer timeout 300 $PY "$HERE/size_storer_restart_test.py" --mongod "$MONGOD"
 if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
 else

@@ -40,6 +40,11 @@ public:
 
     const StorageEngineOptions& options() const;
 
+    /** Tables whose counters were loaded by scanning them (no size storer entry). */
+    long long tablesCountedByScan() const;
+    /** Writes changed counters to the size storer now (checkpoints and shutdown do too). */
+    Status flushSizeStorer();
+
     class Impl;
 
 private:

@@ -121,6 +121,11 @@ std::string WiredTigerRecordStore::tableConfig(const StorageEngineOptions& optio
     return cfg + "key_format=q,value_format=u,app_metadata=(formatVersion=1)";
 }
 
+void WiredTigerRecordStore::updateStatsAfterRepair(long long numRecords, long long dataSize) {
+    _counters->numRecords.store(numRecords);
+    _counters->dataSize.store(dataSize);
+}
+
 Status WiredTigerRecordStore::loadCounters(WT_SESSION* s, StringData ident,
                                            RecordStoreCounters* counters) {
     auto sw = WtCursor::open(s, identToUri(ident), nullptr);

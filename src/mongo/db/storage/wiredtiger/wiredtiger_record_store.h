@@ -47,6 +47,7 @@ public:
     long long numRecords(RecoveryUnit* ru) const override;
     long long dataSize(RecoveryUnit* ru) const override;
     long long storageSize(RecoveryUnit* ru) const override;
+    void updateStatsAfterRepair(long long numRecords, long long dataSize) override;
     Status truncate(RecoveryUnit* ru) override;
 
 private:

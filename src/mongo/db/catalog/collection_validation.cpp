@@ -122,6 +122,10 @@ public:
         if (_missing.arrSize() > 0)
             addError("Detected " + std::to_string(_missing.arrSize()) +
                      " missing index entries.");
+        // As upstream's foreground validate: a clean pass replaces the count and data size,
+        // which are approximate after an unclean shutdown (the size storer's last flush).
+        if (_valid)
+            _coll.recordStore()->updateStatsAfterRepair(_nrecords, _dataSize);
         appendResults(out);
         return _valid;
     }
@@ -143,6 +147,7 @@ private:
         while (auto rec = cursor->next()) {
             _opCtx->checkForInterrupt();
             ++_nrecords;
+            _dataSize += rec->data.objsize();
             validateRecord(*rec);
         }
     }
@@ -299,6 +304,7 @@ private:
     const ValidateOptions& _options;
     std::vector<IndexCheck> _indexes;
     long long _nrecords = 0, _nInvalid = 0, _nNonCompliant = 0;
+    long long _dataSize = 0;
     bool _valid = true;
     std::vector<std::string> _warnings, _errors;
     BSONArrayBuilder _extra, _missing, _corruptRecords;

@@ -1,5 +1,6 @@
 // validate and compact. On a time-series view both act on its buckets collection (as
 // upstream); on any other view they fail with CommandNotSupportedOnView.
+#include <mutex>
 #include <shared_mutex>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -42,7 +43,9 @@ public:
                 coll || !isView(opCtx, nss));
         uassert(ErrorCodes::NamespaceNotFound,
                 "Collection '" + nss.ns() + "' does not exist to validate.", coll);
-        std::shared_lock lk(coll->lock());
+        // Exclusive, as upstream's foreground validate: no write commits during the scan, so
+        // the counted records can replace the fast count.
+        std::unique_lock lk(coll->lock());
         uassert(ErrorCodes::NamespaceNotFound,
                 "Collection '" + nss.ns() + "' does not exist to validate.", !coll->isDropped());
 

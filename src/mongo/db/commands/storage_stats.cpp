@@ -8,6 +8,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_coll_stats.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/idl/document_source_coll_stats_gen.h"
@@ -66,12 +67,19 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
         result->appendNumber("max", coll->options()["max"].numberLong());
         result->appendNumber("maxSize", coll->options()["size"].numberLong() / scale);
     }
-    // The table's identity; numericOnly asks for numbers only, and we report no WiredTiger
-    // statistics beyond the sizes above.
+    // The table's identity and creation config; numericOnly asks for numbers only, and we
+    // report no WiredTiger statistics beyond the sizes above.
     const bool numericOnly = spec.getNumericOnly();
-    auto tableDetails = [numericOnly](const std::string& ident) {
-        return numericOnly ? BSONObj()
-                           : BSON("type" << "file" << "uri" << "statistics:table:" + ident);
+    KVEngine* engine = opCtx->getServiceContext()->storageEngine;
+    auto tableDetails = [numericOnly, engine](const std::string& ident) {
+        if (numericOnly)
+            return BSONObj();
+        BSONObjBuilder b;
+        b.append("type", "file");
+        b.append("uri", "statistics:table:" + ident);
+        if (engine)
+            b.append("creationString", engine->getCreationString(ident));
+        return b.obj();
     };
     result->append("wiredTiger", tableDetails(coll->recordStore()->ident()));
     result->append("nindexes", nindexes);

@@ -29,6 +29,50 @@ std::uint64_t random64() {
     return gen();
 }
 
+// Upstream gives time-series buckets zstd blocks whatever the engine-wide default is.
+constexpr StringData kBucketsBlockCompressor = "block_compressor=zstd";
+
+bool isBucketsNamespace(StringData ns) {
+    auto dot = ns.find('.');
+    return dot != std::string::npos && ns.substr(dot + 1).starts_with("system.buckets.");
+}
+
+}  // namespace
+
+StatusWith<std::string> DurableCatalog::tableConfigString(StringData ns, const BSONObj& options) {
+    std::string config;
+    BSONElement se = options["storageEngine"];
+    if (!se.eoo()) {
+        if (se.type() != BSONType::kObject)
+            return Status(ErrorCodes::BadValue, "'storageEngine' has to be a document.");
+        for (auto&& engine : se.embeddedObject()) {
+            StringData name = engine.fieldNameStringData();
+            if (engine.type() != BSONType::kObject)
+                return Status(ErrorCodes::BadValue, "'storageEngine." + std::string(name) +
+                                  "' has to be an embedded document.");
+            if (name != "wiredTiger")
+                return Status(ErrorCodes::InvalidOptions,
+                              std::string(name) +
+                                  " is not a registered storage engine for this server");
+            for (auto&& opt : engine.embeddedObject()) {
+                if (opt.fieldNameStringData() != "configString")
+                    return Status(ErrorCodes::InvalidOptions,
+                                  "'" + std::string(opt.fieldNameStringData()) +
+                                      "' is not a supported option in storageEngine.wiredTiger");
+                if (opt.type() != BSONType::kString)
+                    return Status(ErrorCodes::TypeMismatch, "'configString' must be a string.");
+                config = opt.str();
+            }
+        }
+    }
+    if (isBucketsNamespace(ns) && config.find("block_compressor=") == std::string::npos)
+        config = config.empty() ? std::string(kBucketsBlockCompressor)
+                                : std::string(kBucketsBlockCompressor) + "," + config;
+    return config;
+}
+
+namespace {
+
 BSONObj toDocument(const DurableCatalog::Entry& e) {
     BSONObjBuilder b;
     b.append(kNs, e.ns);
@@ -224,7 +268,10 @@ StatusWith<DurableCatalog::Entry> DurableCatalog::addCollection(RecoveryUnit* ru
         md.appendArray(kIndexes, BSONObj());
         e.md = md.obj();
     }
-    Status st = _engine->createRecordStore(e.ident);
+    auto config = tableConfigString(ns, opts);
+    if (!config.isOK())
+        return config.getStatus();
+    Status st = _engine->createRecordStore(e.ident, config.getValue());
     if (!st.isOK())
         return st;
     KVEngine* engine = _engine;

@@ -90,6 +90,14 @@ public:
     /** True for a unique index spec; the _id index is unique without saying so. */
     static bool isUniqueIndexSpec(const BSONObj& spec);
 
+    /**
+     * The table configuration for a new collection `ns` with create `options`: its
+     * storageEngine.wiredTiger.configString, with block_compressor=zstd first for a
+     * time-series buckets collection ("<db>.system.buckets.<name>") that names no compressor.
+     * BadValue / InvalidOptions / TypeMismatch (upstream's) for a malformed storageEngine.
+     */
+    static StatusWith<std::string> tableConfigString(StringData ns, const BSONObj& options);
+
     /** A new random version-4 UUID, as 16 raw bytes. */
     static std::string generateUUID();
 

@@ -24,8 +24,17 @@ public:
     /** A new RecoveryUnit; every one must be destroyed before cleanShutdown(). */
     virtual std::unique_ptr<RecoveryUnit> newRecoveryUnit() = 0;
 
-    /** Creates the collection table `ident` (not transactional). OK if it exists. */
-    virtual Status createRecordStore(StringData ident) = 0;
+    /**
+     * Creates the collection table `ident` (not transactional). OK if it exists.
+     * `configString` (a collection's storageEngine.wiredTiger.configString) overrides the
+     * engine's defaults, e.g. "block_compressor=zstd"; BadValue if WiredTiger rejects it.
+     */
+    virtual Status createRecordStore(StringData ident, StringData configString = {}) = 0;
+    /**
+     * The configuration the table `ident` was created with, as WiredTiger keeps it (upstream's
+     * collStats `wiredTiger.creationString`); empty if there is no such table.
+     */
+    virtual std::string getCreationString(StringData ident) = 0;
     /** The record store over an existing ident; nullptr if the table does not exist. */
     virtual std::unique_ptr<RecordStore> getRecordStore(StringData ident) = 0;
 

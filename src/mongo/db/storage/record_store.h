@@ -70,6 +70,11 @@ public:
     virtual long long dataSize(RecoveryUnit* ru) const = 0;
     /** Size of the table's file on disk in bytes. */
     virtual long long storageSize(RecoveryUnit* ru) const = 0;
+    /**
+     * Replaces the count and data size with figures counted by a full scan (validate), as
+     * they may be approximate after an unclean shutdown (README.md, "Size storer").
+     */
+    virtual void updateStatsAfterRepair(long long numRecords, long long dataSize) = 0;
 
     /** Deletes every record (transactionally). REQUIRES: in a unit of work. */
     virtual Status truncate(RecoveryUnit* ru) = 0;

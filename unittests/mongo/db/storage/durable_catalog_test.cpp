@@ -145,5 +145,122 @@ TEST(DurableCatalog, OrphanedTablesAreDroppedOnOpen) {
     EXPECT_TRUE(engine->hasIdent("_mdb_catalog"));
 }
 
+
+bool contains(const std::string& s, StringData part) {
+    return s.find(part) != std::string::npos;
+}
+
+TEST(DurableCatalog, BucketsCollectionsUseZstdWhateverTheEngineDefault) {
+    TempDir dir;
+    auto opts = testOptions(dir.path());
+    opts.collectionBlockCompressor = "none";  // as --wiredTigerCollectionBlockCompressor none
+    auto engine = openEngine(opts);
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    WriteUnitOfWork w(ru.get());
+    auto regular = cat->addCollection(ru.get(), "db.a", BSONObj());
+    auto buckets = cat->addCollection(ru.get(), "db.system.buckets.a",
+                                      BSON("clusteredIndex" << true << "timeseries"
+                                                            << BSON("timeField" << "t")));
+    ASSERT_TRUE(regular.isOK() && buckets.isOK());
+    w.commit();
+    std::string rc = engine->getCreationString(regular.getValue().ident);
+    std::string bc = engine->getCreationString(buckets.getValue().ident);
+    EXPECT_TRUE(contains(rc, "block_compressor=none")) << rc;
+    EXPECT_TRUE(contains(bc, "block_compressor=zstd")) << bc;
+    EXPECT_FALSE(contains(bc, "block_compressor=none")) << bc;
+}
+
+TEST(DurableCatalog, CreateConfigStringOverridesEveryDefault) {
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    WriteUnitOfWork w(ru.get());
+    BSONObj zlib = BSON("storageEngine" << BSON("wiredTiger" << BSON(
+                                                   "configString" << "block_compressor=zlib")));
+    auto regular = cat->addCollection(ru.get(), "db.a", zlib);
+    auto buckets = cat->addCollection(ru.get(), "db.system.buckets.b", zlib);
+    ASSERT_TRUE(regular.isOK() && buckets.isOK());
+    w.commit();
+    EXPECT_TRUE(contains(engine->getCreationString(regular.getValue().ident),
+                         "block_compressor=zlib"));
+    std::string bc = engine->getCreationString(buckets.getValue().ident);
+    EXPECT_TRUE(contains(bc, "block_compressor=zlib")) << bc;
+    EXPECT_FALSE(contains(bc, "block_compressor=zstd")) << bc;
+    // A configString without a compressor keeps the buckets' zstd.
+    auto c = DurableCatalog::tableConfigString(
+        "db.system.buckets.c",
+        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString" << "split_pct=80"))));
+    ASSERT_TRUE(c.isOK());
+    EXPECT_EQ(c.getValue(), "block_compressor=zstd,split_pct=80");
+}
+
+TEST(DurableCatalog, MalformedStorageEngineOptionsGetUpstreamCodes) {
+    auto code = [](const BSONObj& se) {
+        return DurableCatalog::tableConfigString("db.a", BSON("storageEngine" << se))
+            .getStatus()
+            .code();
+    };
+    EXPECT_EQ(code(BSON("wiredTiger" << 1)), ErrorCodes::BadValue);
+    EXPECT_EQ(code(BSON("rocksdb" << BSONObj())), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(code(BSON("wiredTiger" << BSON("foo" << "x"))), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(code(BSON("wiredTiger" << BSON("configString" << 5))), ErrorCodes::TypeMismatch);
+    EXPECT_EQ(DurableCatalog::tableConfigString("db.a", BSON("storageEngine" << 1))
+                  .getStatus()
+                  .code(),
+              ErrorCodes::BadValue);
+    EXPECT_TRUE(DurableCatalog::tableConfigString("db.a", BSONObj()).isOK());
+
+    // WiredTiger itself refuses keys it does not know: nothing is created.
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    WriteUnitOfWork w(ru.get());
+    auto bad = cat->addCollection(
+        ru.get(), "db.a",
+        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString" << "invalid_option=xxx"))));
+    EXPECT_EQ(bad.getStatus().code(), ErrorCodes::BadValue);
+}
+
+TEST(DurableCatalog, SnappyBucketsTablesFromOlderDataDirsStillOpen) {
+    TempDir dir;
+    BSONObj doc = BSON("_id" << 1 << "control" << BSON("version" << 2));
+    {
+        // A buckets table as older versions made it: the engine default (snappy).
+        auto engine = openEngine(testOptions(dir.path()));
+        auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+        auto ru = engine->newRecoveryUnit();
+        WriteUnitOfWork w(ru.get());
+        auto e = cat->addCollection(ru.get(), "db.system.buckets.old", BSONObj());
+        ASSERT_TRUE(e.isOK());
+        w.commit();
+        ASSERT_TRUE(engine->dropIdent(e.getValue().ident).isOK());
+        ASSERT_TRUE(engine->createRecordStore(e.getValue().ident).isOK());
+        auto rs = cat->getRecordStore(e.getValue());
+        WriteUnitOfWork w2(ru.get());
+        ASSERT_TRUE(rs->insertRecord(ru.get(), doc.objdata(), doc.objsize()).isOK());
+        w2.commit();
+        EXPECT_TRUE(contains(engine->getCreationString(e.getValue().ident),
+                             "block_compressor=snappy"));
+        ru.reset();
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
+    auto ru = engine->newRecoveryUnit();
+    auto entry = cat->findByNs(ru.get(), "db.system.buckets.old");
+    ASSERT_TRUE(entry);
+    EXPECT_TRUE(contains(engine->getCreationString(entry->ident), "block_compressor=snappy"));
+    auto rs = cat->getRecordStore(*entry);
+    ASSERT_TRUE(rs);
+    EXPECT_EQ(rs->numRecords(ru.get()), 1);
+    auto cur = rs->getCursor(ru.get());
+    auto rec = cur->next();
+    ASSERT_TRUE(rec);
+    EXPECT_TRUE(rec->data.binaryEqual(doc));
+}
+
 }  // namespace
 }  // namespace mongo

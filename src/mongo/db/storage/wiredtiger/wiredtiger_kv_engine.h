@@ -25,7 +25,8 @@ public:
     ~WiredTigerKVEngine() override;  // cleanShutdown() if not done yet
 
     std::unique_ptr<RecoveryUnit> newRecoveryUnit() override;
-    Status createRecordStore(StringData ident) override;
+    Status createRecordStore(StringData ident, StringData configString = {}) override;
+    std::string getCreationString(StringData ident) override;
     std::unique_ptr<RecordStore> getRecordStore(StringData ident) override;
     Status createSortedDataInterface(StringData ident, const IndexConfig& config) override;
     std::unique_ptr<SortedDataInterface> getSortedDataInterface(StringData ident,
@@ -38,6 +39,11 @@ public:
     void cleanShutdown() override;
 
     const StorageEngineOptions& options() const;
+
+    /** Tables whose counters were loaded by scanning them (no size storer entry). */
+    long long tablesCountedByScan() const;
+    /** Writes changed counters to the size storer now (checkpoints and shutdown do too). */
+    Status flushSizeStorer();
 
     class Impl;
 

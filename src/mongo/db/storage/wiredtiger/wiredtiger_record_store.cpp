@@ -109,11 +109,21 @@ WiredTigerRecordStore::WiredTigerRecordStore(std::string ident, std::string dbpa
       _path(dbpath + "/" + _ident + ".wt"),
       _counters(std::move(counters)) {}
 
-std::string WiredTigerRecordStore::tableConfig(const StorageEngineOptions& options) {
-    return "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,"
-           "block_compressor=" +
-        options.collectionBlockCompressor +
-        ",key_format=q,value_format=u,app_metadata=(formatVersion=1)";
+std::string WiredTigerRecordStore::tableConfig(const StorageEngineOptions& options,
+                                               StringData configString) {
+    std::string cfg = "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,"
+                      "block_compressor=" +
+        options.collectionBlockCompressor + ",";
+    if (!configString.empty()) {
+        cfg.append(configString.data(), configString.size());
+        cfg += ",";
+    }
+    return cfg + "key_format=q,value_format=u,app_metadata=(formatVersion=1)";
+}
+
+void WiredTigerRecordStore::updateStatsAfterRepair(long long numRecords, long long dataSize) {
+    _counters->numRecords.store(numRecords);
+    _counters->dataSize.store(dataSize);
 }
 
 Status WiredTigerRecordStore::loadCounters(WT_SESSION* s, StringData ident,

@@ -25,8 +25,13 @@ public:
     WiredTigerRecordStore(std::string ident, std::string dbpath,
                           std::shared_ptr<RecordStoreCounters> counters);
 
-    /** The WT_SESSION::create config of a collection table. */
-    static std::string tableConfig(const StorageEngineOptions& options);
+    /**
+     * The WT_SESSION::create config of a collection table: the engine's defaults, then
+     * `configString` (a collection's storageEngine.wiredTiger.configString; later keys win),
+     * then the key and value formats, which it cannot change.
+     */
+    static std::string tableConfig(const StorageEngineOptions& options,
+                                   StringData configString = {});
     /** Fills `counters` by scanning the table (O(n), done once per ident and process). */
     static Status loadCounters(WT_SESSION* s, StringData ident, RecordStoreCounters* counters);
 
@@ -42,6 +47,7 @@ public:
     long long numRecords(RecoveryUnit* ru) const override;
     long long dataSize(RecoveryUnit* ru) const override;
     long long storageSize(RecoveryUnit* ru) const override;
+    void updateStatsAfterRepair(long long numRecords, long long dataSize) override;
     Status truncate(RecoveryUnit* ru) override;
 
 private:

@@ -250,5 +250,117 @@ TEST(WiredTigerRecordStore, JournaledCommitSurvivesAKilledProcess) {
     EXPECT_EQ(rs->numRecords(nullptr), 100);
 }
 
+TEST(WiredTigerRecordStore, CountsComeFromTheSizeStorerAfterACleanRestart) {
+    TempDir dir;
+    long long bytes = 0;
+    RecordId last;
+    {
+        auto engine = openEngine(testOptions(dir.path()));
+        ASSERT_TRUE(engine->createRecordStore("collection-s").isOK());
+        auto rs = engine->getRecordStore("collection-s");
+        std::vector<RecordId> ids;
+        for (int i = 0; i < 100; ++i)
+            ids.push_back(insertDoc(engine.get(), rs.get(), BSON("i" << i << "pad" << "abc")));
+        auto ru = engine->newRecoveryUnit();
+        WriteUnitOfWork w(ru.get());
+        for (int i = 0; i < 10; ++i)
+            rs->deleteRecord(ru.get(), ids[i]);
+        w.commit();
+        bytes = rs->dataSize(ru.get());
+        last = ids.back();
+        EXPECT_EQ(engine->tablesCountedByScan(), 1);  // new table: nothing persisted yet
+        ru.reset();
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto rs = engine->getRecordStore("collection-s");
+    ASSERT_TRUE(rs);
+    EXPECT_EQ(rs->numRecords(nullptr), 90);
+    EXPECT_EQ(rs->dataSize(nullptr), bytes);
+    EXPECT_EQ(engine->tablesCountedByScan(), 0);
+    // The next RecordId continues after the last one.
+    EXPECT_LT(last, insertDoc(engine.get(), rs.get(), BSON("i" << 100)));
+    EXPECT_EQ(rs->numRecords(nullptr), 91);
+}
+
+TEST(WiredTigerRecordStore, AfterAKillCountsAreTheLastFlushUntilRepaired) {
+    TempDir dir;
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        auto sw = WiredTigerKVEngine::open(testOptions(dir.path()));
+        if (!sw.isOK())
+            _exit(2);
+        auto& engine = sw.getValue();
+        if (!engine->createRecordStore("collection-k").isOK())
+            _exit(3);
+        auto rs = engine->getRecordStore("collection-k");
+        auto ru = engine->newRecoveryUnit();
+        for (int i = 0; i < 100; ++i) {
+            if (i == 40 && !engine->checkpoint().isOK())  // flushes the size storer: 40
+                _exit(4);
+            WriteUnitOfWork w(ru.get());
+            BSONObj doc = BSON("i" << i);
+            if (!rs->insertRecord(ru.get(), doc.objdata(), doc.objsize()).isOK())
+                _exit(5);
+            w.commit();
+        }
+        if (!ru->waitUntilDurable().isOK())
+            _exit(6);
+        _exit(0);  // no clean close
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+
+    long long bytes = 0;
+    {
+        auto engine = openEngine(testOptions(dir.path()));
+        auto rs = engine->getRecordStore("collection-k");
+        ASSERT_TRUE(rs);
+        EXPECT_EQ(rs->numRecords(nullptr), 40);  // approximate, as upstream
+        EXPECT_EQ(engine->tablesCountedByScan(), 0);
+        auto ru = engine->newRecoveryUnit();
+        long long n = 0;
+        RecordId maxId;
+        {
+            auto cur = rs->getCursor(ru.get());
+            while (auto rec = cur->next()) {
+                ++n;
+                bytes += rec->data.objsize();
+                maxId = rec->id;
+            }
+        }
+        EXPECT_EQ(n, 100);
+        // Ids of new records never collide with recovered ones.
+        EXPECT_LT(maxId, insertDoc(engine.get(), rs.get(), BSON("i" << 100)));
+        bytes += BSON("i" << 100).objsize();
+        rs->updateStatsAfterRepair(101, bytes);  // what validate does after its scan
+        EXPECT_EQ(rs->numRecords(nullptr), 101);
+        ru.reset();
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto rs = engine->getRecordStore("collection-k");
+    EXPECT_EQ(rs->numRecords(nullptr), 101);
+    EXPECT_EQ(rs->dataSize(nullptr), bytes);
+}
+
+TEST(WiredTigerRecordStore, ADroppedTableLeavesNoSizes) {
+    TempDir dir;
+    auto engine = openEngine(testOptions(dir.path()));
+    ASSERT_TRUE(engine->createRecordStore("collection-d").isOK());
+    auto rs = engine->getRecordStore("collection-d");
+    insertDoc(engine.get(), rs.get(), BSON("a" << 1));
+    ASSERT_TRUE(engine->flushSizeStorer().isOK());
+    rs.reset();
+    ASSERT_TRUE(engine->dropIdent("collection-d").isOK());
+    ASSERT_TRUE(engine->createRecordStore("collection-d").isOK());
+    rs = engine->getRecordStore("collection-d");
+    EXPECT_EQ(rs->numRecords(nullptr), 0);
+    EXPECT_EQ(rs->dataSize(nullptr), 0);
+}
+
 }  // namespace
 }  // namespace mongo

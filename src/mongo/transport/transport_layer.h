@@ -8,6 +8,12 @@
 // ClientDisconnect at their next interrupt check). Connections beyond maxConns are
 // closed as soon as they are accepted.
 //
+// TLS (options.tls.mode other than disabled): the OpenSSL context is made in setup() from
+// the certificate key file and CA file. Under allowTLS/preferTLS a connection's first byte
+// decides (0x16, a TLS handshake record, or a plain message); requireTLS closes plain
+// connections. One peek per connection; the plain message path is unchanged. A client
+// certificate is asked for only with a CA file; the verified subject lands on the Client.
+//
 // Thread safety: all public functions may be called from any thread.
 // Asio is kept out of this header (see transport_layer.cpp).
 #pragma once
@@ -17,6 +23,7 @@
 #include <vector>
 
 #include "mongo/base/status.h"
+#include "mongo/transport/tls.h"
 
 namespace mongo {
 
@@ -31,6 +38,7 @@ public:
         int port = 27017;
         /** maxIncomingConnections (--maxConns); upstream's default. */
         int maxConns = 1'000'000;
+        TlsOptions tls{};
     };
 
     /** `sep` must outlive the TransportLayer. */
@@ -42,7 +50,9 @@ public:
 
     /**
      * Resolves, binds (SO_REUSEADDR) and listens. Errors: SocketException (9001) with
-     * the OS reason, e.g. "Address already in use"; BadValue for an unresolvable address.
+     * the OS reason, e.g. "Address already in use"; BadValue for an unresolvable address;
+     * InvalidOptions for a certificate, key or CA file OpenSSL cannot use (upstream says
+     * InvalidSSLConfiguration 140, not in our error_codes.idl yet).
      */
     Status setup();
     /**
@@ -58,6 +68,11 @@ public:
     int numOpenConnections() const;
     int maxConns() const;
     long long totalCreated() const;
+    TlsMode tlsMode() const;
+    /** The server certificate's subject (RFC 2253) and expiry (ms since the epoch); TLS only. */
+    const std::string& tlsServerSubject() const;
+    long long tlsServerCertificateExpiry() const;
+    bool tlsHasCA() const;
 
     struct Impl;
 

@@ -9,7 +9,8 @@ refused, X.509 login as a $external user with pymongo, the Node driver (speculat
 hello) and mongosh, a role check, upstream's codes for a wrong name (18) and an unknown
 user (11), connectionStatus, serverStatus.security); preferTLS from a YAML config file
 (plain and TLS clients on one port, no client certificate needed); allowTLS without a CA
-file; tlsAllowInvalidCertificates (the connection is let in, X.509 login is not); disabled.
+file; tlsAllowInvalidCertificates (the connection is let in, X.509 login is not); maxConns and
+the disconnect poller with TLS sessions; disabled.
 Prints one line per check and `N passed, M failed`.
 Usage: tls_test.py --mongod PATH
 """
@@ -18,11 +19,14 @@ import json
 import os
 import shutil
 import socket
+import ssl
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 
+import bson
 import pymongo
 from pymongo.errors import OperationFailure, PyMongoError
 
@@ -99,11 +103,14 @@ class Mongod:
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("mongod exited with %d" % self.proc.returncode)
+            probe = ready(self)
             try:
-                ready(self).admin.command("ping")
+                probe.admin.command("ping")
                 return self
             except Exception:
                 time.sleep(0.2)
+            finally:
+                probe.close()
         raise RuntimeError("mongod did not start")
 
     def client(self, **kw):
@@ -360,6 +367,93 @@ def invalid_certs_steps(mongod, work, certs):
         m.stop()
 
 
+def tls_socket(port, certs):
+    ctx = ssl.create_default_context(cafile=certs["ca"])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return ctx.wrap_socket(sock, server_hostname="localhost")
+
+
+def send_op_msg(sock, doc):
+    body = struct.pack("<i", 0) + b"\x00" + bson.BSON.encode(doc)
+    sock.sendall(struct.pack("<iiii", 16 + len(body), 7, 0, 2013) + body)
+
+
+def recv_reply(sock):
+    def exact(n):
+        buf = b""
+        while len(buf) < n:
+            chunk = sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("closed")
+            buf += chunk
+        return buf
+    header = exact(16)
+    length = struct.unpack("<i", header[:4])[0]
+    return bson.BSON(exact(length - 16)[5:]).decode()
+
+
+def connection_limits_steps(mongod, work, certs):
+    """maxConns and the disconnect poller with TLS sessions (no CA file: no client certs)."""
+    m = Mongod(mongod, work, "limits", [
+        "--tlsMode", "requireTLS", "--tlsCertificateKeyFile", certs["server"], "--maxConns", "5",
+        "--setParameter", "enableTestCommands=1"])
+    tls = {"tls": True, "tlsCAFile": certs["ca"]}
+    m.start(lambda m: m.client(**tls))
+    socks = []
+    try:
+        # The readiness probe's connections end asynchronously: wait for them.
+        deadline = time.time() + 10
+        while time.time() < deadline and m.log().count('"Connection ended"') < \
+                m.log().count('"Connection accepted"'):
+            time.sleep(0.1)
+        c = m.client(**tls)  # a monitoring and an application connection
+        c.admin.command("ping")
+        for _ in range(3):
+            s = tls_socket(m.port, certs)
+            send_op_msg(s, {"ping": 1, "$db": "admin"})
+            recv_reply(s)
+            socks.append(s)
+        refused = False
+        try:
+            extra = tls_socket(m.port, certs)
+            send_op_msg(extra, {"ping": 1, "$db": "admin"})
+            recv_reply(extra)
+        except (OSError, ConnectionError, ssl.SSLError):
+            refused = True
+        check("maxConns 5: a sixth TLS connection is closed", refused)
+        socks.pop().close()
+        time.sleep(0.5)
+        conns = c.admin.command("serverStatus")["connections"]
+        check("maxConns: serverStatus counts TLS sessions",
+              conns["current"] + conns["available"] == 5, conns)
+
+        c.admin.command("configureFailPoint", "failCommand", mode="alwaysOn",
+                        data={"failCommands": ["find"], "blockConnection": True,
+                              "blockTimeMS": 30000})
+        blocked = socks.pop()
+        send_op_msg(blocked, {"find": "blockme", "$db": "test"})
+
+        def running():
+            return list(c.admin.aggregate([{"$currentOp": {"allUsers": True}},
+                                           {"$match": {"command.find": "blockme"}}]))
+        deadline = time.time() + 10
+        while time.time() < deadline and not running():
+            time.sleep(0.1)
+        seen = bool(running())
+        blocked.close()
+        deadline = time.time() + 5
+        while time.time() < deadline and running():
+            time.sleep(0.1)
+        check("a TLS client hanging up stops its running operation (disconnect poller)",
+              seen and not running(), "seen=%s running=%s" % (seen, running()))
+        c.admin.command("configureFailPoint", "failCommand", mode="off")
+        c.close()
+    finally:
+        for s in socks:
+            s.close()
+        m.stop()
+
+
 def disabled_steps(mongod, work, certs):
     m = Mongod(mongod, work, "disabled", [])
     m.start(lambda m: m.client())
@@ -381,7 +475,7 @@ def main():
     try:
         certs = make_certs(work)
         for steps in (startup_refusals, require_tls_steps, prefer_tls_steps, allow_tls_steps,
-                      invalid_certs_steps, disabled_steps):
+                      invalid_certs_steps, connection_limits_steps, disabled_steps):
             try:
                 steps(mongod, work, certs)
             except Exception as e:  # a crashed scenario is a failure, the others still run

@@ -190,6 +190,8 @@ def require_tls_steps(mongod, work, certs):
         check("requireTLS: a plain client is refused", fails_to_connect(m.client()))
         check("requireTLS: the log names the refused plain connection",
               "The server is configured to only allow SSL connections" in m.log())
+        check("TLS 1.0 is disabled by default (log 23285)",
+              "Automatically disabling TLS 1.0" in m.log())
         check("requireTLS: a client without a certificate is refused (CA file given)",
               fails_to_connect(m.client(**tls)))
         check("requireTLS: a certificate from another CA is refused",
@@ -332,6 +334,8 @@ def allow_tls_steps(mongod, work, certs):
     m.start(lambda m: m.client())
     try:
         check("allowTLS: a plain client works", m.client().admin.command("ping")["ok"])
+        check("--tlsDisabledProtocols none: TLS 1.0 is not disabled",
+              "Automatically disabling TLS 1.0" not in m.log())
         t = m.client(tls=True, tlsCAFile=certs["ca"], tlsCertificateKeyFile=certs["mallory"])
         check("allowTLS without a CA file: client certificates are not checked",
               t.admin.command("ping")["ok"])

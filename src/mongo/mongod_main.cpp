@@ -581,6 +581,11 @@ int runMongod(int argc, char** argv) {
     tlOpts.port = opts.server.port;
     tlOpts.maxConns = opts.server.maxConns;
     tlOpts.tls = opts.tls;
+    if (opts.tls.mode != TlsMode::kDisabled && !opts.tls.disabledProtocolsGiven) {
+        LOGV2_OPTIONS(23285, logv2::Component::kNetwork,
+                      "Automatically disabling TLS 1.0, to force-enable TLS 1.0 specify "
+                      "--sslDisabledProtocols 'none'");
+    }
     TransportLayer tl(tlOpts, &sep);
     Status listenStatus = tl.setup();
     if (listenStatus.code() == ErrorCodes::InvalidOptions) {

@@ -256,7 +256,8 @@ def node_steps(m, certs):
 const {MongoClient} = require('mongodb');
 (async () => {
   const uri = `mongodb://127.0.0.1:${process.argv[1]}/?tls=true&authMechanism=MONGODB-X509`;
-  const c = new MongoClient(uri, {tlsCAFile: process.argv[2], tlsCertificateKeyFile: process.argv[3],
+  const c = new MongoClient(uri, {tlsCAFile: process.argv[2],
+                                  tlsCertificateKeyFile: process.argv[3],
                                   serverSelectionTimeoutMS: 5000});
   await c.connect();
   const st = await c.db('test').command({connectionStatus: 1});

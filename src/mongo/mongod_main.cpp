@@ -279,12 +279,12 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         ("noauth", "run without security")
         ("keyFile", po::value<std::string>(), "private key for cluster authentication")
         ("tlsMode", po::value<std::string>(), "disabled|allowTLS|preferTLS|requireTLS")
-        ("tlsCertificateKeyFile", po::value<std::string>(), "PEM file with the server's certificate and key")
-        ("tlsCertificateKeyFilePassword", po::value<std::string>(), "password of the key in tlsCertificateKeyFile")
-        ("tlsCAFile", po::value<std::string>(), "certificate authority file for client certificates")
+        ("tlsCertificateKeyFile", po::value<std::string>(), "PEM: server certificate and key")
+        ("tlsCertificateKeyFilePassword", po::value<std::string>(), "its key's password")
+        ("tlsCAFile", po::value<std::string>(), "CA for client certificates")
         ("tlsAllowInvalidCertificates", "accept client certificates that fail verification")
         ("tlsAllowConnectionsWithoutCertificates", "accept clients without a certificate")
-        ("tlsDisabledProtocols", po::value<std::string>(), "comma-separated TLS1_0,TLS1_1,TLS1_2,TLS1_3 or none");
+        ("tlsDisabledProtocols", po::value<std::string>(), "TLS1_0,TLS1_1,TLS1_2,TLS1_3 or none");
     // clang-format on
     po::variables_map vm;
     try {

@@ -8,12 +8,6 @@
 // ClientDisconnect at their next interrupt check). Connections beyond maxConns are
 // closed as soon as they are accepted.
 //
-// TLS (options.tls.mode other than disabled): the OpenSSL context is made in setup() from
-// the certificate key file and CA file. Under allowTLS/preferTLS a connection's first byte
-// decides (0x16, a TLS handshake record, or a plain message); requireTLS closes plain
-// connections. One peek per connection; the plain message path is unchanged. A client
-// certificate is asked for only with a CA file; the verified subject lands on the Client.
-//
 // Thread safety: all public functions may be called from any thread.
 // Asio is kept out of this header (see transport_layer.cpp).
 #pragma once
@@ -38,6 +32,13 @@ public:
         int port = 27017;
         /** maxIncomingConnections (--maxConns); upstream's default. */
         int maxConns = 1'000'000;
+        /**
+         * TLS unless mode is disabled: the OpenSSL context is made in setup(). Under
+         * allowTLS/preferTLS a connection's first byte decides (0x16 starts a TLS
+         * handshake), requireTLS closes plain connections: one peek per connection, the
+         * plain message path is unchanged. Client certificates are asked for only with a
+         * CA file; a verified one's subject is put on the Client (Client::setTls).
+         */
         TlsOptions tls{};
     };
 

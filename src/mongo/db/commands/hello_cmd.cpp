@@ -62,8 +62,9 @@ public:
 private:
     /**
      * speculativeAuthenticate: {saslStart: 1, mechanism, payload, db} runs the first SASL
-     * step inside the handshake; {authenticate: 1, mechanism: "MONGODB-X509"} the whole login. A failure only leaves the field out (the client then
-     * authenticates in full), as upstream.
+     * step inside the handshake; {authenticate: 1, mechanism: "MONGODB-X509"} the whole
+     * login. A failure only leaves the field out (the client then authenticates in full), as
+     * upstream.
      */
     static void appendSpeculativeAuthenticate(OperationContext* opCtx, const BSONObj& spec,
                                               BSONObjBuilder* result) {

@@ -62,7 +62,7 @@ def _closure(name, table):
 
 PKG_MODULES = ['wiredtiger', 'libbson-1.0', 'absl_flat_hash_map', 'absl_synchronization',
                'absl_strings', 'absl_str_format', 'absl_time', 'absl_hash', 'libpcre2-8',
-               'yaml-cpp', 'snappy', 'libzstd', 'zlib', 'icu-i18n', 'icu-uc', 'libcrypto']
+               'yaml-cpp', 'snappy', 'libzstd', 'zlib', 'icu-i18n', 'icu-uc', 'libssl', 'libcrypto']
 
 
 def _add_options(AddOption):

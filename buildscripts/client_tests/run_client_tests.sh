@@ -8,7 +8,9 @@
 #   root) and collmod_restart_test.py (each its own mongod), auth_test.py (its own
 #   --auth mongod: SCRAM logins and role checks with pymongo, the Node driver and mongosh),
 #   size_storer_restart_test.py (counts after a clean restart and after kill -9 + validate; its
-#   own mongod), and retryable_writes_test.py
+#   own mongod), tls_test.py (its own mongods in every tlsMode, certificates made by openssl
+#   at test time: X.509 logins with pymongo, the Node driver and mongosh), and
+#   retryable_writes_test.py
 #   (its own --replSet mongod: exactly-once retries with pymongo and, through
 #   retryable_writes_node_test.js, the Node driver; its kill -9 restart step is left out
 #   with --skip-kill9).
@@ -126,6 +128,7 @@ run_one disk_full timeout 600 $PY "$HERE/disk_full_test.py" --mongod "$MONGOD"
 run_one collmod_restart timeout 600 $PY "$HERE/collmod_restart_test.py" --mongod "$MONGOD"
 run_one auth timeout 900 $PY "$HERE/auth_test.py" --mongod "$MONGOD"
 run_one size_storer timeout 300 $PY "$HERE/size_storer_restart_test.py" --mongod "$MONGOD"
+run_one tls timeout 600 $PY "$HERE/tls_test.py" --mongod "$MONGOD"
 if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
 else

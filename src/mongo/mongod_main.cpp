@@ -64,6 +64,9 @@ struct ParsedOptions {
     long long oplogSizeMB = 0;  // 0: repl::defaultOplogSizeBytes()
     bool auth = false;          // --auth / security.authorization: enabled
     std::string keyFile;        // --keyFile / security.keyFile (implies auth)
+    TlsOptions tls;             // --tls* / net.tls.*
+    std::string tlsModeName;    // as given, checked once the config file and flags are merged
+    std::string tlsDisabledProtocols;
     BSONObj parsed;
 };
 
@@ -148,6 +151,26 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
             opts->server.bindIps = splitList(net["bindIp"].as<std::string>());
         if (net["maxIncomingConnections"])
             opts->server.maxConns = net["maxIncomingConnections"].as<int>();
+        if (auto tls = net["tls"]) {
+            if (tls["mode"])
+                opts->tlsModeName = tls["mode"].as<std::string>();
+            if (tls["certificateKeyFile"])
+                opts->tls.certificateKeyFile = tls["certificateKeyFile"].as<std::string>();
+            if (tls["certificateKeyFilePassword"])
+                opts->tls.certificateKeyFilePassword =
+                    tls["certificateKeyFilePassword"].as<std::string>();
+            if (tls["CAFile"])
+                opts->tls.caFile = tls["CAFile"].as<std::string>();
+            if (tls["allowInvalidCertificates"])
+                opts->tls.allowInvalidCertificates = tls["allowInvalidCertificates"].as<bool>();
+            if (tls["allowConnectionsWithoutCertificates"])
+                opts->tls.allowConnectionsWithoutCertificates =
+                    tls["allowConnectionsWithoutCertificates"].as<bool>();
+            if (tls["disabledProtocols"]) {
+                opts->tls.disabledProtocolsGiven = true;
+                opts->tlsDisabledProtocols = tls["disabledProtocols"].as<std::string>();
+            }
+        }
     }
     if (auto log = root["systemLog"]) {
         if (log["path"])
@@ -182,6 +205,50 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
     parsed->appendElements(yamlToBson(root));
 }
 
+/**
+ * Merges the --tls* flags over the config file's net.tls keys and runs upstream's start-up
+ * checks. Returns the exit code (BadValue: 2), or -1 to continue.
+ */
+int applyTlsOptions(const po::variables_map& vm, const char* argv0, ParsedOptions* opts) {
+    if (vm.count("tlsMode"))
+        opts->tlsModeName = vm["tlsMode"].as<std::string>();
+    if (vm.count("tlsCertificateKeyFile"))
+        opts->tls.certificateKeyFile = vm["tlsCertificateKeyFile"].as<std::string>();
+    if (vm.count("tlsCertificateKeyFilePassword"))
+        opts->tls.certificateKeyFilePassword =
+            vm["tlsCertificateKeyFilePassword"].as<std::string>();
+    if (vm.count("tlsCAFile"))
+        opts->tls.caFile = vm["tlsCAFile"].as<std::string>();
+    if (vm.count("tlsAllowInvalidCertificates"))
+        opts->tls.allowInvalidCertificates = true;
+    if (vm.count("tlsAllowConnectionsWithoutCertificates"))
+        opts->tls.allowConnectionsWithoutCertificates = true;
+    if (vm.count("tlsDisabledProtocols")) {
+        opts->tls.disabledProtocolsGiven = true;
+        opts->tlsDisabledProtocols = vm["tlsDisabledProtocols"].as<std::string>();
+    }
+    auto refuse = [&](const Status& s) {
+        std::cerr << s.toString() << "\n"
+                  << "try '" << argv0 << " --help' for more information\n";
+        return kExitBadOptions;
+    };
+    if (!opts->tlsModeName.empty()) {
+        auto mode = parseTlsMode(opts->tlsModeName);
+        if (!mode.isOK())
+            return refuse(mode.getStatus());
+        opts->tls.mode = mode.getValue();
+    }
+    if (opts->tls.disabledProtocolsGiven) {
+        auto bits = parseTlsDisabledProtocols(opts->tlsDisabledProtocols);
+        if (!bits.isOK())
+            return refuse(bits.getStatus());
+        opts->tls.disabledProtocols = bits.getValue();
+    }
+    if (Status s = validateTlsOptions(opts->tls); !s.isOK())
+        return refuse(s);
+    return -1;
+}
+
 /** Returns the exit code to use, or -1 to continue. */
 int parseOptions(int argc, char** argv, ParsedOptions* opts) {
     po::options_description desc("Options");
@@ -210,7 +277,14 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         ("ipv6", "accepted for compatibility")
         ("auth", "run with security")
         ("noauth", "run without security")
-        ("keyFile", po::value<std::string>(), "private key for cluster authentication");
+        ("keyFile", po::value<std::string>(), "private key for cluster authentication")
+        ("tlsMode", po::value<std::string>(), "disabled|allowTLS|preferTLS|requireTLS")
+        ("tlsCertificateKeyFile", po::value<std::string>(), "PEM: server certificate and key")
+        ("tlsCertificateKeyFilePassword", po::value<std::string>(), "its key's password")
+        ("tlsCAFile", po::value<std::string>(), "CA for client certificates")
+        ("tlsAllowInvalidCertificates", "accept client certificates that fail verification")
+        ("tlsAllowConnectionsWithoutCertificates", "accept clients without a certificate")
+        ("tlsDisabledProtocols", po::value<std::string>(), "TLS1_0,TLS1_1,TLS1_2,TLS1_3 or none");
     // clang-format on
     po::variables_map vm;
     try {
@@ -257,6 +331,25 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
     if (vm.count("keyFile")) {
         opts->keyFile = vm["keyFile"].as<std::string>();
         security.append("keyFile", opts->keyFile);
+    }
+    if (int rc = applyTlsOptions(vm, argv[0], opts); rc >= 0)
+        return rc;
+    if (opts->tls.mode != TlsMode::kDisabled || !opts->tls.certificateKeyFile.empty() ||
+        !opts->tls.caFile.empty()) {
+        BSONObjBuilder tls(net.subobjStart("tls"));
+        tls.append("mode", tlsModeName(opts->tls.mode));
+        if (!opts->tls.certificateKeyFile.empty())
+            tls.append("certificateKeyFile", opts->tls.certificateKeyFile);
+        if (!opts->tls.certificateKeyFilePassword.empty())
+            tls.append("certificateKeyFilePassword", "<password>");
+        if (!opts->tls.caFile.empty())
+            tls.append("CAFile", opts->tls.caFile);
+        if (opts->tls.allowInvalidCertificates)
+            tls.append("allowInvalidCertificates", true);
+        if (opts->tls.allowConnectionsWithoutCertificates)
+            tls.append("allowConnectionsWithoutCertificates", true);
+        if (opts->tls.disabledProtocolsGiven)
+            tls.append("disabledProtocols", opts->tlsDisabledProtocols);
     }
     if (vm.count("dbpath")) {
         opts->server.dbpath = vm["dbpath"].as<std::string>();
@@ -487,8 +580,20 @@ int runMongod(int argc, char** argv) {
     tlOpts.bindIps = opts.server.bindIps;
     tlOpts.port = opts.server.port;
     tlOpts.maxConns = opts.server.maxConns;
+    tlOpts.tls = opts.tls;
+    if (opts.tls.mode != TlsMode::kDisabled && !opts.tls.disabledProtocolsGiven) {
+        LOGV2_OPTIONS(23285, logv2::Component::kNetwork,
+                      "Automatically disabling TLS 1.0, to force-enable TLS 1.0 specify "
+                      "--sslDisabledProtocols 'none'");
+    }
     TransportLayer tl(tlOpts, &sep);
     Status listenStatus = tl.setup();
+    if (listenStatus.code() == ErrorCodes::InvalidOptions) {
+        LOGV2_ERROR(23248, "Unable to set up TLS", BSON("error" << listenStatus.toString()));
+        std::cerr << listenStatus.toString() << "\n";
+        engine->cleanShutdown();
+        return 1;
+    }
     if (!listenStatus.isOK()) {
         LOGV2_ERROR(20568, "Error setting up listener", BSON("error" << listenStatus.toString()));
         engine->cleanShutdown();

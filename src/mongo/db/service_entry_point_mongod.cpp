@@ -160,7 +160,10 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         uassert(ErrorCodes::Unauthorized,
                 std::string(cmd->getName()) + " may only be run against the admin database.",
                 !cmd->adminOnly() || req.dbName == "admin");
-        uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
+        // $external holds the users of external mechanisms (X.509); commands may name it,
+        // collections in it stay invalid (their namespaces are validated on their own).
+        if (req.dbName != "$external")
+            uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
         checkAuthForCommand(&opCtx, *cmd, req);  // a no-op without --auth
         applyGenericArguments(&opCtx, req);
         if (BSONElement lsid = req.body["lsid"]; lsid.type() == BSONType::kObject)

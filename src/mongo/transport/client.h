@@ -67,6 +67,23 @@ public:
         _disconnected.store(true);
     }
 
+    /**
+     * TLS: set by the transport layer once, after the handshake and before the first
+     * request (so only the connection's own thread reads them). The subject is the RFC 2253
+     * name of a client certificate that passed verification against the CA file; empty
+     * without one (or when an invalid certificate was let through).
+     */
+    void setTls(std::string verifiedPeerSubject) {
+        _isTls = true;
+        _peerSubject = std::move(verifiedPeerSubject);
+    }
+    bool isTls() const {
+        return _isTls;
+    }
+    const std::string& verifiedPeerSubject() const {
+        return _peerSubject;
+    }
+
     /** Per-connection state for the db layer (cursors, sessions, ...). */
     std::shared_ptr<void> dbState;
     /** The connection's auth::AuthorizationSession (db/auth), created on first use. */
@@ -78,6 +95,8 @@ private:
     const std::string _local;
 
     std::atomic<bool> _disconnected{false};
+    bool _isTls = false;
+    std::string _peerSubject;
 
     mutable std::mutex _mutex;
     BSONObj _metadata;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -14,6 +15,10 @@
 #include <thread>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
+#include <openssl/asn1.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/rpc/message.h"
@@ -67,11 +72,32 @@ std::vector<std::string> splitBindIps(const std::vector<std::string>& in) {
     return out;
 }
 
+// The RFC 2253 subject of the peer's certificate if it passed verification, else "".
+std::string verifiedSubject(SSL* ssl, const std::string& remote, std::int64_t id) {
+    X509* peer = SSL_get_peer_certificate(ssl);
+    if (!peer)
+        return {};
+    std::string subject;
+    if (SSL_get_verify_result(ssl) == X509_V_OK) {
+        subject = x509NameToRfc2253(X509_get_subject_name(peer));
+    } else {
+        LOGV2_WARNING(23228, "SSL peer certificate validation failed",
+                      BSON("reason" << X509_verify_cert_error_string(
+                                           SSL_get_verify_result(ssl))
+                                    << "remote" << remote << "connectionId" << id));
+    }
+    X509_free(peer);
+    return subject;
+}
+
 }  // namespace
 
 struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
     Options options;
     ServiceEntryPoint* sep;
+    std::unique_ptr<asio::ssl::context> sslContext;  // null when TLS is disabled
+    std::string serverSubject;
+    long long serverCertExpiry = 0;
 
     asio::io_context io;
     std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
@@ -93,17 +119,87 @@ struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
     Impl(Options o, ServiceEntryPoint* s) : options(std::move(o)), sep(s) {}
 
     Status setup();
+    Status setupTls();
     void doAccept(tcp::acceptor& acceptor);
     void onAccept(tcp::socket socket);
     void runSession(tcp::socket& socket, std::int64_t id, const std::string& remote,
                     const std::string& local);
-    bool serveOne(tcp::socket& socket, Client& client);
+    template <typename Stream>
+    bool serveOne(Stream& stream, int fd, Client& client);
+    bool startTls(tcp::socket& socket, Client& client, bool* useTls);
     void endSession(std::int64_t id, const std::string& remote);
     void pollBusySessions();
     void shutdown();
 };
 
+Status TransportLayer::Impl::setupTls() {
+    const TlsOptions& t = options.tls;
+    if (t.mode == TlsMode::kDisabled)
+        return Status::OK();
+    using ssl = asio::ssl::context;
+    auto ctx = std::make_unique<ssl>(ssl::tls_server);
+    ssl::options sslOptions = ssl::default_workarounds | ssl::no_sslv2 | ssl::no_sslv3 |
+        ssl::single_dh_use;
+    if (t.disabledProtocols & kTls1_0)
+        sslOptions |= ssl::no_tlsv1;
+    if (t.disabledProtocols & kTls1_1)
+        sslOptions |= ssl::no_tlsv1_1;
+    if (t.disabledProtocols & kTls1_2)
+        sslOptions |= ssl::no_tlsv1_2;
+    if (t.disabledProtocols & kTls1_3)
+        sslOptions |= ssl::no_tlsv1_3;
+    boost::system::error_code ec;
+    ctx->set_options(sslOptions, ec);
+    auto bad = [](const std::string& what) {
+        return Status(ErrorCodes::InvalidOptions, what);
+    };
+    if (!t.certificateKeyFilePassword.empty()) {
+        const std::string password = t.certificateKeyFilePassword;
+        ctx->set_password_callback(
+            [password](std::size_t, ssl::password_purpose) { return password; }, ec);
+    }
+    ctx->use_certificate_chain_file(t.certificateKeyFile, ec);
+    if (ec)
+        return bad("cannot read certificate file: " + t.certificateKeyFile + " " + ec.message());
+    ctx->use_private_key_file(t.certificateKeyFile, ssl::pem, ec);
+    if (ec)
+        return bad("cannot read PEM key file: " + t.certificateKeyFile + " " + ec.message());
+    SSL_CTX* native = ctx->native_handle();
+    if (SSL_CTX_check_private_key(native) != 1)
+        return bad("SSL private key does not match the certificate: " + t.certificateKeyFile);
+    if (X509* cert = SSL_CTX_get0_certificate(native)) {
+        serverSubject = x509NameToRfc2253(X509_get_subject_name(cert));
+        struct tm expiry {};
+        if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &expiry) == 1)
+            serverCertExpiry = static_cast<long long>(timegm(&expiry)) * 1000;
+    }
+    if (!t.caFile.empty()) {
+        ctx->load_verify_file(t.caFile, ec);
+        if (ec)
+            return bad("cannot read certificate authority file: " + t.caFile + " " +
+                       ec.message());
+        if (STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(t.caFile.c_str()))
+            SSL_CTX_set_client_CA_list(native, names);
+        ssl::verify_mode mode = ssl::verify_peer;
+        if (!t.allowConnectionsWithoutCertificates)
+            mode |= ssl::verify_fail_if_no_peer_cert;
+        ctx->set_verify_mode(mode, ec);
+        if (t.allowInvalidCertificates) {
+            // Accepted, but the subject is not used (see startTls).
+            ctx->set_verify_callback([](bool, asio::ssl::verify_context&) { return true; }, ec);
+        }
+    } else {
+        ctx->set_verify_mode(ssl::verify_none, ec);  // client certificates are not asked for
+    }
+    static const unsigned char kSessionIdContext[] = "mongod";
+    SSL_CTX_set_session_id_context(native, kSessionIdContext, sizeof(kSessionIdContext) - 1);
+    sslContext = std::move(ctx);
+    return Status::OK();
+}
+
 Status TransportLayer::Impl::setup() {
+    if (Status s = setupTls(); !s.isOK())
+        return s;
     const auto ips = splitBindIps(options.bindIps);
     if (ips.empty())
         return Status(ErrorCodes::BadValue, "no bind_ip given");
@@ -196,9 +292,31 @@ void TransportLayer::Impl::runSession(tcp::socket& socket, std::int64_t id,
     tlSessionOwner = this;
     auto client = std::make_unique<Client>(id, remote, local);
     Client::setCurrent(client.get());
+    const int fd = socket.native_handle();
     try {
-        sep->onClientConnect(*client);
-        while (serveOne(socket, *client)) {
+        bool useTls = false;
+        if (!sslContext || startTls(socket, *client, &useTls)) {
+            if (useTls) {
+                asio::ssl::stream<tcp::socket&> stream(socket, *sslContext);
+                boost::system::error_code ec;
+                stream.handshake(asio::ssl::stream_base::server, ec);
+                if (ec) {
+                    LOGV2_OPTIONS(22988, kNetwork,
+                                  "Error receiving request from client. Ending connection from "
+                                  "remote",
+                                  BSON("error" << ("SSLHandshakeFailed: " + ec.message())
+                                               << "remote" << remote << "connectionId" << id));
+                } else {
+                    client->setTls(verifiedSubject(stream.native_handle(), remote, id));
+                    sep->onClientConnect(*client);
+                    while (serveOne(stream, fd, *client)) {
+                    }
+                }
+            } else {
+                sep->onClientConnect(*client);
+                while (serveOne(socket, fd, *client)) {
+                }
+            }
         }
     } catch (const std::exception& ex) {
         LOGV2_OPTIONS(22990, kNetwork, "Uncaught exception in request handler; ending connection",
@@ -224,8 +342,33 @@ void TransportLayer::Impl::runSession(tcp::socket& socket, std::int64_t id,
     tlSessionOwner = nullptr;
 }
 
+// Peeks at the first byte of a connection (TLS enabled only): a TLS handshake record starts
+// with 0x16. Returns false to end the session: EOF, or a plain client under requireTLS.
+bool TransportLayer::Impl::startTls(tcp::socket& socket, Client& client, bool* useTls) {
+    unsigned char first = 0;
+    ssize_t n;
+    do {
+        n = ::recv(socket.native_handle(), &first, 1, MSG_PEEK);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return false;
+    *useTls = first == 0x16;
+    if (!*useTls && options.tls.mode == TlsMode::kRequireTLS) {
+        LOGV2_OPTIONS(22988, kNetwork,
+                      "Error receiving request from client. Ending connection from remote",
+                      BSON("error" << "SSLHandshakeFailed: The server is configured to only "
+                                      "allow SSL connections"
+                                   << "remote" << client.remote() << "connectionId"
+                                   << client.connectionId()));
+        return false;
+    }
+    return true;
+}
+
 // Reads one request, handles it and writes the reply. Returns false to end the session.
-bool TransportLayer::Impl::serveOne(tcp::socket& socket, Client& client) {
+// `stream` is the socket itself or the TLS stream over it; `fd` is the socket's.
+template <typename Stream>
+bool TransportLayer::Impl::serveOne(Stream& socket, int fd, Client& client) {
     boost::system::error_code ec;
     char header[kMsgHeaderSize];
     asio::read(socket, asio::buffer(header, sizeof(header)), ec);
@@ -266,7 +409,7 @@ bool TransportLayer::Impl::serveOne(tcp::socket& socket, Client& client) {
     };
     {
         std::lock_guard lk(mutex);
-        busy[client.connectionId()] = {socket.native_handle(), &client};
+        busy[client.connectionId()] = {fd, &client};
     }
     BusyGuard busyGuard{this, client.connectionId()};
     DbResponse response = sep->handleRequest(client, request);
@@ -416,6 +559,22 @@ int TransportLayer::maxConns() const {
 
 long long TransportLayer::totalCreated() const {
     return _impl->created.load();
+}
+
+TlsMode TransportLayer::tlsMode() const {
+    return _impl->options.tls.mode;
+}
+
+const std::string& TransportLayer::tlsServerSubject() const {
+    return _impl->serverSubject;
+}
+
+long long TransportLayer::tlsServerCertificateExpiry() const {
+    return _impl->serverCertExpiry;
+}
+
+bool TransportLayer::tlsHasCA() const {
+    return !_impl->options.tls.caFile.empty();
 }
 
 }  // namespace mongo

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mongo/base/status.h"
+#include "mongo/transport/tls.h"
 
 namespace mongo {
 
@@ -31,6 +32,14 @@ public:
         int port = 27017;
         /** maxIncomingConnections (--maxConns); upstream's default. */
         int maxConns = 1'000'000;
+        /**
+         * TLS unless mode is disabled: the OpenSSL context is made in setup(). Under
+         * allowTLS/preferTLS a connection's first byte decides (0x16 starts a TLS
+         * handshake), requireTLS closes plain connections: one peek per connection, the
+         * plain message path is unchanged. Client certificates are asked for only with a
+         * CA file; a verified one's subject is put on the Client (Client::setTls).
+         */
+        TlsOptions tls{};
     };
 
     /** `sep` must outlive the TransportLayer. */
@@ -42,7 +51,9 @@ public:
 
     /**
      * Resolves, binds (SO_REUSEADDR) and listens. Errors: SocketException (9001) with
-     * the OS reason, e.g. "Address already in use"; BadValue for an unresolvable address.
+     * the OS reason, e.g. "Address already in use"; BadValue for an unresolvable address;
+     * InvalidOptions for a certificate, key or CA file OpenSSL cannot use (upstream says
+     * InvalidSSLConfiguration 140, not in our error_codes.idl yet).
      */
     Status setup();
     /**
@@ -58,6 +69,11 @@ public:
     int numOpenConnections() const;
     int maxConns() const;
     long long totalCreated() const;
+    TlsMode tlsMode() const;
+    /** The server certificate's subject (RFC 2253) and expiry (ms since the epoch); TLS only. */
+    const std::string& tlsServerSubject() const;
+    long long tlsServerCertificateExpiry() const;
+    bool tlsHasCA() const;
 
     struct Impl;
 

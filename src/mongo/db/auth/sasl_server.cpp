@@ -58,10 +58,10 @@ std::string remoteOf(OperationContext* opCtx) {
     return opCtx->getClient() ? opCtx->getClient()->remote() : std::string();
 }
 
-/** Logs the failure, delays this connection, and throws AuthenticationFailed. */
-[[noreturn]] void fail(OperationContext* opCtx, AuthorizationSession* session,
-                       std::string mechanism, std::string user, std::string db,
-                       Speculative speculative, const Status& why) {
+/** Logs the failure and delays this connection (authFailedDelayMs, doubled per failure). */
+void recordFailure(OperationContext* opCtx, AuthorizationSession* session,
+                   const std::string& mechanism, const std::string& user, const std::string& db,
+                   Speculative speculative, const Status& why) {
     LOGV2_OPTIONS(20249, logv2::Component::kAccessControl, "Authentication failed",
                   BSON("mechanism" << mechanism << "speculative"
                                    << (speculative == Speculative::kYes) << "principalName"
@@ -78,7 +78,50 @@ std::string remoteOf(OperationContext* opCtx) {
         if (delay > 0)  // this connection's thread only; no lock is held here
             std::this_thread::sleep_for(std::chrono::milliseconds(delay));
     }
+}
+
+/** Logs the failure, delays this connection, and throws AuthenticationFailed. */
+[[noreturn]] void fail(OperationContext* opCtx, AuthorizationSession* session,
+                       std::string mechanism, std::string user, std::string db,
+                       Speculative speculative, const Status& why) {
+    recordFailure(opCtx, session, mechanism, user, db, speculative, why);
     uasserted(ErrorCodes::AuthenticationFailed, "Authentication failed.");
+}
+
+void logSuccess(OperationContext* opCtx, Speculative speculative, StringData mechanism,
+                const std::string& user, const std::string& db) {
+    LOGV2_OPTIONS(5286306, logv2::Component::kAccessControl, "Successfully authenticated",
+                  BSON("client" << remoteOf(opCtx) << "isSpeculative"
+                                << (speculative == Speculative::kYes) << "isClusterMember"
+                                << false << "mechanism" << mechanism << "user" << user << "db"
+                                << db << "result" << 0 << "extraInfo" << BSONObj()));
+}
+
+/** The steps of MONGODB-X509 in upstream's order; returns the user name. */
+StatusWith<std::string> checkX509(OperationContext* opCtx, const std::string& db,
+                                  const std::optional<std::string>& user) {
+    Client* client = opCtx->getClient();
+    const std::string subject = client ? client->verifiedPeerSubject() : std::string();
+    if (subject.empty())
+        return Status(ErrorCodes::AuthenticationFailed,
+                      "No verified subject name available from client");
+    if (user && !user->empty() && *user != subject)
+        return Status(ErrorCodes::AuthenticationFailed,
+                      "There is no x.509 client certificate matching the user.");
+    if (!client->isTls())
+        return Status(ErrorCodes::ProtocolError,
+                      "SSL support is required for the MONGODB-X509 mechanism.");
+    if (db != "$external")
+        return Status(ErrorCodes::ProtocolError,
+                      "X.509 authentication must always use the $external database.");
+    UserName name{subject, db};
+    auto doc = AuthorizationManager::get().findDoc(opCtx, AuthCollection::kUsers, name.docId());
+    if (opCtx->recoveryUnit() && !opCtx->recoveryUnit()->inUnitOfWork())
+        opCtx->recoveryUnit()->abandonSnapshot();
+    if (!doc)
+        return Status(ErrorCodes::UserNotFound,
+                      "Could not find user \"" + subject + "\" for db \"" + db + "\"");
+    return subject;
 }
 
 /** Appends the step's reply; on success of the proof marks the connection authenticated. */
@@ -119,6 +162,30 @@ void runSaslStart(OperationContext* opCtx, const std::string& db, const BSONObj&
     uassert(ErrorCodes::BadValue, "Missing or invalid SASL mechanism",
             mechElem.type() == BSONType::kString);
     const std::string mechanism(mechElem.valueStringData());
+    if (mechanism == kMechanismX509) {
+        // Payload: an optional BSON document {user: "<subject>"}; one step, empty reply.
+        const std::string payload = payloadOf(cmd);
+        std::optional<std::string> user;
+        if (!payload.empty()) {
+            uassert(ErrorCodes::BadValue, "Invalid MONGODB-X509 payload",
+                    validateBSON(payload.data(), payload.size()).isOK());
+            BSONObj doc = BSONObj::copyFrom(payload.data(), static_cast<int>(payload.size()));
+            if (doc["user"].type() == BSONType::kString)
+                user = std::string(doc["user"].valueStringData());
+        }
+        BSONObjBuilder ignored;
+        try {
+            authenticateX509(opCtx, db, user, speculative, &ignored);
+        } catch (const DBException& ex) {
+            if (ex.code() == ErrorCodes::ProtocolError)
+                throw;
+            uasserted(ErrorCodes::AuthenticationFailed, "Authentication failed.");
+        }
+        result->append("conversationId", session->nextConversationId());
+        result->append("done", true);
+        appendPayload(result, std::string());
+        return;
+    }
     auto alg = scramAlgorithm(mechanism);
     uassert(kMechanismUnavailable,
             "Received authentication for mechanism " + mechanism + " which is not enabled",
@@ -143,6 +210,24 @@ void runSaslStart(OperationContext* opCtx, const std::string& db, const BSONObj&
     replyToStep(opCtx, session, speculative, payload, result);
     if (opCtx->recoveryUnit() && !opCtx->recoveryUnit()->inUnitOfWork())
         opCtx->recoveryUnit()->abandonSnapshot();
+}
+
+void authenticateX509(OperationContext* opCtx, const std::string& db,
+                      const std::optional<std::string>& user, Speculative speculative,
+                      BSONObjBuilder* result) {
+    auto* session = AuthorizationSession::get(opCtx->getClient());
+    uassert(ErrorCodes::AuthenticationFailed, "Authentication requires a client connection",
+            session);
+    auto name = checkX509(opCtx, db, user);
+    if (!name.isOK()) {
+        recordFailure(opCtx, session, std::string(kMechanismX509), user.value_or(""), db,
+                      speculative, name.getStatus());
+        uassertStatusOK(name.getStatus());
+    }
+    session->addUser(opCtx, UserName{name.getValue(), db});
+    logSuccess(opCtx, speculative, kMechanismX509, name.getValue(), db);
+    result->append("user", name.getValue());
+    result->append("dbname", db);
 }
 
 void runSaslContinue(OperationContext* opCtx, const std::string& db, const BSONObj& cmd,
@@ -170,8 +255,10 @@ std::vector<std::string> saslSupportedMechs(OperationContext* opCtx, StringData 
         opCtx->recoveryUnit()->abandonSnapshot();
     if (!doc || (*doc)["credentials"].type() != BSONType::kObject)
         return out;
-    for (auto e : (*doc)["credentials"].embeddedObject())
-        out.emplace_back(e.fieldNameStringData());
+    for (auto e : (*doc)["credentials"].embeddedObject()) {
+        if (e.fieldNameStringData() != "external")  // $external users have no SASL secret
+            out.emplace_back(e.fieldNameStringData());
+    }
     return out;
 }
 

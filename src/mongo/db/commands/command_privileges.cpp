@@ -22,6 +22,7 @@ const std::map<std::string, CommandAuthRule, std::less<>>& table() {
         {"ping", {K::kNoAuth, {}}},
         {"buildInfo", {K::kNoAuth, {}}},
         {"saslStart", {K::kNoAuth, {}}},
+        {"authenticate", {K::kNoAuth, {}}},
         {"saslContinue", {K::kNoAuth, {}}},
         {"logout", {K::kNoAuth, {}}},
         {"connectionStatus", {K::kNoAuth, {}}},

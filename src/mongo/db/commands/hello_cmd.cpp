@@ -62,11 +62,33 @@ public:
 private:
     /**
      * speculativeAuthenticate: {saslStart: 1, mechanism, payload, db} runs the first SASL
-     * step inside the handshake. A failure only leaves the field out (the client then
-     * authenticates in full), as upstream.
+     * step inside the handshake; {authenticate: 1, mechanism: "MONGODB-X509"} the whole
+     * login. A failure only leaves the field out (the client then authenticates in full), as
+     * upstream.
      */
     static void appendSpeculativeAuthenticate(OperationContext* opCtx, const BSONObj& spec,
                                               BSONObjBuilder* result) {
+        if (spec["authenticate"].trueValue()) {
+            // MONGODB-X509 in the handshake: {authenticate: 1, mechanism, user?, db?}, the
+            // database defaulting to $external (as upstream).
+            if (spec["mechanism"].type() != BSONType::kString ||
+                spec["mechanism"].valueStringData() != auth::kMechanismX509)
+                return;
+            std::optional<std::string> user;
+            if (spec["user"].type() == BSONType::kString)
+                user = std::string(spec["user"].valueStringData());
+            const std::string db = spec["db"].type() == BSONType::kString
+                ? std::string(spec["db"].valueStringData())
+                : std::string("$external");
+            try {
+                BSONObjBuilder reply;
+                auth::authenticateX509(opCtx, db, user, auth::Speculative::kYes, &reply);
+                result->append("speculativeAuthenticate", reply.obj());
+            } catch (const DBException&) {
+                // Logged by the auth layer; the client then sends authenticate itself.
+            }
+            return;
+        }
         if (!spec["saslStart"].trueValue() || spec["db"].type() != BSONType::kString)
             return;
         try {

@@ -141,6 +141,14 @@ public:
             c.append("totalCreated", sc->transportLayer ? sc->transportLayer->totalCreated() : 0LL);
             c.append("active", current);
         }
+        if (sc->transportLayer && sc->transportLayer->tlsMode() != TlsMode::kDisabled) {
+            // Upstream's TLS fields of the security section.
+            BSONObjBuilder sec(result.subobjStart("security"));
+            sec.append("SSLServerSubjectName", sc->transportLayer->tlsServerSubject());
+            sec.append("SSLServerHasCertificateAuthority", sc->transportLayer->tlsHasCA());
+            sec.appendDate("SSLServerCertificateExpirationDate",
+                           Date_t::fromMillisSinceEpoch(sc->transportLayer->tlsServerCertificateExpiry()));
+        }
         {
             BSONObjBuilder l(result.subobjStart("logicalSessionRecordCache"));
             l.append("activeSessionsCount",

@@ -39,13 +39,11 @@ Usage: peer_bench.py [--mongod build/opt/mongod] [--vm /usr/bin/victoria-metrics
 It is a benchmark, not a test: run_tests.sh does not run it.
 """
 import argparse
-import csv
 import datetime
 import http.client
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -56,22 +54,13 @@ import urllib.parse
 
 import pymongo
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GEN = os.path.join(ROOT, "..", "shared", "bench", "tsbs_cpu_gen.py")
-TAG_KEYS = ["hostname", "region", "datacenter", "rack", "os", "arch", "team",
-            "service", "service_version", "service_environment"]
-FIELDS = ["usage_user", "usage_system", "usage_idle", "usage_nice", "usage_iowait",
-          "usage_irq", "usage_softirq", "usage_steal", "usage_guest", "usage_guest_nice"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The dataset, its fields and the CSV reader are ts_bench.py's: one loader for every figure.
+from ts_bench import FIELDS, GEN, ROOT, TAG_KEYS, free_port, load_rows  # noqa: E402
 T0 = 1451606400  # 2016-01-01T00:00:00Z, the generator's start
 STEP = 10
 UTC = datetime.timezone.utc
 HOUR = 3600
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def peak_rss_mb(pid):
@@ -138,7 +127,7 @@ class Ours:
                                            "--prec", prec, "--threads", "4", "--batch", "1000"])
             r = json.loads(out.decode().strip().splitlines()[-1])
             return r["docs"], r["per_s"]
-        rows = read_rows(self.data, prec)
+        rows = load_rows(self.data, prec)
         batches = [rows[i:i + 1000] for i in range(0, len(rows), 1000)]
         lock = threading.Lock()
         coll = self.db.ts
@@ -194,22 +183,6 @@ class Ours:
                          "last": {"$top": {"sortBy": {"time": -1},
                                            "output": ["$" + f for f in FIELDS]}}}}]
         return {(d["_id"], f): v for d in self.db.ts.aggregate(p) for f, v in zip(FIELDS, d["last"])}
-
-
-def read_rows(data, prec):
-    tags = {}
-    with open(os.path.join(data, "tags.csv")) as f:
-        for row in csv.reader(f):
-            tags[row[0]] = dict(zip(TAG_KEYS, row[1:]))
-    rows = []
-    with open(os.path.join(data, prec, "cpu.csv")) as f:
-        for row in csv.reader(f):
-            t = datetime.datetime.strptime(row[0], "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
-            doc = {"time": t, "tags": tags[row[1]]}
-            for name, v in zip(FIELDS, row[2:]):
-                doc[name] = float(v)
-            rows.append(doc)
-    return rows
 
 
 # ---------------------------------------------------------------------------------- theirs

@@ -1,5 +1,7 @@
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -271,8 +273,16 @@ private:
             return Mapped{BSONObj(), std::nullopt};  // min/max ordered by another collation
         const std::string minF = "control.min." + field;
         const std::string maxF = "control.max." + field;
+        // NaN sorts below every number, so one NaN measurement makes control.min NaN, and
+        // comparisons with NaN match only NaN: min-based bounds must keep such buckets, and a
+        // NaN operand is decided by min alone.
+        static const BSONObj kNaN = BSON("" << std::numeric_limits<double>::quiet_NaN());
+        const bool nanOperand = v.isNumber() && std::isnan(v.numberDouble());
         BSONObj core;
-        if (op == "$eq")
+        if (nanOperand && (op == "$eq" || op == "$lt" || op == "$lte" || op == "$gt" ||
+                           op == "$gte"))
+            core = cmp(minF, "$eq", kNaN.firstElement());
+        else if (op == "$eq")
             core = andOf({cmp(minF, "$lte", v), cmp(maxF, "$gte", v)});
         else if (op == "$gt" || op == "$gte")
             core = cmp(maxF, op, v);
@@ -281,6 +291,8 @@ private:
         else
             return Mapped{BSONObj(), std::nullopt};
         std::vector<BSONObj> alternatives{core};
+        if (v.isNumber() && !nanOperand && op != "$gt" && op != "$gte")
+            alternatives.push_back(cmp(minF, "$eq", kNaN.firstElement()));
         // Arrays compare element by element: keep those buckets.
         alternatives.push_back(BSON(minF << BSON("$type" << "array")));
         alternatives.push_back(BSON(maxF << BSON("$type" << "array")));

@@ -408,6 +408,8 @@ def run_test(args, suite, fixture, relpath, workdir, home):
         "dbpath": fixture.dbpath,
         "setParameters": suite["set_parameters"],
         "auth": suite["auth"],
+        # As upstream's resmoke sets it: tests build {storageEngine: {[TestData.storageEngine]: ...}}.
+        "storageEngine": "wiredTiger",
     }
     testdata_path = os.path.join(workdir, "testdata.js")
     with open(testdata_path, "w") as f:

@@ -30,6 +30,13 @@ function ensureId(doc) {
     return doc;
 }
 
+function assignId(doc) {
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && doc._id === undefined &&
+        doc._bsontype === undefined)
+        doc._id = ObjectId();
+    return doc;
+}
+
 /** A query argument as the legacy shell reads it: an ObjectId or id string means {_id: it}. */
 function massageQuery(q) {
     if (q === undefined || q === null) return {};
@@ -308,13 +315,15 @@ class DBCollection {
         }
         return res;
     }
+    // The CRUD helpers, unlike insert(), give the caller's own documents their _id (so the
+    // same array inserted into two collections yields the same _ids, as tests rely on).
     insertOne(doc, opts) {
-        const d = ensureId(doc);
+        const d = assignId(doc);
         this._crudWrite("insert", [d], opts);
         return {acknowledged: true, insertedId: d._id};
     }
     insertMany(docs, opts) {
-        const ds = docs.map(ensureId);
+        const ds = docs.map(assignId);
         this._crudWrite("insert", ds, opts);
         return {acknowledged: true, insertedIds: ds.map((d) => d._id)};
     }

@@ -114,7 +114,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     env.Append(CXXFLAGS=['-std=c++20', '-include', 'utility'],
                CCFLAGS=['-Wall', '-Wextra', '-Wno-unused-parameter', '-pthread',
                         '-fno-omit-frame-pointer'],
-               LINKFLAGS=['-pthread'],
+               # WiredTiger finds the zstd extension entry in the program itself (dlsym).
+               LINKFLAGS=['-pthread', '-Wl,--export-dynamic-symbol=mongo_wt_zstd_extension_init'],
                CPPPATH=['#src', gen_dir])
     if GetOption('dbg') == 'on':
         env.Append(CCFLAGS=['-O0', '-g'])

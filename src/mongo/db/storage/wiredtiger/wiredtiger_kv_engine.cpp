@@ -24,9 +24,13 @@
 namespace mongo {
 namespace {
 
-constexpr const char* kExtensions =
-    "extensions=[/usr/lib/x86_64-linux-gnu/libwiredtiger_snappy.so,"
-    "/usr/lib/x86_64-linux-gnu/libwiredtiger_zlib.so]";
+// snappy and zlib from the Debian package; zstd from this binary ("local"), loaded during the
+// open so that recovery can replay into zstd tables (time-series buckets).
+std::string extensionsConfig() {
+    return "extensions=[/usr/lib/x86_64-linux-gnu/libwiredtiger_snappy.so,"
+           "/usr/lib/x86_64-linux-gnu/libwiredtiger_zlib.so," +
+        zstdExtensionConfig() + "]";
+}
 
 // The size storer: one entry per collection table, {numRecords, dataSize} as BSON, keyed by
 // ident, written at every checkpoint and at clean shutdown (README.md, "Size storer").
@@ -46,7 +50,7 @@ std::string openConfig(const StorageEngineOptions& o) {
        << "log=(enabled=true,archive=true,prealloc=false,file_max=" << o.journalFileMaxMB
        << "MB" << (journal == "none" ? std::string() : ",compressor=" + journal) << "),"
        << "file_manager=(close_idle_time=600),statistics_log=(wait=0),"
-       << kExtensions;
+       << extensionsConfig();
     if (!o.engineConfigString.empty())
         ss << "," << o.engineConfigString;
     return ss.str();
@@ -301,11 +305,7 @@ StatusWith<std::unique_ptr<WiredTigerKVEngine>> WiredTigerKVEngine::open(
                           options.dbpath + " directory");
     if (rc != 0)
         return wtRCToStatus(rc, nullptr, "wiredtiger_open " + options.dbpath);
-    Status st = registerZstdCompressor(impl->conn);
-    if (!st.isOK()) {
-        impl->conn->close(impl->conn, nullptr);
-        return st;
-    }
+    Status st = Status::OK();
     impl->cache = std::make_unique<WiredTigerSessionCache>(impl->conn);
     st = impl->withSession(
         [](WT_SESSION* s) { return s->create(s, kSizeStorerUri, kSizeStorerConfig); },

@@ -2,6 +2,8 @@
 
 #include <zstd.h>
 
+#include <string>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -54,13 +56,22 @@ int zstdPreSize(WT_COMPRESSOR*, WT_SESSION*, uint8_t*, size_t srcLen, size_t* re
     return 0;
 }
 
-WT_COMPRESSOR gZstd = {zstdCompress, zstdDecompress, zstdPreSize, nullptr};
-
 }  // namespace
 
-Status registerZstdCompressor(WT_CONNECTION* conn) {
-    return wtRCToStatus(conn->add_compressor(conn, "zstd", &gZstd, nullptr), nullptr,
-                        "add_compressor zstd");
+WT_COMPRESSOR gZstd = {zstdCompress, zstdDecompress, zstdPreSize, nullptr};
+
+std::string zstdExtensionConfig() {
+    return "local={entry=" + std::string(kZstdExtensionEntry) + "}";
 }
+
+}  // namespace mongo
+
+// Found by WiredTiger with dlsym in this binary (the program exports it: site_scons).
+extern "C" __attribute__((visibility("default"))) int mongo_wt_zstd_extension_init(
+    WT_CONNECTION* conn, WT_CONFIG_ARG*) {
+    return conn->add_compressor(conn, "zstd", &mongo::gZstd, nullptr);
+}
+
+namespace mongo {
 
 }  // namespace mongo

@@ -7,7 +7,9 @@ certificate from another CA); nothing is kept. Checks: start-up refusals (exit c
 requireTLS with --auth (plain clients refused, untrusted and missing client certificates
 refused, X.509 login as a $external user with pymongo, the Node driver (speculative, in
 hello) and mongosh, a role check, upstream's codes for a wrong name (18) and an unknown
-user (11), connectionStatus, serverStatus.security); preferTLS from a YAML config file
+user (11), connectionStatus, serverStatus.security; SCRAM-SHA-256 and SCRAM-SHA-1 logins over
+TLS with right and wrong passwords (18), no credentials (13), a readWrite user on a time-series
+collection); preferTLS from a YAML config file
 (plain and TLS clients on one port, no client certificate needed); allowTLS without a CA
 file; tlsAllowInvalidCertificates (the connection is let in, X.509 login is not); maxConns and
 the disconnect poller with TLS sessions; disabled.
@@ -15,6 +17,7 @@ Prints one line per check and `N passed, M failed`.
 Usage: tls_test.py --mongod PATH
 """
 import argparse
+import datetime
 import json
 import os
 import shutil
@@ -205,6 +208,7 @@ def require_tls_steps(mongod, work, certs):
         admin["$external"].command("createUser", ALICE,
                                    roles=[{"role": "read", "db": "test"}])
         admin.test.c.insert_many([{"_id": i} for i in range(3)])
+        scram_over_tls(m, certs, tls, admin)
         st = admin.admin.command("serverStatus")["security"]
         check("serverStatus.security names the server certificate",
               st.get("SSLServerSubjectName") == "CN=localhost,OU=servers,O=tsmongod test" and
@@ -249,6 +253,41 @@ def require_tls_steps(mongod, work, certs):
         admin.close()
     finally:
         m.stop()
+
+
+def scram_over_tls(m, certs, tls, admin):
+    """The SCRAM acceptance steps of issue #13, over a requireTLS connection."""
+    def who(c):
+        return c.test.command("connectionStatus")["authInfo"]["authenticatedUsers"]
+    for mech in ("SCRAM-SHA-256", "SCRAM-SHA-1"):
+        c = m.client(tlsCertificateKeyFile=certs["alice"], username="admin", password="apw",
+                     authSource="admin", authMechanism=mech, **tls)
+        check("TLS: %s login with the right password" % mech,
+              who(c) == [{"user": "admin", "db": "admin"}])
+        c.close()
+        bad = m.client(tlsCertificateKeyFile=certs["alice"], username="admin", password="nope",
+                       authSource="admin", authMechanism=mech, **tls)
+        check("TLS: %s with a wrong password fails with 18" % mech,
+              code_of(lambda: bad.admin.command("ping")) == 18)
+        bad.close()
+    anon = m.client(tlsCertificateKeyFile=certs["alice"], **tls)
+    check("TLS: find without credentials fails with 13",
+          code_of(lambda: anon.test.c.find_one()) == 13)
+    anon.close()
+    admin.admin.command("createUser", "writer", pwd="wpw",
+                        roles=[{"role": "readWrite", "db": "tsdb"}])
+    admin.tsdb.create_collection("ts", timeseries={"timeField": "t", "metaField": "m"})
+    w = m.client(tlsCertificateKeyFile=certs["alice"], username="writer", password="wpw",
+                 authSource="admin", **tls)
+    w.tsdb.ts.insert_many([{"t": datetime.datetime(2024, 1, 1, 0, i), "m": 1, "v": i}
+                           for i in range(5)])
+    n = list(w.tsdb.ts.aggregate([{"$count": "n"}]))
+    check("TLS: a readWrite user inserts into and aggregates a time-series collection",
+          n == [{"n": 5}], n)
+    # readWrite holds dropCollection (as upstream's role does) but not dropDatabase.
+    check("TLS: the readWrite user's dropDatabase fails with 13",
+          code_of(lambda: w.drop_database("tsdb")) == 13)
+    w.close()
 
 
 def node_steps(m, certs):

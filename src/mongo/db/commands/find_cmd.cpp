@@ -53,12 +53,6 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     runBatchAndReply(opCtx, std::move(cursor), batchSize, singleBatch, true, result);
 }
 
-/** A clustered collection (clusteredIndex option; time-series buckets): binary record ids. */
-bool isClusteredCollection(const Collection& coll) {
-    BSONElement c = coll.options()["clusteredIndex"];
-    return c.type() == BSONType::kObject || c.trueValue();
-}
-
 /**
  * Checks $_requestResumeToken / $_resumeAfter (collection scans in natural order only) and
  * returns the record to resume after, if any. A token's $recordId must have the collection's
@@ -158,7 +152,7 @@ public:
         }
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
         const bool requestResumeToken = cmd.getRequestResumeToken().value_or(false);
-        const bool clustered = coll && isClusteredCollection(*coll.getCollection());
+        const bool clustered = coll && coll->isClustered();  // binary record ids upstream
         if (requestResumeToken || cmd.getResumeAfter())
             params.resumeAfter = checkResumeRequest(cmd, clustered);
         if (cmd.getTailable()) {

@@ -38,7 +38,8 @@ LIBRARIES = [
     ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
     # 'db' for NamespaceString and OperationContext, which live in the db library.
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
-    ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog'], [],
+    ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog',
+                    'mongo/db/timeseries/rollups'], [],
      ['catalog', 'pipeline', 'bson_column', 'repl']),
     # Users, roles, privileges, SCRAM (layer 16); OpenSSL and ICU's SASLprep.
     ('auth', ['mongo/db/auth'], [], ['catalog', 'db_base', 'transport', 'idl']),

@@ -179,7 +179,8 @@ def startup_refusals(mongod, work, certs):
                           "--tlsCertificateKeyFilePassword", "wrong"],
                          capture_output=True, text=True, timeout=60)
     check("start-up refused: an encrypted key with the wrong password",
-          out.returncode != 0 and "cannot read PEM key file" in out.stdout + out.stderr,
+          out.returncode != 0 and
+          "InvalidSSLConfiguration: cannot read PEM key file" in out.stdout + out.stderr,
           "rc=%d %s" % (out.returncode, (out.stdout + out.stderr)[-500:]))
 
 

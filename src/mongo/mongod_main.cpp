@@ -588,7 +588,7 @@ int runMongod(int argc, char** argv) {
     }
     TransportLayer tl(tlOpts, &sep);
     Status listenStatus = tl.setup();
-    if (listenStatus.code() == ErrorCodes::InvalidOptions) {
+    if (listenStatus.code() == ErrorCodes::InvalidSSLConfiguration) {
         LOGV2_ERROR(23248, "Unable to set up TLS", BSON("error" << listenStatus.toString()));
         std::cerr << listenStatus.toString() << "\n";
         engine->cleanShutdown();

@@ -132,6 +132,15 @@ struct TransportLayer::Impl : std::enable_shared_from_this<Impl> {
     void shutdown();
 };
 
+namespace {
+/** A failed handshake as upstream's logs show a Status: {code, codeName, errmsg}. */
+BSONObj handshakeError(const std::string& why) {
+    return BSON("code" << static_cast<int>(ErrorCodes::SSLHandshakeFailed) << "codeName"
+                       << ErrorCodes::errorString(ErrorCodes::SSLHandshakeFailed) << "errmsg"
+                       << why);
+}
+}  // namespace
+
 Status TransportLayer::Impl::setupTls() {
     const TlsOptions& t = options.tls;
     if (t.mode == TlsMode::kDisabled)
@@ -151,7 +160,7 @@ Status TransportLayer::Impl::setupTls() {
     boost::system::error_code ec;
     ctx->set_options(sslOptions, ec);
     auto bad = [](const std::string& what) {
-        return Status(ErrorCodes::InvalidOptions, what);
+        return Status(ErrorCodes::InvalidSSLConfiguration, what);
     };
     if (!t.certificateKeyFilePassword.empty()) {
         const std::string password = t.certificateKeyFilePassword;
@@ -304,8 +313,8 @@ void TransportLayer::Impl::runSession(tcp::socket& socket, std::int64_t id,
                     LOGV2_OPTIONS(22988, kNetwork,
                                   "Error receiving request from client. Ending connection from "
                                   "remote",
-                                  BSON("error" << ("SSLHandshakeFailed: " + ec.message())
-                                               << "remote" << remote << "connectionId" << id));
+                                  BSON("error" << handshakeError(ec.message()) << "remote"
+                                               << remote << "connectionId" << id));
                 } else {
                     client->setTls(verifiedSubject(stream.native_handle(), remote, id));
                     sep->onClientConnect(*client);
@@ -356,8 +365,8 @@ bool TransportLayer::Impl::startTls(tcp::socket& socket, Client& client, bool* u
     if (!*useTls && options.tls.mode == TlsMode::kRequireTLS) {
         LOGV2_OPTIONS(22988, kNetwork,
                       "Error receiving request from client. Ending connection from remote",
-                      BSON("error" << "SSLHandshakeFailed: The server is configured to only "
-                                      "allow SSL connections"
+                      BSON("error" << handshakeError("The server is configured to only allow "
+                                                     "SSL connections")
                                    << "remote" << client.remote() << "connectionId"
                                    << client.connectionId()));
         return false;

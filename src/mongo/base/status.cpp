@@ -1,5 +1,7 @@
 #include "mongo/base/status.h"
 
+#include "mongo/util/assert_util.h"
+
 namespace mongo {
 
 namespace {
@@ -29,6 +31,11 @@ Status Status::withContext(StringData context) const {
 
 std::ostream& operator<<(std::ostream& os, const Status& s) {
     return os << s.toString();
+}
+
+void statusWithFromOkStatus() {
+    invariantFailedWithMsg("!status.isOK()", "StatusWith built from an OK status", __FILE__,
+                           __LINE__);
 }
 
 }  // namespace mongo

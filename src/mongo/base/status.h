@@ -58,13 +58,18 @@ private:
 
 std::ostream& operator<<(std::ostream& os, const Status& s);
 
+/** Ends the process: a StatusWith was built from an OK status (see StatusWith(Status)). */
+[[noreturn]] void statusWithFromOkStatus();
+
 template <typename T>
 class [[nodiscard]] StatusWith {
 public:
     StatusWith(T value) : _status(Status::OK()), _value(std::move(value)) {}  // NOLINT
-    StatusWith(Status status) : _status(std::move(status)) {                    // NOLINT
+    // A StatusWith holds a value or an error: built from an OK status is a programming error
+    // (an invariant, as upstream), never quietly another error.
+    StatusWith(Status status) : _status(std::move(status)) {  // NOLINT
         if (_status.isOK())
-            _status = Status(ErrorCodes::InternalError, "StatusWith built from an OK status");
+            statusWithFromOkStatus();
     }
     StatusWith(ErrorCodes::Error code, std::string reason) : _status(code, std::move(reason)) {}
 

@@ -40,6 +40,11 @@ TEST(StatusWith, CarriesValueOrError) {
     EXPECT_EQ(bad.getStatus().code(), ErrorCodes::BadValue);
 }
 
+TEST(StatusWithDeathTest, FromAnOkStatusIsAnInvariantFailure) {
+    // Before, it became an InternalError the caller never asked for.
+    EXPECT_DEATH(StatusWith<int>{Status::OK()}, "StatusWith built from an OK status");
+}
+
 TEST(Uassert, ThrowsWithCode) {
     try {
         uassert(ErrorCodes::InvalidOptions, "bad option", false);

@@ -343,7 +343,7 @@ StatusWith<BSONObj> createBucketsIndexFromTimeseriesIndex(const TimeseriesOption
                       "On a time-series collection, partialFilterExpression and collation "
                       "arguments are incompatible");
 
-    StatusWith<BSONObj> bucketsKey = Status::OK();
+    StatusWith<BSONObj> bucketsKey = BSONObj();
     if (spec.hasField("expireAfterSeconds")) {
         if (key.nFields() != 1)
             return Status(ErrorCodes::CannotCreateIndex,

@@ -1,6 +1,7 @@
 #include "mongo/db/timeseries/timeseries_insert.h"
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
@@ -177,8 +178,12 @@ BSONObj fetchCandidate(OperationContext* opCtx, const TimeseriesCollection& ts,
         } else {
             found = runPipelineOnBuckets(opCtx, ts, std::get<std::vector<BSONObj>>(req.candidate));
         }
-    } catch (const DBException&) {
+    } catch (const DBException& ex) {
         opCtx->recoveryUnit()->abandonSnapshot();
+        // killOp, maxTimeMS, a disconnect or shutdown end the insert: they are not a reason
+        // to open a new bucket.
+        if (ErrorCodes::isInterruption(ex.code()))
+            throw;
         found = BSONObj();  // the catalog opens a new bucket instead
     }
     auto stats = statsFor(ts.buckets->uuid());
@@ -505,23 +510,42 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts.buckets,
                                                    CollectionCatalog::kExtendedRangeFlag, true));
     }
-    for (const Staged& st : order) {
-        const int i = st.index;
-        opCtx->checkForInterrupt();
-        if (executedBefore(i))
-            continue;  // a retried statement that already ran: counted, not staged again
-        auto sw = stage(opCtx, ts, info, measurements[i], tagOf(i), &keys,
-                        st.known ? &*st.known : nullptr);
-        if (!sw.isOK()) {
-            failed.emplace(i, sw.getStatus());
-            if (ordered)
-                break;
-            continue;
+    {
+        // An interruption while staging (killOp, maxTimeMS, disconnect, shutdown) must not leave
+        // this command's measurements in open batches for another writer to commit later: each
+        // batch it can still claim is aborted as cleared (writers that joined it retry theirs).
+        struct AbortStagedOnThrow {
+            std::vector<std::shared_ptr<WriteBatch>>* batches;
+            int uncaught = std::uncaught_exceptions();
+            ~AbortStagedOnThrow() {
+                if (std::uncaught_exceptions() == uncaught)
+                    return;
+                for (const auto& batch : *batches)
+                    if (bucket_catalog::claimWriteBatchCommitRights(*batch))
+                        bucket_catalog::abort(
+                            BucketCatalog::get(), batch,
+                            Status(ErrorCodes::TimeseriesBucketCleared,
+                                   "an insert staging into this batch was interrupted"));
+            }
+        } abortStagedOnThrow{&batches};
+        for (const Staged& st : order) {
+            const int i = st.index;
+            opCtx->checkForInterrupt();
+            if (executedBefore(i))
+                continue;  // a retried statement that already ran: counted, not staged again
+            auto sw = stage(opCtx, ts, info, measurements[i], tagOf(i), &keys,
+                            st.known ? &*st.known : nullptr);
+            if (!sw.isOK()) {
+                failed.emplace(i, sw.getStatus());
+                if (ordered)
+                    break;
+                continue;
+            }
+            auto& idx = mine[sw.getValue().get()];
+            if (idx.empty())
+                batches.push_back(sw.getValue());
+            idx.push_back(i);
         }
-        auto& idx = mine[sw.getValue().get()];
-        if (idx.empty())
-            batches.push_back(sw.getValue());
-        idx.push_back(i);
     }
 
     // 2. Commit. The batches this command has commit rights for are prepared and written

@@ -175,8 +175,16 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         BSONObjBuilder body;
         cmd->run(&opCtx, req, body);
         appendFailCommandWriteConcernError(&opCtx, req, *cmd, body);
-        if (wantsJournal(req) && opCtx.recoveryUnit())
-            opCtx.recoveryUnit()->waitUntilDurable();
+        if (wantsJournal(req) && opCtx.recoveryUnit()) {
+            // The write is applied; when the journal cannot be flushed its durability is not
+            // known, which the reply says as upstream does: a writeConcernError.
+            Status durable = opCtx.recoveryUnit()->waitUntilDurable();
+            if (!durable.isOK() && !body.hasField("writeConcernError"))
+                body.append("writeConcernError",
+                            BSON("code" << static_cast<int>(durable.code()) << "codeName"
+                                        << ErrorCodes::errorString(durable.code()) << "errmsg"
+                                        << durable.reason()));
+        }
         result.appendElements(body.obj());
         result.append("ok", 1.0);
     } catch (const DBException& ex) {

@@ -2,6 +2,7 @@
 
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/util/fail_point.h"
 
 namespace mongo {
 
@@ -96,7 +97,13 @@ void WiredTigerRecoveryUnit::_txnClose(bool commit) {
     invariantWithMsg(rc == 0, wtRCToStatus(rc, _session.get(), "ending transaction").toString());
 }
 
+// Test-only: the next journal flushes fail (as an I/O error would), so callers' handling of a
+// failed flush can be tested.
+MONGO_FAIL_POINT_DEFINE(failJournalFlush)
+
 Status WiredTigerRecoveryUnit::waitUntilDurable() {
+    if (failJournalFlush.maybeActive() && failJournalFlush.evaluate())
+        return Status(ErrorCodes::UnknownError, "log_flush: failed by fail point failJournalFlush");
     if (!_session.get())
         _session = _cache->acquire();
     int rc = _session->log_flush(_session.get(), "sync=on");

@@ -1,6 +1,9 @@
 // Small commands every client or shell sends: ping, buildInfo, getLog,
 // getCmdLineOpts, hostInfo, connectionStatus, whatsmyuri, listCommands, and the
 // logical-session commands (sessions are accepted; no session state is kept).
+#include <dlfcn.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -26,17 +29,27 @@ public:
 };
 MONGO_REGISTER_COMMAND(PingCmd)
 
+/**
+ * The allocator mongod runs on, in 8.0's words: gperftools' tcmalloc when the binary links it
+ * (site_scons/mongo_build.py does, except under sanitizers), else the C library's.
+ */
+const char* linkedAllocator() {
+    return dlsym(RTLD_DEFAULT, "tc_malloc") ? "tcmalloc-gperf" : "system";
+}
+
 class BuildInfoCmd : public Command {
 public:
     BuildInfoCmd() : Command("buildInfo", {"buildinfo"}) {}
     void run(OperationContext*, const CommandRequest&, BSONObjBuilder& result) override {
         result.append("version", "8.0.0");
         result.append("gitVersion", "0000000000000000000000000000000000000000");
-        result.append("allocator", "system");
+        result.append("allocator", linkedAllocator());
         result.append("javascriptEngine", "none");
         result.append("sysInfo", "deprecated");
         result.append("versionArray", BSON_ARRAY(8 << 0 << 0 << 0));
-        result.append("openssl", BSON("running" << "disabled" << "compiled" << "disabled"));
+        // TLS and SCRAM go through OpenSSL (transport/, db/auth/).
+        result.append("openssl", BSON("running" << OpenSSL_version(OPENSSL_VERSION) << "compiled"
+                                                << OPENSSL_VERSION_TEXT));
         result.append("buildEnvironment",
                       BSON("distmod" << "debian12" << "distarch" << "x86_64" << "cc"
                                      << "gcc" << "target_arch" << "x86_64" << "target_os"

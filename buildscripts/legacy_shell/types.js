@@ -110,6 +110,9 @@ const BinData = callable(Binary, (sub, b64) => {
     if (typeof b64 !== "string") throw new Error("BinData needs a base64 string");
     return new Binary(Buffer.from(b64, "base64"), Number(sub));
 });
+// As in the legacy shell, where BinData is a native class: Object.prototype.toString gives
+// "[object BinData]".
+Object.defineProperty(Binary.prototype, Symbol.toStringTag, {value: "BinData", configurable: true});
 Binary.prototype.base64 = function() { return Buffer.from(this.buffer.subarray(0, this.position)).toString("base64"); };
 Binary.prototype.hex = function() { return Buffer.from(this.buffer.subarray(0, this.position)).toString("hex"); };
 Binary.prototype.subtype = function() { return this.sub_type; };

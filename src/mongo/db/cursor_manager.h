@@ -63,6 +63,8 @@ struct ClientCursor {
      * record returned, null before any>}, as BinData for a clustered collection.
      */
     bool requestResumeToken = false;
+    /** showRecordId: each returned document gains $recordId (same encoding as the token). */
+    bool showRecordId = false;
     bool clusteredRecordIds = false;
     std::optional<RecordId> lastReturnedRecordId;
 };

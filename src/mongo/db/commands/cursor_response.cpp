@@ -55,6 +55,12 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
             cursor->stashRecordId = id;
             break;
         }
+        if (cursor->showRecordId && id) {
+            BSONObjBuilder withId;
+            withId.appendElements(doc);
+            appendRecordId(&withId, "$recordId", *id, cursor->clusteredRecordIds);
+            doc = withId.obj();
+        }
         bytes += doc.objsize();
         batch->append(doc);
         if (id)
@@ -101,23 +107,43 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
     cursorObj.append("ns", nss.ns());
 }
 
+void appendRecordId(BSONObjBuilder* b, StringData name, const RecordId& id, bool clustered) {
+    if (!clustered) {
+        b->append(name, static_cast<long long>(id.getLong()));
+        return;
+    }
+    // A clustered collection's record ids are binary keys upstream: ours, 8 bytes big-endian,
+    // in that shape (decodeRecordId reads them back).
+    unsigned char bytes[8];
+    const auto v = static_cast<unsigned long long>(id.getLong());
+    for (int i = 0; i < 8; ++i)
+        bytes[i] = static_cast<unsigned char>(v >> (8 * (7 - i)));
+    b->appendBinData(name, 8, BinDataGeneral, bytes);
+}
+
+std::optional<RecordId> decodeRecordId(const BSONElement& e, bool clustered) {
+    if (!clustered)
+        return e.type() == BSONType::kNumberLong ? std::optional(RecordId(e.numberLong()))
+                                                 : std::nullopt;
+    int len = 0;
+    const char* data = e.type() == BSONType::kBinData ? e.binData(len) : nullptr;
+    if (!data || len != 8)
+        return std::nullopt;
+    unsigned long long v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = (v << 8) | static_cast<unsigned char>(data[i]);
+    return RecordId(static_cast<std::int64_t>(v));
+}
+
 void appendPostBatchResumeToken(const ClientCursor& cursor, BSONObjBuilder* cursorObj) {
     if (!cursor.requestResumeToken)
         return;
     BSONObjBuilder token(cursorObj->subobjStart("postBatchResumeToken"));
-    if (!cursor.lastReturnedRecordId) {
+    if (!cursor.lastReturnedRecordId)
         token.appendNull("$recordId");
-    } else if (cursor.clusteredRecordIds) {
-        // A clustered collection's record ids are binary keys upstream: ours, 8 bytes
-        // big-endian, in that shape.
-        unsigned char bytes[8];
-        const auto v = static_cast<unsigned long long>(cursor.lastReturnedRecordId->getLong());
-        for (int i = 0; i < 8; ++i)
-            bytes[i] = static_cast<unsigned char>(v >> (8 * (7 - i)));
-        token.appendBinData("$recordId", 8, BinDataGeneral, bytes);
-    } else {
-        token.append("$recordId", static_cast<long long>(cursor.lastReturnedRecordId->getLong()));
-    }
+    else
+        appendRecordId(&token, "$recordId", *cursor.lastReturnedRecordId,
+                       cursor.clusteredRecordIds);
 }
 
 void appendSingleBatchCursor(const NamespaceString& nss, const std::vector<BSONObj>& docs,

@@ -67,6 +67,15 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
                       long long batchSize, bool singleBatch, bool firstBatch,
                       BSONObjBuilder& result);
 
+/**
+ * Appends record id `id` as `name`: a NumberLong, or for a clustered collection BinData of 8
+ * bytes (big-endian), the shapes of upstream's record ids (showRecordId, resume tokens).
+ */
+void appendRecordId(BSONObjBuilder* b, StringData name, const RecordId& id, bool clustered);
+
+/** The record id appendRecordId() encoded as `e`; nullopt when `e` has another shape. */
+std::optional<RecordId> decodeRecordId(const BSONElement& e, bool clustered);
+
 /** Appends postBatchResumeToken to a cursor reply when `cursor` requested resume tokens. */
 void appendPostBatchResumeToken(const ClientCursor& cursor, BSONObjBuilder* cursorObj);
 

@@ -31,10 +31,13 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
                    long long batchSize, bool singleBatch, BSONObjBuilder& result) {
     uassert(ErrorCodes::CommandNotSupportedOnView,
             "Cannot run tailable or awaitData find on a view", !cmd.getTailable());
-    // Record ids belong to a collection scan: an aggregate cannot resume from one.
+    // Record ids belong to a collection scan: an aggregate neither resumes from one nor shows
+    // them.
     for (auto [given, name] : {std::pair{cmd.getRequestResumeToken().value_or(false),
                                          "$_requestResumeToken"},
-                               std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"}})
+                               std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"},
+                               std::pair{cmd.getShowRecordId() && isView(opCtx, nss),
+                                         "showRecordId"}})
         uassert(ErrorCodes::InvalidPipelineOperator,
                 std::string("Option ") + name + " not supported in aggregation.", !given);
     auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
@@ -82,23 +85,14 @@ std::optional<RecordId> checkResumeRequest(const FindCommandRequest& cmd, bool c
             token.nFields() == 1 && !id.eoo());
     if (id.isNull())
         return RecordId();  // resumes from nothing: KeyNotFound at the first read
-    if (clustered) {
-        int len = 0;
-        const char* data = id.type() == BSONType::kBinData ? id.binData(len) : nullptr;
-        uassert(7738600,
-                "The '$_resumeAfter' parameter must match the collection's record id format: "
-                "a BinData for a clustered collection, found " + id.toString(),
-                data && len == 8);
-        unsigned long long v = 0;
-        for (int i = 0; i < 8; ++i)
-            v = (v << 8) | static_cast<unsigned char>(data[i]);
-        return RecordId(static_cast<std::int64_t>(v));
-    }
+    auto decoded = decodeRecordId(id, clustered);
     uassert(7738600,
-            "The '$_resumeAfter' parameter must match the collection's record id format: a "
-            "NumberLong, found " + id.toString(),
-            id.type() == BSONType::kNumberLong);
-    return RecordId(id.numberLong());
+            std::string("The '$_resumeAfter' parameter must match the collection's record id "
+                        "format: ") +
+                (clustered ? "a BinData for a clustered collection" : "a NumberLong") +
+                ", found " + id.toString(),
+            decoded);
+    return *decoded;
 }
 
 class FindCmd : public Command {
@@ -174,6 +168,7 @@ public:
             cursor->source = std::make_unique<ExecutorCursorSource>(std::move(exec));
         }
         cursor->requestResumeToken = requestResumeToken;
+        cursor->showRecordId = cmd.getShowRecordId();
         cursor->clusteredRecordIds = clustered;
         cursor->noCursorTimeout = cmd.getNoCursorTimeout();
         cursor->tailable = cmd.getTailable();

@@ -111,7 +111,14 @@ public:
         // $near / $nearSphere: an aggregate of $geoNear (pipeline_d.h findToPipeline).
         std::string nearPath;
         if (nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
-            if (!isView(opCtx, nss)) {
+            // A find on a view is an aggregate, whose $match cannot sort by distance
+            // (time-series collections included: they take the $geoNear stage only).
+            uassert(5626500,
+                    "$geoNear, $near, and $nearSphere are not allowed in this context, as these "
+                    "operators require sorting geospatial data. If you do not need sort, consider "
+                    "using $geoWithin instead.",
+                    !isView(opCtx, nss));
+            {
                 bool indexed = false;
                 for (const auto& [field, type] : geoIndexFields(opCtx, nss))
                     indexed = indexed || (field == nearPath && type == "2dsphere");

@@ -15,6 +15,8 @@
 #include "mongo/db/matcher/path.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_path.h"
+#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/pipeline/value.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
 
@@ -22,10 +24,37 @@ namespace mongo {
 
 namespace {
 
-double parseDistance(const BSONElement& e, StringData name) {
-    uassert(ErrorCodes::TypeMismatch,
-            "$geoNear requires '" + std::string(name) + "' to be a number", e.isNumber());
-    double d = e.numberDouble();
+/**
+ * minDistance/maxDistance: a number, or (with `expCtx`) an expression that does not read the
+ * document ($$variables of `let`, operators over constants), evaluated once here. One that
+ * reads a field is refused with `nonConstantCode` (upstream's 7555701 / 7555702).
+ */
+double parseDistance(const BSONElement& e, StringData name, ExpressionContext* expCtx,
+                     int nonConstantCode) {
+    double d = 0;
+    if (e.isNumber()) {
+        d = e.numberDouble();
+    } else {
+        const bool expression = e.type() == BSONType::kObject ||
+            (e.type() == BSONType::kString && e.valueStringData().starts_with("$"));
+        uassert(ErrorCodes::TypeMismatch,
+                "$geoNear requires '" + std::string(name) + "' to be a number",
+                expCtx && expression);
+        auto expr = Expression::parseOperand(expCtx, e, expCtx->makeParseState());
+        std::vector<std::string> reads;
+        expr->addDependencies(&reads);
+        uassert(nonConstantCode,
+                "$geoNear requires '" + std::string(name) +
+                    "' to evaluate to a constant number, not to depend on the document: " +
+                    e.toString(false),
+                reads.empty());
+        Value v = expr->evaluate(BSONObj(), &expCtx->variables);
+        uassert(ErrorCodes::TypeMismatch,
+                "$geoNear requires '" + std::string(name) + "' to evaluate to a number, found " +
+                    v.toString(),
+                v.numeric());
+        d = v.getDouble();
+    }
     uassert(ErrorCodes::BadValue, "$geoNear '" + std::string(name) + "' must be nonnegative",
             d >= 0);
     return d;
@@ -33,7 +62,7 @@ double parseDistance(const BSONElement& e, StringData name) {
 
 }  // namespace
 
-GeoNearSpec GeoNearSpec::parse(const BSONElement& e) {
+GeoNearSpec GeoNearSpec::parse(const BSONElement& e, ExpressionContext* expCtx) {
     uassert(ErrorCodes::FailedToParse,
             "$geoNear must take a nested object but found: " + e.toString(),
             e.type() == BSONType::kObject);
@@ -62,9 +91,9 @@ GeoNearSpec GeoNearSpec::parse(const BSONElement& e) {
         } else if (n == "spherical") {
             s.spherical = f.trueValue();
         } else if (n == "minDistance") {
-            s.minDistance = parseDistance(f, n);
+            s.minDistance = parseDistance(f, n, expCtx, 7555701);
         } else if (n == "maxDistance") {
-            s.maxDistance = parseDistance(f, n);
+            s.maxDistance = parseDistance(f, n, expCtx, 7555702);
         } else if (n == "query") {
             uassert(ErrorCodes::TypeMismatch, "query must be an object",
                     f.type() == BSONType::kObject);
@@ -408,7 +437,8 @@ const bool kRegistered = [] {
                                          -> std::vector<StagePtr> {
             std::vector<StagePtr> out;
             out.push_back(
-                std::make_unique<DocumentSourceGeoNear>(expCtx, GeoNearSpec::parse(e), n));
+                std::make_unique<DocumentSourceGeoNear>(expCtx, GeoNearSpec::parse(e, expCtx.get()),
+                                                        n));
             return out;
         });
     }

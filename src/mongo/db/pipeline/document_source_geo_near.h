@@ -46,8 +46,12 @@ struct GeoNearSpec {
     std::string includeLocs;
     double distanceMultiplier = 1;
 
-    /** Parses and validates the stage operand (throws). */
-    static GeoNearSpec parse(const BSONElement& e);
+    /**
+     * Parses and validates the stage operand (throws). With `expCtx`, minDistance and
+     * maxDistance may be expressions that do not read the document ($$let variables):
+     * they are evaluated here.
+     */
+    static GeoNearSpec parse(const BSONElement& e, ExpressionContext* expCtx = nullptr);
     BSONObj toBSON() const;
     /** Meters per unit of the distances computed (earth radius for GeoJSON, else 1). */
     double radiusScale() const {

@@ -100,7 +100,10 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         if (out.isView && !timeseriesView)
             viewCollation = std::move(resolved.collation);
         if (out.isView && timeseriesView) {
-            if (auto geo = rewriteTimeseriesGeoNear(opCtx, resolved.nss, all, stages)) {
+            // minDistance/maxDistance may read `let` variables: they are evaluated here.
+            ExpressionContext geoCtx(opCtx, resolved.nss);
+            defineLetVariables(&geoCtx, opts.letVars);
+            if (auto geo = rewriteTimeseriesGeoNear(&geoCtx, resolved.nss, all, stages)) {
                 all = std::move(*geo);
                 userStagesUsed = 1;
             }

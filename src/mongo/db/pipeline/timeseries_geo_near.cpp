@@ -14,7 +14,7 @@ std::string topComponent(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(OperationContext* opCtx,
+std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* expCtx,
                                                              const NamespaceString& bucketsNss,
                                                              const std::vector<BSONObj>& viewStages,
                                                              const std::vector<BSONObj>& userStages) {
@@ -24,7 +24,8 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(OperationContext* o
         return std::nullopt;
     uassert(40323, "A pipeline stage specification object must contain exactly one field.",
             userStages[0].nFields() == 1);
-    GeoNearSpec spec = GeoNearSpec::parse(userStages[0].firstElement());
+    GeoNearSpec spec = GeoNearSpec::parse(userStages[0].firstElement(), expCtx);
+    OperationContext* opCtx = expCtx->opCtx;
     BSONObj unpack = viewStages[0].firstElement().Obj();
     std::optional<std::string> metaField;
     if (unpack["metaField"].type() == BSONType::kString)

@@ -19,6 +19,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/pipeline/expression_context.h"
 
 namespace mongo {
 
@@ -27,9 +28,10 @@ class OperationContext;
 /**
  * The stages replacing `viewStages` + the leading $geoNear of `userStages` (not included in
  * the result: append userStages[1..]), or nullopt when the user pipeline does not start with
- * $geoNear or `viewStages` is not a time-series unpack.
+ * $geoNear or `viewStages` is not a time-series unpack. `expCtx` holds the `let` variables
+ * minDistance/maxDistance may use (they are evaluated into the stages produced).
  */
-std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(OperationContext* opCtx,
+std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* expCtx,
                                                              const NamespaceString& bucketsNss,
                                                              const std::vector<BSONObj>& viewStages,
                                                              const std::vector<BSONObj>& userStages);

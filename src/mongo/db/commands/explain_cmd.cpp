@@ -243,6 +243,10 @@ std::optional<BSONObj> queryAsAggregate(OperationContext* opCtx, StringData name
         b.append("collation", *collation);
     if (let)
         b.append("let", *let);
+    // The hint travels with the query ({$natural: -1} reverses the buckets' scan).
+    if (BSONElement hint = cmdObj["hint"];
+        !hint.eoo() && !(hint.type() == BSONType::kObject && hint.Obj().isEmpty()))
+        b.append(hint);
     b.append("$db", dbName);
     return b.obj();
 }

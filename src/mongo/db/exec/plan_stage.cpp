@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mongo/db/exec/stages.h"
 #include "mongo/db/operation_context.h"
 
 namespace mongo {
@@ -23,7 +24,37 @@ bool PlanExecutor::getNext(OperationContext* opCtx, BSONObj* out, RecordId* id) 
 }
 
 namespace {
+/** The clustered-index scan under FETCH `s`, when explain shows the pair as CLUSTERED_IXSCAN. */
+const IndexScanStage* clusteredScanUnder(const PlanStage* s) {
+    if (s->stageName() != "FETCH" || s->children().size() != 1)
+        return nullptr;
+    auto* scan = dynamic_cast<const IndexScanStage*>(s->children()[0].get());
+    return scan && scan->isClusteredScan() ? scan : nullptr;
+}
+
+void appendClusteredScan(const PlanStage* fetch, const IndexScanStage* scan, BSONObjBuilder* b,
+                         bool withStats) {
+    // Without bounds it is a whole scan in cluster key order: upstream's COLLSCAN.
+    BSONObjBuilder info;
+    scan->appendClusteredScanInfo(&info);
+    const BSONObj scanInfo = info.obj();
+    const bool bounded = scanInfo.hasField("minRecord") || scanInfo.hasField("maxRecord");
+    b->append("stage", bounded ? "CLUSTERED_IXSCAN" : "COLLSCAN");
+    if (withStats) {
+        b->appendNumber("nReturned", fetch->stats().advanced);
+        b->appendNumber("works", fetch->stats().works);
+        b->appendNumber("docsExamined",
+                        fetch->stats().docsExamined + scan->recordsReadPastBound());
+    }
+    fetch->appendExplainInfo(b);  // the filter
+    b->appendElements(scanInfo);
+}
+
 void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
+    if (auto* scan = clusteredScanUnder(s)) {
+        appendClusteredScan(s, scan, b, withStats);
+        return;
+    }
     b->append("stage", s->stageName());
     if (withStats) {
         b->appendNumber("nReturned", s->stats().advanced);
@@ -55,6 +86,16 @@ void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
             collectLeaves(k.get(), out);
         return;
     }
+    if (auto* scan = dynamic_cast<const IndexScanStage*>(s); scan && scan->isClusteredScan()) {
+        BSONObjBuilder info;
+        scan->appendClusteredScanInfo(&info);
+        const BSONObj i = info.obj();
+        std::string leaf =
+            i.hasField("minRecord") || i.hasField("maxRecord") ? "CLUSTERED_IXSCAN" : "COLLSCAN";
+        if (std::find(out->begin(), out->end(), leaf) == out->end())
+            out->push_back(std::move(leaf));
+        return;
+    }
     std::string leaf = s->stageName();
     BSONObjBuilder info;
     s->appendExplainInfo(&info);
@@ -66,7 +107,12 @@ void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
 }
 
 void sumStats(const PlanStage* s, StageStats* t) {
-    t->keysExamined += s->stats().keysExamined;
+    // A clustered scan reads records, not keys (upstream counts none).
+    auto* scan = dynamic_cast<const IndexScanStage*>(s);
+    if (!(scan && scan->isClusteredScan()))
+        t->keysExamined += s->stats().keysExamined;
+    else
+        t->docsExamined += scan->recordsReadPastBound();
     t->docsExamined += s->stats().docsExamined;
     for (const auto& k : s->children())
         sumStats(k.get(), t);

@@ -113,6 +113,8 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
     const bool dedupe = multiInterval || _index->multikey || _index->desc.multikey;
     while (true) {
         if (!e) {
+            if (!multiInterval)
+                _stoppedAtBound = _cursor->stoppedAtEndPosition();
             if (!multiInterval || ++_interval >= _bounds.intervals.size())
                 return std::nullopt;
             e = _seekInterval();
@@ -150,6 +152,20 @@ void IndexScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
     bob->append("indexVersion", 2);
     bob->append("direction", _forward ? "forward" : "backward");
     bob->append("indexBounds", _bounds.explain);
+}
+
+bool IndexScanStage::isClusteredScan() const {
+    return _index->desc.spec["clustered"].trueValue() && _bounds.intervals.empty();
+}
+
+void IndexScanStage::appendClusteredScanInfo(BSONObjBuilder* bob) const {
+    bob->append("direction", _forward ? "forward" : "backward");
+    auto appendBound = [&](StringData name, const BSONObj& key, BSONType open) {
+        if (!key.isEmpty() && key.firstElement().type() != open)
+            bob->appendAs(key.firstElement(), name);
+    };
+    appendBound("minRecord", _bounds.start, BSONType::kMinKey);
+    appendBound("maxRecord", _bounds.end, BSONType::kMaxKey);
 }
 
 FetchStage::FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,

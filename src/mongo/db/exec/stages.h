@@ -77,6 +77,21 @@ public:
         return "IXSCAN";
     }
     void appendExplainInfo(BSONObjBuilder* bob) const override;
+    /**
+     * True when this scans the clustered index of a clustered collection over one range:
+     * explain then shows it with its FETCH as upstream's CLUSTERED_IXSCAN (a bounded scan of
+     * the records themselves, no keys examined).
+     */
+    bool isClusteredScan() const;
+    /** CLUSTERED_IXSCAN's direction, minRecord and maxRecord (bounds other than Min/MaxKey). */
+    void appendClusteredScanInfo(BSONObjBuilder* bob) const;
+    /**
+     * 1 when the scan ended on an entry past its bound: a clustered scan reads that record to
+     * see it is past maxRecord (upstream counts it in docsExamined).
+     */
+    long long recordsReadPastBound() const {
+        return _stoppedAtBound ? 1 : 0;
+    }
 
 private:
     std::shared_ptr<Collection> _coll;
@@ -88,6 +103,7 @@ private:
 
     std::unique_ptr<SortedDataCursor> _cursor;
     bool _started = false;
+    bool _stoppedAtBound = false;
     size_t _interval = 0;  // current entry of _bounds.intervals (scan order)
     std::unordered_set<RecordId> _seen;
 };

@@ -50,6 +50,10 @@ public:
     virtual void setEndPosition(const BSONObj& key, bool inclusive) = 0;
     /** The next entry (the first one if never positioned), or nullopt at the end/bound. */
     virtual std::optional<IndexKeyEntry> next() = 0;
+    /** True when the last seek()/next() returned nullopt because an entry lay past the bound. */
+    virtual bool stoppedAtEndPosition() const {
+        return false;
+    }
     /** Releases the position; restore() continues after the last entry returned. */
     virtual void save() = 0;
     virtual void restore() = 0;

@@ -107,7 +107,12 @@ private:
         return finish(c, rc);
     }
 
+    bool stoppedAtEndPosition() const override {
+        return _stoppedAtEnd;
+    }
+
     std::optional<IndexKeyEntry> finish(WT_CURSOR* c, int rc) {
+        _stoppedAtEnd = false;
         if (rc == WT_NOTFOUND) {
             _lastKey.reset();
             return std::nullopt;
@@ -117,10 +122,13 @@ private:
         throwIfError(c->get_key(c, &k), c, "get_key");
         throwIfError(c->get_value(c, &v), c, "get_value");
         std::string_view key = itemView(k), value = itemView(v);
+        _stoppedAtEnd = false;
         if (_end) {
             int cmp = compareBytes(key, *_end);
-            if ((_forward && cmp > 0) || (!_forward && cmp < 0))
+            if ((_forward && cmp > 0) || (!_forward && cmp < 0)) {
+                _stoppedAtEnd = true;
                 return std::nullopt;
+            }
         }
         _lastKey = std::string(key);
         IndexKeyEntry e;
@@ -155,6 +163,7 @@ private:
     std::optional<std::string> _end;
     std::optional<std::string> _lastKey;
     bool _needRestore = false;
+    bool _stoppedAtEnd = false;
 };
 
 }  // namespace

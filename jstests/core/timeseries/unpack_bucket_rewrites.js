@@ -104,19 +104,52 @@ function boundedSortOnTime() {
     const sortStage = stages.find(s => s.$_internalBoundedSort);
     assert(sortStage, tojson(stages));
     assert.docEq({sortKey: {t: 1}, bound: {base: "min"}}, sortStage.$_internalBoundedSort);
-    assert(planHas(stages[0].$cursor, s => s.stage == "SORT" && bsonWoCompare(s.sortPattern, {"control.min.t": 1}) == 0));
+    // Bucket _id order is bucket start order: a scan in cluster key order, no blocking sort.
+    assert(!planHas(stages[0].$cursor, s => s.stage == "SORT"), tojson(stages[0]));
+    assert(planHas(stages[0].$cursor, s => s.stage == "COLLSCAN" && s.direction == "forward"),
+           tojson(stages[0]));
     assertSameResults(asc, true);
 
     const desc = [{$sort: {t: -1}}, {$limit: 20}];
     stages = stagesOf(desc);
     assert.docEq({sortKey: {t: -1}, bound: {base: "min", offsetSeconds: 3600}, limit: 20},
                  stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort);
+    assert(planHas(stages[0].$cursor, s => s.stage == "COLLSCAN" && s.direction == "backward"),
+           tojson(stages[0]));
     assertSameResults(desc, true);
 
+    // Meta and time: only when an index gives the buckets in that order (as upstream);
+    // otherwise the plain $sort stays.
     const metaTime = [{$match: {x: {$ne: null}}}, {$sort: {"m.host": 1, t: -1}}];
     stages = stagesOf(metaTime);
-    assert(stages.find(s => s.$_internalBoundedSort), tojson(stages));
+    assert(!stages.find(s => s.$_internalBoundedSort), tojson(stages));
+    assert(stages.find(s => s.$sort), tojson(stages));
     assertSameResults(metaTime, true);
+    // {m.host: 1, t: -1} on the buckets is {meta.host: 1, control.max.t: -1, ...}: buckets in
+    // control.max order, so the bound is on max (no offset when descending).
+    assert.commandWorked(ts.createIndex({"m.host": 1, t: -1}));
+    stages = stagesOf(metaTime);
+    assert.docEq({sortKey: {"m.host": 1, t: -1}, bound: {base: "max"}},
+                 stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort, tojson(stages));
+    assert(!planHas(stages[0].$cursor, s => s.stage == "SORT"), tojson(stages[0]));
+    assertSameResults(metaTime, true);
+    // Ascending time over the same index scanned backward: control.max order again, the bound
+    // one span below it.
+    const metaTimeAsc = [{$match: {x: {$ne: null}}}, {$sort: {"m.host": -1, t: 1}}];
+    stages = stagesOf(metaTimeAsc);
+    assert.docEq({sortKey: {"m.host": -1, t: 1}, bound: {base: "max", offsetSeconds: -3600}},
+                 stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort, tojson(stages));
+    assertSameResults(metaTimeAsc, true);
+    assert.commandWorked(ts.dropIndex({"m.host": 1, t: -1}));
+    // {m.host: 1, t: 1} gives control.min order: bound on min.
+    assert.commandWorked(ts.createIndex({"m.host": 1, t: 1}));
+    const metaTimeMin = [{$match: {x: {$ne: null}}}, {$sort: {"m.host": 1, t: 1}}];
+    stages = stagesOf(metaTimeMin);
+    assert.docEq({sortKey: {"m.host": 1, t: 1}, bound: {base: "min"}},
+                 stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort, tojson(stages));
+    assert(!planHas(stages[0].$cursor, s => s.stage == "SORT"), tojson(stages[0]));
+    assertSameResults(metaTimeMin, true);
+    assert.commandWorked(ts.dropIndex({"m.host": 1, t: 1}));
 }
 
 function computedMetaProjectionMovesBeforeUnpack() {

@@ -45,6 +45,10 @@ public:
     long long limit() const {
         return _limit;
     }
+    /** The sort on measurements it performs ({m: 1, t: -1}...). */
+    const BSONObj& sortKeySpec() const {
+        return _sortKeySpec;
+    }
     void setLimit(long long limit) {
         _limit = limit;
     }

@@ -538,7 +538,13 @@ void DocumentSourceInternalUnpackBucket::_useBoundedSort(StageList::iterator it,
     *next = std::move(bounded);
     if (timeOnly)  // with meta keys first, time only increases within one series
         _useStreamingGroup(next, container);
-    auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, plan->bucketSort);
+    // On time alone, bucket _id order is bucket start order (its first 4 bytes are
+    // control.min.<time>), unless times outside [1970, 2106) wrapped some _ids: the clustered
+    // _id order then serves the sort without a blocking sort of the buckets.
+    BSONObj bucketSortSpec = timeOnly && !_usesExtendedRange
+        ? BSON("_id" << (plan->timeAscending ? 1 : -1))
+        : plan->bucketSort;
+    auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, bucketSortSpec);
     _bucketSort = bucketSort.get();
     container->insert(it, std::move(bucketSort));
 }

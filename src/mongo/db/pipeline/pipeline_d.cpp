@@ -10,6 +10,9 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_coll_stats.h"
 #include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
+#include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
+#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/timeseries_sample_stages.h"
@@ -71,6 +74,98 @@ std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* o
     auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
     return coll ? CollatorInterface::cloneCollator(coll->getDefaultCollator()) : nullptr;
 }
+
+namespace {
+
+bool planHasBlockingSort(const BSONObj& stage) {
+    if (stage["stage"].str() == "SORT")
+        return true;
+    if (stage["inputStage"].type() == BSONType::kObject &&
+        planHasBlockingSort(stage["inputStage"].Obj()))
+        return true;
+    if (stage["inputStages"].type() == BSONType::kArray)
+        for (auto e : stage["inputStages"].Obj())
+            if (e.type() == BSONType::kObject && planHasBlockingSort(e.Obj()))
+                return true;
+    return false;
+}
+
+/** `sort` with its last key (control.min.<time>) read from control.max instead; nullopt if none. */
+std::optional<BSONObj> onControlMax(const BSONObj& sort) {
+    if (sort.isEmpty())
+        return std::nullopt;
+    BSONObjBuilder b;
+    bool swapped = false;
+    const int n = sort.nFields();
+    int i = 0;
+    for (auto e : sort) {
+        StringData f = e.fieldNameStringData();
+        if (++i == n && f.starts_with("control.min.")) {
+            b.appendAs(e, "control.max." + std::string(f.substr(12)));
+            swapped = true;
+        } else {
+            b.append(e);
+        }
+    }
+    return swapped ? std::optional(b.obj()) : std::nullopt;
+}
+
+void setFindSort(Pipeline* pipeline, FindPlanParams* params, const BSONObj& sort) {
+    params->sort = sort;
+    params->sortPattern.reset();
+    if (!sort.isEmpty()) {
+        params->sortPattern =
+            std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(sort)));
+        params->sortPattern->setCollator(pipeline->getExpCtx()->getCollator());
+    }
+}
+
+/**
+ * A $_internalBoundedSort on meta and time needs its buckets in {meta, control.<base>.<time>}
+ * order from the find layer, as an index gives it. Planned in control.min order; when `*exec`
+ * can only give that order by a blocking SORT, the control.max order is tried (an index on
+ * {meta, time: -1} gives that one: its buckets key is {meta, control.max.t, control.min.t}),
+ * and the bounded sort takes bound base "max" (spec §5.4). When neither is served, upstream
+ * does not rewrite: the bounded sort becomes the plain $sort it came from (same limit) and the
+ * find layer sorts nothing. Replans into `*exec` when it changed anything.
+ */
+void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                          Pipeline* pipeline, FindPlanParams* params,
+                          std::unique_ptr<PlanExecutor>* exec) {
+    auto& stages = pipeline->stages();
+    if (stages.size() < 2 || params->sort.isEmpty())
+        return;
+    auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(stages.begin()->get());
+    auto* bounded =
+        dynamic_cast<DocumentSourceInternalBoundedSort*>(std::next(stages.begin())->get());
+    if (!unpack || !bounded || bounded->sortKeySpec().nFields() < 2 ||
+        !planHasBlockingSort((*exec)->explainPlan(false)))
+        return;
+    const BSONObj minOrder = params->sort;
+    if (auto maxOrder = onControlMax(minOrder)) {
+        setFindSort(pipeline, params, *maxOrder);
+        auto maxExec = buildFindPlan(opCtx, coll, *params);
+        if (!planHasBlockingSort(maxExec->explainPlan(false))) {
+            BSONElement time;
+            for (auto e : bounded->sortKeySpec())
+                time = e;
+            const bool ascending = time.numberInt() > 0;
+            *std::next(stages.begin()) = std::make_unique<DocumentSourceInternalBoundedSort>(
+                pipeline->getExpCtx(), bounded->sortKeySpec(),
+                DocumentSourceInternalBoundedSort::BoundBase::kMax,
+                ascending ? -static_cast<long long>(unpack->bucketMaxSpanSeconds()) : 0,
+                bounded->limit());
+            *exec = std::move(maxExec);
+            return;
+        }
+    }
+    *std::next(stages.begin()) = std::make_unique<DocumentSourceSort>(
+        pipeline->getExpCtx(), bounded->sortKeySpec(), bounded->limit());
+    setFindSort(pipeline, params, BSONObj());
+    *exec = buildFindPlan(opCtx, coll, *params);
+}
+
+}  // namespace
 
 PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
                                  const std::vector<BSONObj>& stages,
@@ -148,8 +243,11 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     auto exec = planGroupByDistinctScan(opCtx, coll, out.pipeline.get(), out.findParams);
     if (!exec)
         exec = planTimeseriesSample(opCtx, coll, out.pipeline.get(), out.findParams);
-    out.pipeline->attachExecutor(exec ? std::move(exec)
-                                      : buildFindPlan(opCtx, coll, out.findParams));
+    if (!exec) {
+        exec = buildFindPlan(opCtx, coll, out.findParams);
+        fitBoundedSortToPlan(opCtx, coll, out.pipeline.get(), &out.findParams, &exec);
+    }
+    out.pipeline->attachExecutor(std::move(exec));
     if (opts.subPipelineDepth == 0 && out.pipeline->executor())
         opCtx->setPlanSummary(out.pipeline->executor()->planSummary());
     return out;

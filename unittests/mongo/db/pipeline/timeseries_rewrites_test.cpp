@@ -149,7 +149,8 @@ TEST(TimeseriesRewritePipeline, TimeSortBecomesBoundedSortThatRoundTrips) {
     auto out = optimized({unpackStage(), fromjson(R"({"$sort": {"t": -1}})"),
                           fromjson(R"({"$limit": 2})")});
     ASSERT_EQ(3u, out.size());
-    EXPECT_EQ(fromjson(R"({"$sort": {"control.min.t": -1}})").toString(), out[0].toString());
+    // On time alone, the buckets come in _id order, which is their start order.
+    EXPECT_EQ(fromjson(R"({"$sort": {"_id": -1}})").toString(), out[0].toString());
     BSONObj bounded = out[2]["$_internalBoundedSort"].Obj();
     EXPECT_EQ(BSON("t" << -1).toString(), bounded["sortKey"].Obj().toString());
     EXPECT_EQ("min", bounded["bound"].Obj()["base"].str());
@@ -186,6 +187,13 @@ BSONObj bucketAt(long long startSec, const std::vector<std::pair<long long, int>
     long long maxMs = 0;
     for (auto& [ms, x] : points)
         maxMs = std::max(maxMs, ms);
+    // As a real bucket's: the _id starts with the bucket's start in seconds (big-endian), so
+    // _id order is start order; the rest is distinct per bucket.
+    unsigned char id[12] = {};
+    for (int i = 0; i < 4; ++i)
+        id[i] = static_cast<unsigned char>(startSec >> (8 * (3 - i)));
+    id[11] = static_cast<unsigned char>(points.size());
+    b.append("_id", OID(id));
     b.append("control", BSON("version" << 1 << "min" << BSON("t" << Date_t::fromMillisSinceEpoch(startSec * 1000))
                                        << "max" << BSON("t" << Date_t::fromMillisSinceEpoch(maxMs))));
     b.append("meta", 1);

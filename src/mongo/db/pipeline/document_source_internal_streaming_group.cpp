@@ -25,15 +25,19 @@ DocumentSourceInternalStreamingGroup::DocumentSourceInternalStreamingGroup(
         _accs.push_back(parseAccumulationStatement(_expCtx.get(), e, vps));
     }
     uassert(15955, "a group specification must include an _id", _idExpr);
-    uassert(ErrorCodes::FailedToParse, "$_internalStreamingGroup needs $monotonicIdFields",
+    uassert(7026702, "$_internalStreamingGroup needs a non-empty $monotonicIdFields",
             !_monotonicIdFields.empty());
     _scalarId = _monotonicIdFields.size() == 1 && _monotonicIdFields[0] == "_id";
     bool objectId = idElem.type() == BSONType::kObject && !idElem.Obj().isEmpty() &&
         !idElem.Obj().firstElementFieldNameStringData().starts_with("$");
     for (const auto& f : _monotonicIdFields)
-        uassert(ErrorCodes::FailedToParse,
-                "$monotonicIdFields names a field the group _id does not have: " + f,
+        uassert(7026705, "$monotonicIdFields names a field the group _id does not have: " + f,
                 _scalarId || (objectId && idElem.Obj().hasField(f)));
+    // A constant _id makes one group: nothing to stream over.
+    const bool expressionId = objectId || idElem.type() == BSONType::kObject ||
+        (idElem.type() == BSONType::kString && idElem.valueStringData().starts_with("$"));
+    uassert(7026708, "$monotonicIdFields: [\"_id\"] needs a group _id that is not a constant",
+            !_scalarId || expressionId);
 }
 
 Value DocumentSourceInternalStreamingGroup::monotonicPart(const Value& key) const {

@@ -14,6 +14,36 @@
 namespace mongo {
 namespace {
 
+bool isClusterKey(const BSONObj& key) {
+    return key.nFields() == 1 && key.firstElement().fieldNameStringData() == "_id" &&
+        key.firstElement().isNumber() && key.firstElement().numberDouble() == 1;
+}
+
+/**
+ * `specs` without those naming the cluster key {_id: 1} of the clustered collection `coll`
+ * (its clustered index already is that index). `clustered: true` needs `unique: true` and the
+ * cluster key of a clustered collection: CannotCreateIndex otherwise.
+ */
+std::vector<BSONObj> withoutClusterKeySpecs(const Collection* coll, std::vector<BSONObj> specs) {
+    std::vector<BSONObj> kept;
+    for (auto& spec : specs) {
+        const bool clusteredOption = spec["clustered"].trueValue();
+        uassert(ErrorCodes::CannotCreateIndex,
+                "The 'clustered' index option requires 'unique: true': " + spec.toString(),
+                !clusteredOption || spec["unique"].trueValue());
+        const bool clusterKey = coll && coll->isClustered() &&
+            spec["key"].type() == BSONType::kObject && isClusterKey(spec["key"].Obj());
+        if (clusterKey)
+            continue;
+        uassert(ErrorCodes::CannotCreateIndex,
+                "The 'clustered' index option is only valid for the cluster key {_id: 1} of a "
+                "clustered collection: " + spec.toString(),
+                !clusteredOption);
+        kept.push_back(std::move(spec));
+    }
+    return kept;
+}
+
 class CreateIndexesCmd : public Command {
 public:
     CreateIndexesCmd() : Command("createIndexes") {}
@@ -41,8 +71,19 @@ public:
         }
         if (ts)
             nss = ts->bucketsNss;
-        auto r = uassertStatusOK(
-            opCtx->getServiceContext()->catalog->createIndexes(opCtx, nss, specs));
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        specs = withoutClusterKeySpecs(catalog->lookup(nss).get(), std::move(specs));
+        if (specs.empty()) {  // only the cluster key was asked for: it exists
+            auto coll = catalog->lookup(nss);
+            std::shared_lock<std::shared_mutex> lk(coll->lock());
+            const int n = static_cast<int>(coll->indexes().size());
+            result.append("numIndexesBefore", n);
+            result.append("numIndexesAfter", n);
+            result.append("note", "all indexes already exist");
+            result.append("createdCollectionAutomatically", false);
+            return;
+        }
+        auto r = uassertStatusOK(catalog->createIndexes(opCtx, nss, specs));
         result.append("numIndexesBefore", r.numIndexesBefore);
         result.append("numIndexesAfter", r.numIndexesAfter);
         if (r.allExisted)

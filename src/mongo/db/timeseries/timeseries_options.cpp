@@ -7,6 +7,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/idl/generic_argument_gen.h"
 
 namespace mongo::timeseries {
@@ -137,6 +138,26 @@ Status validateAndSetBucketingParameters(TimeseriesOptions& options) {
     return Status::OK();
 }
 
+/**
+ * clusteredIndex on a create of system.buckets.* with `timeseries`: only the legacy `true`.
+ * A sub-document is parsed first (its IDL errors, e.g. 40414 without `key`), then refused
+ * with 5979703; `false` is InvalidOptions. (A wrong type failed the create command's parse.)
+ */
+static Status validateBucketsClusteredIndex(const BSONElement& e) {
+    if (e.type() == BSONType::kObject) {
+        auto spec = ClusteredIndexSpec::parseNoThrow(e.Obj(), "create.clusteredIndex");
+        if (!spec.isOK())
+            return spec.getStatus();
+        return Status(ErrorCodes::Error(5979703),
+                      "Time-series buckets collections require the legacy clusteredIndex format "
+                      "{clusteredIndex: true}");
+    }
+    if (!e.trueValue())
+        return invalid("Time-series buckets collections must be clustered: "
+                       "{clusteredIndex: false} is not allowed");
+    return Status::OK();
+}
+
 Status validateCreateCommandFields(StringData ns, const BSONObj& cmd, bool isBucketsNs) {
     bool first = true;
     for (auto&& e : cmd) {
@@ -150,8 +171,13 @@ Status validateCreateCommandFields(StringData ns, const BSONObj& cmd, bool isBuc
             continue;
         if (name == "capped" && !e.trueValue())
             continue;
-        if (isBucketsNs && (name == "validator" || name == "clusteredIndex"))
+        if (isBucketsNs && name == "validator")
             continue;
+        if (isBucketsNs && name == "clusteredIndex") {
+            if (Status s = validateBucketsClusteredIndex(e); !s.isOK())
+                return s;
+            continue;
+        }
         return invalid(str(ns) + ": 'timeseries' is not allowed with '" + str(name) + "'");
     }
     return Status::OK();

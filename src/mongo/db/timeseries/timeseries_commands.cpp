@@ -332,19 +332,30 @@ namespace {
 /** Every top-level collMod field must be one a time-series collection accepts (§1.7). */
 void checkTimeseriesCollModFields(const BSONObj& body) {
     bool first = true;
+    bool timeseriesOption = false, otherOption = false;
     for (auto e : body) {
         if (first) {
             first = false;
             continue;
         }
         StringData f = e.fieldNameStringData();
-        if (f == "expireAfterSeconds" || f == "timeseries" || f == "index" || f == "$db" ||
-            f == "collectionUUID" || f == CollectionCatalog::kMixedSchemaFlag ||
-            GenericArguments::isKnownField(f))
+        if (f == "timeseries" || f == CollectionCatalog::kMixedSchemaFlag) {
+            timeseriesOption = true;
+            continue;
+        }
+        if (f == "$db" || f == "collectionUUID" || GenericArguments::isKnownField(f))
+            continue;
+        otherOption = true;
+        if (f == "expireAfterSeconds" || f == "index")
             continue;
         uasserted(ErrorCodes::InvalidOptions,
                   "option not supported on a time-series collection: " + std::string(f));
     }
+    // Bucketing parameters and the mixed-schema flag go alone (upstream's rule).
+    uassert(ErrorCodes::InvalidOptions,
+            "time-series options ('timeseries', '" + std::string(CollectionCatalog::kMixedSchemaFlag) +
+                "') cannot be combined with other collMod options",
+            !(timeseriesOption && otherOption));
 }
 
 /** The buckets options with expireAfterSeconds set (a number) or removed ("off"). */

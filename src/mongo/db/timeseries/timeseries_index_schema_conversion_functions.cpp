@@ -78,6 +78,11 @@ StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& 
             return Status(ErrorCodes::BadValue,
                           "Only the time field and the metaField may be used in a shard key of a "
                           "time-series collection: " + str(field));
+        if (field == "$**" || field.ends_with(".$**"))
+            return Status(ErrorCodes::BadValue,
+                          "Invalid index spec for time-series collection: " + key.toString() +
+                              ". Wildcard indexes are not supported on measurement fields, only "
+                              "on the metaField: " + e.toString());
         if (e.type() == BSONType::kString && e.valueStringData() == k2dsphere) {
             b.append(str(kDataFieldNamePrefix) + str(field), k2dsphereBucket);
             continue;

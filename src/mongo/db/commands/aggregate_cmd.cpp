@@ -68,14 +68,8 @@ public:
             collectionless = true;
         }
 
-        AggregationRequestOptions opts;
-        opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
-        opts.letVars = cmd.getLet().value_or(BSONObj());
-        opts.collation = cmd.getCollation().value_or(BSONObj());
-        opts.explain = explain;
-        opts.collectionless = collectionless;
-        if (!collectionless)
-            opts.hint = hintForExecution(opCtx, nss, cmd.getHint());
+        AggregationRequestOptions opts =
+            aggregationOptions(opCtx, nss, cmd, collectionless, explain);
         std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
 
         PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);

@@ -107,7 +107,7 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
                                BSONObjBuilder& result) {
     auto cmd = AggregateCommandRequest::parse(cmdObj);
     NamespaceString nss;
-    AggregationRequestOptions opts;
+    bool collectionless = false;
     if (const auto* name = std::get_if<std::string>(&cmd.getCommandParameter())) {
         nss = NamespaceString(dbName, *name);
         uassertStatusOK(nss.validateCollectionName());
@@ -116,12 +116,10 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
                 "Invalid command format: the 'aggregate' field must specify a collection name or 1",
                 std::get<std::int64_t>(cmd.getCommandParameter()) == 1);
         nss = NamespaceString(dbName, "$cmd.aggregate");
-        opts.collectionless = true;
+        collectionless = true;
     }
-    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
-    opts.letVars = cmd.getLet().value_or(BSONObj());
-    opts.collation = cmd.getCollation().value_or(BSONObj());
-    opts.explain = true;
+    // The hint too: the plan explained is the one aggregate runs.
+    AggregationRequestOptions opts = aggregationOptions(opCtx, nss, cmd, collectionless, true);
     std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
     appendPipelineExplain(opCtx, prepared, result,

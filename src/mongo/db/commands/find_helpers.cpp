@@ -13,6 +13,7 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_update_delete_util.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -102,6 +103,20 @@ BSONObj hintForExecution(OperationContext* opCtx, const NamespaceString& nss, co
     if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss))
         return uassertStatusOK(timeseries::translateTimeseriesHint(ts->options, h));
     return h;
+}
+
+AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const NamespaceString& nss,
+                                             const AggregateCommandRequest& cmd,
+                                             bool collectionless, bool explain) {
+    AggregationRequestOptions opts;
+    opts.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
+    opts.letVars = cmd.getLet().value_or(BSONObj());
+    opts.collation = cmd.getCollation().value_or(BSONObj());
+    opts.explain = explain;
+    opts.collectionless = collectionless;
+    if (!collectionless)
+        opts.hint = hintForExecution(opCtx, nss, cmd.getHint());
+    return opts;
 }
 
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,

@@ -10,7 +10,9 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/query/projection.h"
+#include "mongo/idl/aggregate_command_gen.h"
 
 namespace mongo {
 
@@ -57,6 +59,15 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
  * (BadValue when it maps to none). Empty when no hint is given.
  */
 BSONObj hintForExecution(OperationContext* opCtx, const NamespaceString& nss, const HintArg& hint);
+
+/**
+ * The options of an aggregate command as preparePipeline() takes them: allowDiskUse (server
+ * default when absent), let, collation, the hint for execution; `explain` as given. Used by
+ * aggregate and by explain of aggregate, so both plan the same query.
+ */
+AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const NamespaceString& nss,
+                                             const AggregateCommandRequest& cmd,
+                                             bool collectionless, bool explain);
 
 /**
  * Parses a find projection whose computed fields ({x: {$add: ["$a", 1]}}, "$$ROOT",

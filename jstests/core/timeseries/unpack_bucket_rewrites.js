@@ -108,6 +108,8 @@ function boundedSortOnTime() {
     assert(!planHas(stages[0].$cursor, s => s.stage == "SORT"), tojson(stages[0]));
     assert(planHas(stages[0].$cursor, s => s.stage == "COLLSCAN" && s.direction == "forward"),
            tojson(stages[0]));
+    // An exact bound (min order, ascending) needs no check of the buckets' span.
+    assert(!stages.find(s => s.$match), tojson(stages));
     assertSameResults(asc, true);
 
     const desc = [{$sort: {t: -1}}, {$limit: 20}];
@@ -116,7 +118,22 @@ function boundedSortOnTime() {
                  stages.find(s => s.$_internalBoundedSort).$_internalBoundedSort);
     assert(planHas(stages[0].$cursor, s => s.stage == "COLLSCAN" && s.direction == "backward"),
            tojson(stages[0]));
+    // The bound min + span holds only for buckets spanning at most the span: they are checked
+    // before unpacking, by a $match after the find layer.
+    assert.eq(["$cursor", "$match", "$_internalUnpackBucket", "$_internalBoundedSort"],
+              names(stages), tojson(stages));
+    assert.docEq({
+        $expr: {
+            $lte: [{$subtract: ["$control.max.t", "$control.min.t"]}, {$const: NumberLong(3600000)}]
+        }
+    },
+                 stages[1].$match);
     assertSameResults(desc, true);
+    // The hint {$natural: -1} reverses the buckets' scan; explain shows the plan that runs.
+    const hinted = ts.explain("queryPlanner").aggregate([], {hint: {$natural: -1}});
+    assert(planHas(hinted.stages[0].$cursor.queryPlanner.winningPlan,
+                   s => s.stage == "COLLSCAN" && s.direction == "backward"),
+           tojson(hinted.stages[0]));
 
     // Meta and time: only when an index gives the buckets in that order (as upstream);
     // otherwise the plain $sort stays.

@@ -42,6 +42,10 @@ public:
     void serialize(BSONArrayBuilder* out) const override;
     void appendExplainStats(BSONObjBuilder* b) const override;
 
+    /** Seconds added to control.<base>.<time> for the bound: not 0 means the bound is not exact. */
+    long long offsetSeconds() const {
+        return _offsetSeconds;
+    }
     long long limit() const {
         return _limit;
     }

@@ -12,6 +12,7 @@
 #include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression.h"
@@ -165,6 +166,31 @@ void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collect
     *exec = buildFindPlan(opCtx, coll, *params);
 }
 
+/**
+ * A bound with an offset (spec 5.4: min order descending, max order ascending) holds only for
+ * buckets spanning at most bucketMaxSpanSeconds. As upstream, the buckets are checked before
+ * they are unpacked, by a $match planned after the find layer (it shows in explain):
+ * {$expr: {$lte: [{$subtract: ["$control.max.<t>", "$control.min.<t>"]}, <span ms>]}}.
+ */
+void guardInexactBound(Pipeline* pipeline) {
+    auto& stages = pipeline->stages();
+    if (stages.size() < 2)
+        return;
+    auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(stages.begin()->get());
+    auto* bounded =
+        dynamic_cast<DocumentSourceInternalBoundedSort*>(std::next(stages.begin())->get());
+    if (!unpack || !bounded || bounded->offsetSeconds() == 0)
+        return;
+    const std::string& time = unpack->bucketSpec().timeField;
+    const long long spanMillis = static_cast<long long>(unpack->bucketMaxSpanSeconds()) * 1000;
+    BSONObj filter = BSON(
+        "$expr" << BSON("$lte" << BSON_ARRAY(
+                            BSON("$subtract" << BSON_ARRAY("$control.max." + time
+                                                           << "$control.min." + time))
+                            << BSON("$const" << spanMillis))));
+    stages.push_front(std::make_unique<DocumentSourceMatch>(pipeline->getExpCtx(), filter));
+}
+
 }  // namespace
 
 PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString& nss,
@@ -246,6 +272,7 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     if (!exec) {
         exec = buildFindPlan(opCtx, coll, out.findParams);
         fitBoundedSortToPlan(opCtx, coll, out.pipeline.get(), &out.findParams, &exec);
+        guardInexactBound(out.pipeline.get());
     }
     out.pipeline->attachExecutor(std::move(exec));
     if (opts.subPipelineDepth == 0 && out.pipeline->executor())

@@ -15,6 +15,33 @@ void appendFCV(BSONObjBuilder& result) {
     result.append(kFCV, BSON("version" << "8.0"));
 }
 
+/**
+ * The feature flags of 8.0 whose behaviour this server has, as getParameter shows them
+ * ({value, version, shouldBeFCVGated}): tests and tools (FeatureFlagUtil) ask for them to know
+ * which behaviour to expect. TimeseriesUpdatesSupport is off in 8.0 but on here: arbitrary
+ * time-series updates are this project's deliberate difference (spec 6.4).
+ */
+struct FeatureFlag {
+    StringData name;
+    bool enabled;
+    StringData version;
+};
+constexpr FeatureFlag kFeatureFlags[] = {
+    {"featureFlagTimeseriesAlwaysUseCompressedBuckets", true, "8.0"},
+    {"featureFlagTimeseriesUpdatesSupport", true, "8.0"},
+};
+
+bool appendFeatureFlag(BSONObjBuilder& result, StringData name) {
+    for (const auto& f : kFeatureFlags) {
+        if (f.name != name)
+            continue;
+        result.append(f.name, BSON("value" << f.enabled << "version" << f.version
+                                           << "shouldBeFCVGated" << true));
+        return true;
+    }
+    return false;
+}
+
 bool isGenericArgument(StringData name) {
     return name == "$db" || name == "lsid" || name == "comment" || name == "$readPreference" ||
         name == "apiVersion" || name == "apiStrict" || name == "apiDeprecationErrors" ||
@@ -37,6 +64,8 @@ public:
         if (all) {
             params->appendAll(&result);
             appendFCV(result);
+            for (const auto& f : kFeatureFlags)
+                appendFeatureFlag(result, f.name);
             return;
         }
         bool found = false;
@@ -54,7 +83,7 @@ public:
                 found = true;
                 continue;
             }
-            if (params->append(&result, name).isOK())
+            if (appendFeatureFlag(result, name) || params->append(&result, name).isOK())
                 found = true;
         }
         uassert(ErrorCodes::InvalidOptions, "no option found to get", found);
@@ -86,6 +115,10 @@ public:
                         "], use help:true to see options ",
                     name != kFCV);
             uassert(ErrorCodes::BadValue, "can't set more than one parameter at a time", numSet == 0);
+            BSONObjBuilder flag;
+            uassert(ErrorCodes::IllegalOperation,
+                    "not allowed to change [" + std::string(name) + "] at runtime",
+                    !appendFeatureFlag(flag, name));
             BSONObjBuilder old;
             if (params->append(&old, name).isOK()) {
                 BSONObj o = old.obj();

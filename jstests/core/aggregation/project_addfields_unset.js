@@ -44,7 +44,12 @@ function errors() {
     assert.commandFailedWithCode(run([{$project: {a: 0, b: 1}}]), 31253);
     assert.commandFailedWithCode(run([{$project: {}}]), 40177);
     assert.commandFailedWithCode(run([{$project: {a: 0, b: {$add: [1, 1]}}}]), 31252);
-    assert.commandFailedWithCode(run([{$project: {"a": 1, "a.b": 1}}]), 31250);
+    // A path through a field already projected: 31249 ("remaining portion"), as in find;
+    // the field itself twice, or a field under a computed one in the other order: 31250.
+    assert.commandFailedWithCode(run([{$project: {"a": 1, "a.b": 1}}]), 31249);
+    assert.commandFailedWithCode(run([{$project: {"a": {$add: [1]}, "a.b": 1}}]), 31249);
+    assert.commandFailedWithCode(run([{$project: {"a.b": 1, "a": {$add: [1]}}}]), 31250);
+    assert.commandFailedWithCode(run([{$project: {"a": {"b": 1}, "a.b": 1}}]), 31250);
     assert.commandFailedWithCode(run([{$project: "a"}]), 15969);
     assert.commandFailedWithCode(run([{$unset: 1}]), 31002);
 }

@@ -69,15 +69,21 @@ void insertPath(Node* root, StringData dotted, Action action, ExprPtr expr) {
             cur->children.push_back({parts[i], Action::kSub, nullptr, std::make_unique<Node>()});
             c = &cur->children.back();
         }
-        uassert(31250, "Invalid $project :: caused by :: Path collision at " + std::string(dotted),
-                c->action == Action::kSub);
+        // A path through a field already projected or computed (x, then x.b): 31249, as the
+        // find projection (query/projection.cpp) and upstream.
+        if (c->action != Action::kSub) {
+            std::string rest;
+            for (size_t j = i + 1; j < parts.size(); ++j)
+                rest += (rest.empty() ? "" : ".") + parts[j];
+            uasserted(31249, "Invalid $project :: caused by :: Path collision at " +
+                          std::string(dotted) + " remaining portion " + rest);
+        }
         cur = c->sub.get();
     }
     Node::Child* existing = cur->find(parts.back());
-    if (existing) {
-        uasserted(existing->action == Action::kSub ? 31249 : 31250,
-                  "Invalid $project :: caused by :: Path collision at " + std::string(dotted));
-    }
+    // The field itself already there (x.b, then x; or x twice): 31250.
+    uassert(31250, "Invalid $project :: caused by :: Path collision at " + std::string(dotted),
+            !existing);
     cur->children.push_back({parts.back(), action, std::move(expr), nullptr});
     if (action == Action::kCompute)
         markComputed(root, parts);

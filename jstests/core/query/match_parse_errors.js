@@ -26,6 +26,10 @@ function unknownTopLevelOperator() {
 function operatorsWithBadArguments() {
     findFails({$and: 1}, ErrorCodes.BadValue);
     findFails({a: {$exists: true, $foo: 2}}, ErrorCodes.BadValue);
+    // A regex is an argument of $eq/$in (a regex match), never of $ne or an ordering.
+    for (const op of ["$ne", "$gt", "$gte", "$lt", "$lte"])
+        findFails({a: {[op]: /x/}}, ErrorCodes.BadValue);
+    assert.eq(0, coll.find({a: {$in: [/zzz/]}}).itcount());
 }
 
 function commentIsAccepted() {

@@ -222,6 +222,8 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
     if (name == "$gte")
         return parseComparison(MT::kGte, path, op);
     if (name == "$ne") {
+        if (op.type() == BSONType::kRegEx)
+            return Status(ErrorCodes::BadValue, "Can't have regex as arg to $ne.");
         Result r = parseComparison(MT::kEq, path, op);
         if (!r.isOK())
             return r;

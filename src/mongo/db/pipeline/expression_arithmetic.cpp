@@ -3,6 +3,7 @@
 // boolean ($and $or $not) operators.
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/util/assert_util.h"
@@ -100,26 +101,56 @@ long long roundToLong(double d) {
     return static_cast<long long>(std::llround(d));
 }
 
+/**
+ * Milliseconds to add to a date: integers as they are, doubles and decimals rounded to the
+ * nearest (half away from zero); one out of the range of a long is Overflow (15).
+ */
+long long millisToAdd(NumKind kind, long long asLong, double asDouble) {
+    if (kind <= NumKind::kLong)
+        return asLong;
+    // 2^63 is the first double past LLONG_MAX; NaN and infinities fail the test too.
+    uassert(ErrorCodes::Overflow, "date overflow in $add",
+            std::isfinite(asDouble) && asDouble > -9223372036854775808.0 &&
+                asDouble < 9223372036854775808.0);
+    return roundToLong(asDouble);
+}
+
+long long addMillis(long long ms, long long delta) {
+    long long out;
+    uassert(ErrorCodes::Overflow, "date overflow in $add", !__builtin_add_overflow(ms, delta, &out));
+    return out;
+}
+
+/**
+ * $add. With a date (at most one) the result is a date, summed as upstream does: the numbers
+ * before the date are added together (widening as usual) and rounded once to milliseconds when
+ * the date is met; each number after it is rounded and added on its own. So
+ * [date, 0.6, 0.6] is date + 2 ms, while [0.6, 0.6, date] is date + 1 ms.
+ */
 Value addFn(const ValueArgs& args) {
     NumberFolder f(false);
-    const Value* date = nullptr;
+    std::optional<long long> dateMs;
     for (const auto& v : args) {
         if (v.nullish())
             return Value::null();
         if (v.getType() == BSONType::kDate) {
-            uassert(16612, "only one date allowed in an $add expression", !date);
-            date = &v;
+            uassert(16612, "only one date allowed in an $add expression", !dateMs);
+            dateMs = addMillis(v.getDate().toMillisSinceEpoch(),
+                               millisToAdd(f.kind(), f.asLong(), f.asDouble()));
             continue;
         }
         uassert(16554, "$add only supports numeric or date types, not " + typeNameOf(v),
                 v.numeric());
+        if (dateMs) {
+            const NumKind k = kindOf(v);
+            *dateMs = addMillis(*dateMs, millisToAdd(k, k <= NumKind::kLong ? v.getLong() : 0,
+                                                     v.getDouble()));
+            continue;
+        }
         f.add(v);
     }
-    if (date) {
-        long long ms = date->getDate().toMillisSinceEpoch();
-        long long delta = f.kind() <= NumKind::kLong ? f.asLong() : roundToLong(f.asDouble());
-        return Value(Date_t::fromMillisSinceEpoch(ms + delta));
-    }
+    if (dateMs)
+        return Value(Date_t::fromMillisSinceEpoch(*dateMs));
     return f.result();
 }
 

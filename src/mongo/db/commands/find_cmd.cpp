@@ -4,6 +4,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/commands/tailable_cursor_source.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/db_raii.h"
@@ -108,26 +109,22 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         opCtx->getServiceContext()->opCounters.query.fetch_add(1);
 
-        // $near / $nearSphere: an aggregate of $geoNear (pipeline_d.h findToPipeline).
+        // $near / $nearSphere: an aggregate of $geoNear (pipeline_d.h findToPipeline). A find
+        // on a view is an aggregate whose $match refuses them (5626500, time-series collections
+        // included: they take the $geoNear stage only).
+        const bool view = isView(opCtx, nss);
+        if (view)
+            uassertStatusOK(checkNoNearPredicate(cmd.getFilter()));
         std::string nearPath;
-        if (nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
-            // A find on a view is an aggregate, whose $match cannot sort by distance
-            // (time-series collections included: they take the $geoNear stage only).
-            uassert(5626500,
-                    "$geoNear, $near, and $nearSphere are not allowed in this context, as these "
-                    "operators require sorting geospatial data. If you do not need sort, consider "
-                    "using $geoWithin instead.",
-                    !isView(opCtx, nss));
-            {
-                bool indexed = false;
-                for (const auto& [field, type] : geoIndexFields(opCtx, nss))
-                    indexed = indexed || (field == nearPath && type == "2dsphere");
-                uassert(ErrorCodes::NoQueryExecutionPlans,
-                        "error processing query: ns=" + nss.ns() +
-                            " planner returned error :: caused by :: unable to find index for "
-                            "$geoNear query",
-                        indexed);
-            }
+        if (!view && nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
+            bool indexed = false;
+            for (const auto& [field, type] : geoIndexFields(opCtx, nss))
+                indexed = indexed || (field == nearPath && type == "2dsphere");
+            uassert(ErrorCodes::NoQueryExecutionPlans,
+                    "error processing query: ns=" + nss.ns() +
+                        " planner returned error :: caused by :: unable to find index for "
+                        "$geoNear query",
+                    indexed);
             long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
             runFindOnView(opCtx, req, cmd, nss, batchSize, cmd.getSingleBatch(), result);
             return;

@@ -254,7 +254,7 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         return parseGeo(path, op);
     if (auto t = InternalExprComparisonMatchExpression::typeFor(name))
         return InternalExprComparisonMatchExpression::make(*t, path, op);
-    if (name == "$near" || name == "$nearSphere" || name == "$geoNear")
+    if (isNearOperator(name))
         return Status(ErrorCodes::NoQueryExecutionPlans,
                       "error processing query: planner returned error :: caused by :: unable "
                       "to find index for $geoNear query");
@@ -504,6 +504,33 @@ bool typeFromAlias(StringData alias, BSONType* out) {
         }
     }
     return false;
+}
+
+bool isNearOperator(StringData name) {
+    return name == "$near" || name == "$nearSphere" || name == "$geoNear";
+}
+
+bool containsNearPredicate(const BSONObj& filter) {
+    for (BSONElement e : filter) {
+        if (isNearOperator(e.fieldNameStringData()))
+            return true;
+        if (e.type() == BSONType::kObject && containsNearPredicate(e.Obj()))
+            return true;
+        if (e.type() == BSONType::kArray)
+            for (BSONElement sub : e.Obj())
+                if (sub.type() == BSONType::kObject && containsNearPredicate(sub.Obj()))
+                    return true;
+    }
+    return false;
+}
+
+Status checkNoNearPredicate(const BSONObj& filter) {
+    if (!containsNearPredicate(filter))
+        return Status::OK();
+    return Status(ErrorCodes::Error(5626500),
+                  "$geoNear, $near, and $nearSphere are not allowed in this context, as these "
+                  "operators require sorting geospatial data. If you do not need sort, consider "
+                  "using $geoWithin instead.");
 }
 
 }  // namespace mongo

@@ -18,6 +18,18 @@ namespace mongo {
 /** Parses `filter`. The tree copies what it needs; `filter` may die afterwards. */
 StatusWith<std::unique_ptr<MatchExpression>> parseMatchExpression(const BSONObj& filter);
 
+/** $near, $nearSphere or $geoNear: predicates that order by distance (no matcher of their own). */
+bool isNearOperator(StringData name);
+
+/** Whether `filter` holds a near predicate anywhere ($and/$or/$nor, fields, $elemMatch, $not). */
+bool containsNearPredicate(const BSONObj& filter);
+
+/**
+ * OK, or upstream's 5626500 when `filter` holds a near predicate: a filter that only filters
+ * ($match, a find on a view) cannot order by distance.
+ */
+Status checkNoNearPredicate(const BSONObj& filter);
+
 /**
  * Parses path-less operators ({$gt: 1, $lt: 5}, as in a value $elemMatch or a
  * $pull condition). The result tests values with matchesSingleElement().

@@ -333,10 +333,6 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
 
 namespace {
 
-bool isNearOperator(StringData n) {
-    return n == "$near" || n == "$nearSphere" || n == "$geoNear";
-}
-
 }  // namespace
 
 std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* path) {

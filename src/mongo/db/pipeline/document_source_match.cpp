@@ -9,6 +9,9 @@ namespace mongo {
 DocumentSourceMatch::DocumentSourceMatch(std::shared_ptr<ExpressionContext> expCtx,
                                          BSONObj filter)
     : DocumentSource(std::move(expCtx)), _filter(filter.getOwned()) {
+    // A $match filters; it cannot order by distance (find with $near on a collection becomes
+    // a $geoNear stage instead, pipeline_d.h findToPipeline).
+    uassertStatusOK(checkNoNearPredicate(_filter));
     ExprParseContextGuard guard(_expCtx);
     _matcher = std::shared_ptr<MatchExpression>(uassertStatusOK(parseMatchExpression(_filter)));
     // The context owns the collator for as long as this stage (and the matcher) live.

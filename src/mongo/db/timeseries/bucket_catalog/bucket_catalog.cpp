@@ -409,20 +409,16 @@ const BucketKey& BucketKeyCache::get(const std::string& collUUID, const BSONElem
         _keys.clear();
         _lastUUID = collUUID;
     }
-    // Keyed on the value bytes; the type is checked on a hit (e.g. a string and a symbol
-    // share their bytes).
-    std::string_view raw = rawMeta.eoo() ? std::string_view()
-                                         : std::string_view(rawMeta.value(), rawMeta.valuesize());
-    auto it = _keys.find(raw);
-    if (it != _keys.end() && it->second.metaElement().type() ==
-            (rawMeta.eoo() ? BSONType::kEOO : rawMeta.type()))
+    // Keyed on type and value bytes: a string and a symbol share their bytes, and so do null
+    // and a missing meta (none). An entry is never replaced: callers keep its address.
+    RawMeta raw{rawMeta.eoo() ? static_cast<int>(BSONType::kEOO) : static_cast<int>(rawMeta.type()),
+                rawMeta.eoo() ? std::string_view()
+                              : std::string_view(rawMeta.value(), rawMeta.valuesize())};
+    if (auto it = _keys.find(raw); it != _keys.end())
         return it->second;
-    BucketKey key(collUUID, metadata::normalizeAs(rawMeta, kBucketMetaFieldName));
-    if (it != _keys.end()) {
-        it->second = std::move(key);  // same bytes under another type: keep the latest
-        return it->second;
-    }
-    return _keys.emplace(raw, std::move(key)).first->second;
+    return _keys
+        .emplace(raw, BucketKey(collUUID, metadata::normalizeAs(rawMeta, kBucketMetaFieldName)))
+        .first->second;
 }
 
 namespace {

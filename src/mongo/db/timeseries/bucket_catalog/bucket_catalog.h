@@ -122,11 +122,26 @@ struct InsertResult {
  */
 class BucketKeyCache {
 public:
-    /** The key of `rawMeta` (EOO: no meta) in the collection `collUUID`. */
+    /**
+     * The key of `rawMeta` (EOO: no meta) in the collection `collUUID`. The reference stays
+     * valid, and the key the same, as long as the cache serves the same collection (callers
+     * group measurements by its address).
+     */
     const BucketKey& get(const std::string& collUUID, const BSONElement& rawMeta);
 
 private:
-    std::unordered_map<std::string_view, BucketKey> _keys;  // type byte + value bytes
+    /** A meta value by type and value bytes: null and a missing meta share empty bytes. */
+    struct RawMeta {
+        int type;
+        std::string_view bytes;
+        bool operator==(const RawMeta&) const = default;
+    };
+    struct RawMetaHash {
+        size_t operator()(const RawMeta& m) const {
+            return std::hash<std::string_view>{}(m.bytes) * 31 + static_cast<size_t>(m.type);
+        }
+    };
+    std::unordered_map<RawMeta, BucketKey, RawMetaHash> _keys;
     std::string _lastUUID;
 };
 

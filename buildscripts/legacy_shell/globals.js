@@ -42,6 +42,16 @@ function install(g, opts) {
     g.isString = (x) => typeof x === "string";
     g.isObject = (x) => typeof x === "object" && x !== null;
     g.numberDecimalsEqual = (a, b) => g.bsonWoCompare({x: a}, {x: b}) === 0;
+    // The legacy shell's sortDoc: a copy of a document with the fields of every plain object
+    // in it sorted by name (arrays keep their order; BSON values and dates are left as they are).
+    g.sortDoc = (doc) => {
+        if (Array.isArray(doc)) return doc.map(g.sortDoc);
+        if (doc === null || typeof doc !== "object" || Object.getPrototypeOf(doc) !== Object.prototype)
+            return doc;
+        const out = {};
+        for (const k of Object.keys(doc).sort()) out[k] = g.sortDoc(doc[k]);
+        return out;
+    };
     g.numberDecimalsAlmostEqual = (a, b, places) => {
         const x = parseFloat(a.toString());
         const y = parseFloat(b.toString());

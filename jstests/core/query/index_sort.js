@@ -75,6 +75,27 @@ function equalityPrefixThenSortOnNextKey() {
     assertSameAsNatural({a: {$gte: 4}}, {a: 1, b: -1});
 }
 
+function equalityAfterARangeIsSkippedBySort() {
+    // {a: 1, b: -1, s: 1}: a range on a, b pinned by equality (only filtered, not bounded, after
+    // the range): every document returned has b = 7, so the scan gives {a: 1, s: 1} order.
+    assert.commandWorked(coll.createIndex({a: 1, b: -1, s: 1}));
+    const filter = {a: {$gte: 2, $lte: 8}, b: 7};
+    const res = explainFind(filter, {a: 1, s: 1});
+    const ix = findStage(res.queryPlanner.winningPlan, "IXSCAN");
+    assert(ix, tojson(res.queryPlanner.winningPlan));
+    assert.eq({a: 1, b: -1, s: 1}, ix.keyPattern, tojson(ix));
+    assert.eq(undefined, findStage(res.queryPlanner.winningPlan, "SORT"), tojson(res));
+    assertSameAsNatural(filter, {a: 1, s: 1});
+    assertSameAsNatural(filter, {a: -1, s: -1});
+    // Without the equality the order of s restarts with every b: a blocking sort stays. So it
+    // does (as upstream) with the equality alone: no predicate on a, so no bounds reach b.
+    const open = explainFind({a: {$gte: 2, $lte: 8}}, {a: 1, s: 1});
+    assert(findStage(open.queryPlanner.winningPlan, "SORT"), tojson(open));
+    const alone = coll.find({b: 7}).sort({a: 1, s: 1}).hint({a: 1, b: -1, s: 1}).explain();
+    assert(findStage(alone.queryPlanner.winningPlan, "SORT"), tojson(alone));
+    assert.commandWorked(coll.dropIndex({a: 1, b: -1, s: 1}));
+}
+
 function mismatchedSortKeepsBlockingSort() {
     for (const sort of [{a: 1, b: 1}, {b: -1}, {b: 1, a: 1}]) {
         const res = explainFind({}, sort);
@@ -158,7 +179,8 @@ function bucketSortUsesTheTimeseriesIndex() {
 }
 
 runScenarios(setUp, sortMatchingKeyPatternScansForward, reversedSortScansBackward,
-             equalityPrefixThenSortOnNextKey, mismatchedSortKeepsBlockingSort,
+             equalityPrefixThenSortOnNextKey, equalityAfterARangeIsSkippedBySort,
+             mismatchedSortKeepsBlockingSort,
              limitStopsTheScanEarly, idIndexProvidesIdSort, multikeyIndexDoesNotProvideSort,
              hiddenIndexIsNotUsedForSort, sparseIndexNeedsFilterOnItsField,
              bucketSortUsesTheTimeseriesIndex);

@@ -271,6 +271,17 @@ IndexChoice evaluateIndex(IndexEntry* index, const std::map<std::string, FieldPr
     IndexBounds bounds;
     std::set<std::string> points;
     c.fieldsBounded = makeBounds(*index, preds, params.collator, &bounds, &points);
+    // A key field the filter pins by equality is constant in every document returned, also
+    // after a range on an earlier key field (where our scan only filters it): the sort may skip
+    // it. As upstream, whose bounds (and so its sort analysis) cover the key fields up to the
+    // first one without a predicate, and no further.
+    for (auto k : index->desc.keyPattern) {
+        auto pred = preds.find(std::string(k.fieldNameStringData()));
+        if (pred == preds.end())
+            break;
+        if (pred->second.eq)
+            points.insert(pred->first);
+    }
     if (wantsSort && canProvideSort(*index, params.collator))
         c.sortDirection =
             index_selection::providedSortDirection(index->desc.keyPattern, points, params.sort);

@@ -122,13 +122,15 @@ void setFindSort(Pipeline* pipeline, FindPlanParams* params, const BSONObj& sort
 }
 
 /**
- * A $_internalBoundedSort on meta and time needs its buckets in {meta, control.<base>.<time>}
- * order from the find layer, as an index gives it. Planned in control.min order; when `*exec`
- * can only give that order by a blocking SORT, the control.max order is tried (an index on
- * {meta, time: -1} gives that one: its buckets key is {meta, control.max.t, control.min.t}),
- * and the bounded sort takes bound base "max" (spec §5.4). When neither is served, upstream
- * does not rewrite: the bounded sort becomes the plain $sort it came from (same limit) and the
- * find layer sorts nothing. Replans into `*exec` when it changed anything.
+ * A $_internalBoundedSort needs its buckets in control.<base>.<time> order (after the meta keys,
+ * if any) from the find layer, without a blocking sort of the buckets. It is planned in
+ * clustered _id order (time alone) or control.min order; when `*exec` can only give that order
+ * by a blocking SORT (a hint to another index, a meta index for meta and time), the orders an
+ * index can give are tried: control.min (time alone: an index {meta, t} under a meta equality),
+ * then control.max (an index {meta, t: -1}: its buckets key is {meta, control.max.t, ...}),
+ * the bounded sort taking bound base "max" for the latter (spec 5.4). When none is served,
+ * upstream does not rewrite: the bounded sort becomes the plain $sort it came from (same
+ * limit) and the find layer sorts nothing. Replans into `*exec` when it changed anything.
  */
 void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                           Pipeline* pipeline, FindPlanParams* params,
@@ -139,24 +141,37 @@ void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collect
     auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(stages.begin()->get());
     auto* bounded =
         dynamic_cast<DocumentSourceInternalBoundedSort*>(std::next(stages.begin())->get());
-    if (!unpack || !bounded || bounded->sortKeySpec().nFields() < 2 ||
-        !planHasBlockingSort((*exec)->explainPlan(false)))
+    if (!unpack || !bounded || !planHasBlockingSort((*exec)->explainPlan(false)))
         return;
-    const BSONObj minOrder = params->sort;
+    const BSONObj planned = params->sort;
+    BSONObj minOrder = planned;
+    if (planned.nFields() == 1 && planned.firstElementFieldNameStringData() == "_id")
+        minOrder = BSON("control.min." + unpack->bucketSpec().timeField << planned.firstElement());
+    auto served = [&](const BSONObj& sort) -> std::unique_ptr<PlanExecutor> {
+        setFindSort(pipeline, params, sort);
+        auto candidate = buildFindPlan(opCtx, coll, *params);
+        if (planHasBlockingSort(candidate->explainPlan(false)))
+            return nullptr;
+        return candidate;
+    };
+    if (minOrder.woCompare(planned) != 0) {
+        if (auto e = served(minOrder)) {
+            *exec = std::move(e);  // same bound: control.min order either way
+            return;
+        }
+    }
     if (auto maxOrder = onControlMax(minOrder)) {
-        setFindSort(pipeline, params, *maxOrder);
-        auto maxExec = buildFindPlan(opCtx, coll, *params);
-        if (!planHasBlockingSort(maxExec->explainPlan(false))) {
+        if (auto e = served(*maxOrder)) {
             BSONElement time;
-            for (auto e : bounded->sortKeySpec())
-                time = e;
+            for (auto k : bounded->sortKeySpec())
+                time = k;
             const bool ascending = time.numberInt() > 0;
             *std::next(stages.begin()) = std::make_unique<DocumentSourceInternalBoundedSort>(
                 pipeline->getExpCtx(), bounded->sortKeySpec(),
                 DocumentSourceInternalBoundedSort::BoundBase::kMax,
                 ascending ? -static_cast<long long>(unpack->bucketMaxSpanSeconds()) : 0,
                 bounded->limit());
-            *exec = std::move(maxExec);
+            *exec = std::move(e);
             return;
         }
     }

@@ -474,6 +474,10 @@ bool DocumentSourceInternalUnpackBucket::_internalizeProject(StageList::iterator
     projected.behavior = proj->behavior;
     projected.fieldSet = proj->fields;
     if (!_eventFilterSpec.isEmpty()) {
+        // As upstream, an exclusion stays a stage of its own after a pushed-down filter (the
+        // unpacking keeps `exclude: []`); an inclusion is taken when the filter's fields stay.
+        if (proj->behavior == BucketSpec::Behavior::kExclude)
+            return false;
         // The eventFilter runs on the unpacked measurement: it must see every field it reads.
         auto read = matchFilterFields(_eventFilterSpec);
         if (!read)

@@ -300,7 +300,11 @@ function documentEq(a, b) {
     return compareValues(a, b, true) === 0;
 }
 
-/** Loose equality used by assert.eq: ==, numeric value, or identical tojson. */
+/**
+ * Loose equality used by assert.eq: ==, numeric value, or identical tojson; as in the legacy
+ * shell, NumberInt(n) inside documents prints as n for this comparison (an int32 a server
+ * returns equals the NumberInt a test wrote).
+ */
 function friendlyEqual(a, b) {
     if (a === b) return true;
     if (isNumberLike(a) && isNumberLike(b)) return compareNumbers(a, b) === 0;
@@ -310,7 +314,10 @@ function friendlyEqual(a, b) {
     }
     if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
     try {
-        return tojson(a, "", true) === tojson(b, "", true);
+        const ja = tojson(a, "", true), jb = tojson(b, "", true);
+        if (ja === jb) return true;
+        const plainInts = (s) => s.replace(/NumberInt\((-?\d+)\)/g, "$1");
+        return plainInts(ja) === plainInts(jb);
     } catch (e) {
         return false;
     }

@@ -73,6 +73,10 @@ const eligible = [
     {_id: {m: "$m", d: {$dateTrunc: {date: "$t", unit: "day", timezone: "UTC"}}},
      avg: {$avg: "$c"}, min: {$min: "$b"}},
     {_id: "$m", missing: {$avg: "$nope"}, missingMin: {$min: "$nope"}},
+    // A one-field object _id groups a missing value as null ({x: null}, not {}); with two
+    // fields a missing one stays missing.
+    {_id: {x: "$m.nope"}, s: {$sum: "$a"}},
+    {_id: {x: "$m.nope", h: "$m.host"}, s: {$sum: "$a"}},
 ];
 const ineligible = [
     {_id: "$str", n: {$sum: 1}},

@@ -53,8 +53,6 @@ bool DocumentSourceGroup::populateFromBuckets() {
     return true;
 }
 
-namespace {
-
 /**
  * The field name of a one-field literal-object _id ({_id: {a: "$a"}}), whose missing value
  * upstream groups as null (SERVER-21992; with several fields a missing one stays missing);
@@ -88,8 +86,6 @@ Value withNullForMissingFields(const Value& key, const std::vector<std::string>&
     }
     return Value(b.obj());
 }
-
-}  // namespace
 
 void DocumentSourceGroup::populate() {
     _populated = true;

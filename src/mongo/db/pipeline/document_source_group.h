@@ -70,4 +70,14 @@ private:
     long long _spills = 0;  // times the groups in memory were written out
 };
 
+/**
+ * The field name of a one-field literal-object _id ({_id: {a: "$a"}}), whose missing value
+ * upstream groups as null (SERVER-21992; with several fields a missing one stays missing);
+ * empty for any other _id. Every $group implementation keys its groups through these two.
+ */
+std::vector<std::string> objectIdFieldNames(const BSONObj& groupSpec);
+
+/** `key` with each of `names` it lacks present as null, in the _id's order. */
+Value withNullForMissingFields(const Value& key, const std::vector<std::string>& names);
+
 }  // namespace mongo

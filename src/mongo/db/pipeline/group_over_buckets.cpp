@@ -6,6 +6,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/date_util.h"
+#include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/util/assert_util.h"
 
@@ -151,6 +152,7 @@ struct GroupOverBuckets::Plan {
 
     BucketSpec spec;
     ExprPtr idExpr;
+    std::vector<std::string> idNullFields;  // objectIdFieldNames(): missing groups as null
     std::vector<AccumulationStatement> accs;  // generic expressions (per-measurement path)
     std::vector<Acc> blockAccs;
     // The unpack stage's filters: a bucket matching `wholeBucketFilter` keeps every
@@ -322,6 +324,7 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(std::shared_ptr<Express
         return nullptr;
     auto vps = expCtx->makeParseState();
     plan->idExpr = Expression::parseOperand(expCtx.get(), idElem, vps);
+    plan->idNullFields = objectIdFieldNames(groupSpec);
     for (auto e : groupSpec)
         if (e.fieldNameStringData() != "_id")
             plan->accs.push_back(parseAccumulationStatement(expCtx.get(), e, vps));
@@ -388,7 +391,8 @@ void GroupOverBuckets::chargeMemory(size_t bytes) {
 }
 
 size_t GroupOverBuckets::groupFor(const Value& evaluated) {
-    Value key = evaluated.missing() ? Value::null() : evaluated;
+    Value key = evaluated.missing() ? Value::null()
+                                    : withNullForMissingFields(evaluated, _plan->idNullFields);
     auto it = _index.find(key);
     if (it != _index.end())
         return it->second;

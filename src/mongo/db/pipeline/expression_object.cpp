@@ -89,9 +89,10 @@ ExprPtr parseFieldOp(ExpressionContext* expCtx, const BSONElement& e,
                     f.Obj().firstElement().type() == BSONType::kString);
         field = f.Obj().firstElement().str();
     };
-    if (isGet && e.type() != BSONType::kObject) {
-        uassert(5654602, "$getField requires 'field' to evaluate to type String",
-                e.type() == BSONType::kString);
+    // Shorthand: {$getField: "a"} or {$getField: {$literal: "a"}} (an expression, not the
+    // {field, input} form).
+    if (isGet && (e.type() != BSONType::kObject ||
+                  e.Obj().firstElementFieldNameStringData().starts_with("$"))) {
         checkField(e);
     } else {
         uassert(isGet ? 3041703 : 4161100, std::string(op) + " only supports an object as its "
@@ -121,9 +122,16 @@ ExprPtr parseFieldOp(ExpressionContext* expCtx, const BSONElement& e,
         if (isSet)
             uassert(4161104, "$setField requires 'value' to be specified", value);
     }
+    if (!input) {
+        // $getField without input reads $$CURRENT: the whole document for dependency analysis
+        // too (a time-series unpacking must not prune the field it names), as upstream.
+        BSONObj current = BSON("input" << "$$CURRENT");
+        owned.push_back(Expression::parseOperand(expCtx, current.firstElement(), vps));
+        input = owned.back().get();
+    }
     std::string opName(op);
     return makeCustom(op, e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
-        Value in = input ? input->evaluate(root, vars) : Value(root);
+        Value in = input->evaluate(root, vars);
         if (isGet) {
             if (in.nullish())
                 return Value::null();

@@ -50,6 +50,8 @@ bool appendRenamedMetaExpr(const BSONElement& e, StringData name, const BucketSp
                     sub.append(f);
                     continue;
                 }
+                if (readsCurrentDocumentImplicitly(f))
+                    return false;
                 if (!appendRenamedMetaExpr(f, f.fieldNameStringData(), spec, &sub))
                     return false;
             }
@@ -134,7 +136,8 @@ bool readsAny(const BSONElement& e, const std::set<std::string>& names) {
         case BSONType::kObject:
         case BSONType::kArray:
             for (auto sub : e.embeddedObject())
-                if (sub.fieldNameStringData() != "$literal" && readsAny(sub, names))
+                if (sub.fieldNameStringData() != "$literal" &&
+                    (readsCurrentDocumentImplicitly(sub) || readsAny(sub, names)))
                     return true;
             return false;
         default:

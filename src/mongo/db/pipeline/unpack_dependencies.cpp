@@ -25,6 +25,10 @@ bool collectFieldRefs(const BSONElement& e, std::set<std::string>* out) {
                 // {$literal: ...} holds data, not references.
                 if (sub.fieldNameStringData() == "$literal")
                     continue;
+                // $getField names its field as a literal; without `input` it reads $$CURRENT,
+                // the whole document (with one, the input is what it reads).
+                if (readsCurrentDocumentImplicitly(sub))
+                    return false;
                 // $top/$bottom/$topN/$bottomN order by a key pattern of paths, not by
                 // expressions ($sortArray's paths are inside its array: reading more is harmless).
                 if (sub.fieldNameStringData() == "sortBy" && sub.type() == BSONType::kObject) {
@@ -66,6 +70,11 @@ bool collectMatch(const BSONObj& filter, std::set<std::string>* out) {
 }
 
 }  // namespace
+
+bool readsCurrentDocumentImplicitly(const BSONElement& op) {
+    return op.fieldNameStringData() == "$getField" &&
+        !(op.type() == BSONType::kObject && op.embeddedObject().hasField("input"));
+}
 
 std::optional<std::set<std::string>> matchFilterFields(const BSONObj& filter) {
     std::set<std::string> out;

@@ -23,4 +23,11 @@ std::optional<std::set<std::string>> neededTopLevelFields(const std::vector<BSON
 /** Top-level fields a match filter reads (nullopt when it reads whole documents). */
 std::optional<std::set<std::string>> matchFilterFields(const BSONObj& filter);
 
+/**
+ * Whether the operator `op` ({$getField: ...} member) reads the current document without a
+ * "$path" string saying so: $getField without `input` reads $$CURRENT. Serialized-expression
+ * walkers must treat it as reading every field.
+ */
+bool readsCurrentDocumentImplicitly(const BSONElement& op);
+
 }  // namespace mongo

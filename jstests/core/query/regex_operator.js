@@ -58,5 +58,13 @@ function invalidPatternOrFlagFails() {
         db.runCommand({find: coll.getName(), filter: {s: {$regex: "a", $options: "z"}}}), 51108);
 }
 
+function flagsInBothPlacesFail() {
+    // A regex with flags and a non-empty $options: the code says which came first.
+    const find = (filter) => db.runCommand({find: coll.getName(), filter: {s: filter}});
+    assert.commandFailedWithCode(find({$regex: /ab/i, $options: "s"}), 51075);
+    assert.commandFailedWithCode(find({$options: "s", $regex: /ab/i}), 51074);
+    assert.commandWorked(find({$regex: /ab/i, $options: ""}));
+}
+
 runScenarios(setUp, plainRegex, caseInsensitiveOption, multilineOption, dotAllOption, extendedOption,
-             optionsWithoutRegexFails, invalidPatternOrFlagFails);
+             optionsWithoutRegexFails, invalidPatternOrFlagFails, flagsInBothPlacesFail);

@@ -288,8 +288,18 @@ Result Parser::parseRegexPair(StringData path, const BSONObj& ops) {
     if (!opt.eoo()) {
         if (opt.type() != BSONType::kString)
             return badValue("$options has to be a string");
-        if (!flags.empty() && !opt.valueStringData().empty())
-            return Status(ErrorCodes::Error(51075), "options set in both $regex and $options");
+        if (!flags.empty() && !opt.valueStringData().empty()) {
+            // Upstream's code says which came first: $options before $regex 51074, after 51075.
+            bool optionsFirst = false;
+            for (auto e : ops) {
+                if (e.fieldNameStringData() == "$options" || e.fieldNameStringData() == "$regex") {
+                    optionsFirst = e.fieldNameStringData() == "$options";
+                    break;
+                }
+            }
+            return Status(ErrorCodes::Error(optionsFirst ? 51074 : 51075),
+                          "options set in both $regex and $options");
+        }
         if (flags.empty())
             flags = opt.str();
     }

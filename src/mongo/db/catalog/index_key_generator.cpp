@@ -16,8 +16,20 @@ bool isPositional(StringData s) {
     return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+/**
+ * The values at `path` in `obj`, arrays on the way traversed. With `nullForMissingInArrays`, an
+ * object element of such an array that lacks the rest of the path yields null (as upstream's
+ * index keys do: {a: [{}, {b: 1}]} has keys null and 1 for a.b, so {a.b: null} finds it).
+ */
+/** The null standing for a field an array element lacks (told apart by address). */
+const BSONElement& missingInArrayNull() {
+    static const BSONObj kObj = BSON("" << BSONNULL);
+    static const BSONElement kNull = kObj.firstElement();
+    return kNull;
+}
+
 void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
-             bool* arrayOnPath) {
+             bool* arrayOnPath, bool nullForMissingInArrays = false) {
     auto dot = path.find('.');
     StringData head = path.substr(0, dot);
     BSONElement e = obj.getField(head);
@@ -34,7 +46,7 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
     }
     StringData rest = path.substr(dot + 1);
     if (e.type() == BSONType::kObject) {
-        collect(e.embeddedObject(), rest, out, arrayOnPath);
+        collect(e.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays);
         return;
     }
     if (e.type() == BSONType::kArray) {
@@ -42,13 +54,17 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
         StringData next = rest.substr(0, rest.find('.'));
         if (isPositional(next)) {
             // a.0.b: the element at that position (not multikey through it).
-            collect(arr, rest, out, arrayOnPath);
+            collect(arr, rest, out, arrayOnPath, nullForMissingInArrays);
             return;
         }
         *arrayOnPath = true;
         for (auto sub : arr) {
-            if (sub.type() == BSONType::kObject)
-                collect(sub.embeddedObject(), rest, out, arrayOnPath);
+            if (sub.type() != BSONType::kObject)
+                continue;
+            const size_t before = out->size();
+            collect(sub.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays);
+            if (nullForMissingInArrays && out->size() == before)
+                out->push_back(missingInArrayNull());
         }
     }
 }
@@ -163,7 +179,8 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
         }
         std::vector<BSONElement> raw;
         bool arrayOnPath = false;
-        collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath);
+        collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath,
+                /*nullForMissingInArrays*/ true);
         if (isHashedKeyType(field)) {
             const BSONElement* array = nullptr;
             for (const auto& e : raw)
@@ -195,8 +212,10 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
                 vals.push_back(e);
             }
         }
-        if (!vals.empty())
-            allMissing = false;
+        // Nulls standing for a missing field count as missing (a sparse index skips them).
+        for (const auto& v : vals)
+            if (v.rawdata() != missingInArrayNull().rawdata())
+                allMissing = false;
         if (vals.empty())
             vals.push_back(kNullObj.firstElement());
         if (arrayOnPath) {

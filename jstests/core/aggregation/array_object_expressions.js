@@ -58,12 +58,19 @@ function objects() {
     assert.eq([{k: "a", v: 1}], evalExpr({$objectToArray: {a: 1}}));
     assert.eq({a: 1, b: 3}, evalExpr({$mergeObjects: [{a: 1, b: 2}, null, {b: 3}]}));
     assert.eq(5, evalExpr({$getField: "a.b"}, {"a.b": 5}));
+    // 'field' may be an expression of constants; "$"-names need $literal.
+    assert.eq(5, evalExpr({$getField: {$concat: ["a", ".", "b"]}}, {"a.b": 5}));
+    assert.eq(6, evalExpr({$getField: {field: {$literal: "$x"}, input: {$literal: {$x: 6}}}}));
     assert.eq({x: 1, "y.z": 2}, evalExpr({$setField: {field: "y.z", input: {x: 1}, value: 2}}));
     assert.eq({x: 1}, evalExpr({$unsetField: {field: "y", input: {x: 1, y: 2}}}));
 }
 
 function errors() {
     assert.commandFailedWithCode(evalError({$size: "$nope"}), 17124);
+    // A 'field' that reads the document is not a constant; one that is not a string neither.
+    assert.commandFailedWithCode(evalError({$getField: "$a"}), 5654601);
+    assert.commandFailedWithCode(evalError({$getField: {field: {$concat: ["$a"]}}}), 5654601);
+    assert.commandFailedWithCode(evalError({$getField: {field: {$add: [1, 2]}}}), 5654602);
     assert.commandFailedWithCode(evalError({$arrayElemAt: [1, 0]}), 28689);
     assert.commandFailedWithCode(evalError({$in: [1, 2]}), 40081);
     assert.commandFailedWithCode(evalError({$concatArrays: [[1], 2]}), 28664);

@@ -78,18 +78,38 @@ ExprPtr parseFieldOp(ExpressionContext* expCtx, const BSONElement& e,
     const Expression* input = nullptr;
     const Expression* value = nullptr;
     bool isGet = op == "$getField", isSet = op == "$setField";
+    // 'field': a string, or an expression of constants ({$literal: "$a"}, {$concat: [...]})
+    // evaluated here; one that reads the document or a variable is 5654601, as upstream.
     auto checkField = [&](const BSONElement& f) {
-        if (f.type() == BSONType::kString) {
+        if (f.type() == BSONType::kString && !f.valueStringData().starts_with("$")) {
             field = f.str();
             return;
         }
         uassert(5654602, std::string(op) + " requires 'field' to evaluate to type String",
-                f.type() == BSONType::kObject && f.Obj().nFields() == 1 &&
-                    f.Obj().firstElementFieldNameStringData() == "$literal" &&
-                    f.Obj().firstElement().type() == BSONType::kString);
-        field = f.Obj().firstElement().str();
+                f.type() == BSONType::kObject || f.type() == BSONType::kString);
+        auto fieldExpr = Expression::parseOperand(expCtx, f, vps);
+        std::vector<std::string> reads;
+        fieldExpr->addDependencies(&reads);
+        std::optional<Value> v;
+        if (reads.empty()) {
+            try {
+                Variables none;
+                v = fieldExpr->evaluate(BSONObj(), &none).getOwned();
+            } catch (const DBException&) {
+                // A variable bound only at run time ($$this, $$CURRENT, let): not a constant.
+            }
+        }
+        uassert(5654601,
+                std::string(op) +
+                    " requires 'field' to evaluate to a constant, but got a non-constant argument",
+                v.has_value());
+        uassert(5654602,
+                std::string(op) + " requires 'field' to evaluate to type String, but got " +
+                    typeNameOf(*v),
+                v->isString());
+        field = std::string(v->getStringData());
     };
-    // Shorthand: {$getField: "a"} or {$getField: {$literal: "a"}} (an expression, not the
+    // Shorthand: {$getField: "a"} or {$getField: <expression>} ({$literal: "a"}, not the
     // {field, input} form).
     if (isGet && (e.type() != BSONType::kObject ||
                   e.Obj().firstElementFieldNameStringData().starts_with("$"))) {

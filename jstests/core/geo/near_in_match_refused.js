@@ -19,6 +19,9 @@ for (const q of [{loc: {$near: {$geometry: point}}},
         tojson(q));
 }
 
+// A literal value is not a predicate: an object equal to {$near: 1} is just looked for.
+assert.eq(0, coll.aggregate([{$match: {loc: {$eq: {$near: 1}}}}]).itcount());
+
 const view = db[jsTestName() + "_view"];
 view.drop();
 assert.commandWorked(db.createView(view.getName(), coll.getName(), []));

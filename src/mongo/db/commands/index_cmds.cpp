@@ -73,17 +73,15 @@ public:
             nss = ts->bucketsNss;
         auto* catalog = opCtx->getServiceContext()->catalog;
         specs = withoutClusterKeySpecs(catalog->lookup(nss).get(), std::move(specs));
+        CollectionCatalog::CreateIndexesResult r;
         if (specs.empty()) {  // only the cluster key was asked for: it exists
             auto coll = catalog->lookup(nss);
             std::shared_lock<std::shared_mutex> lk(coll->lock());
-            const int n = static_cast<int>(coll->indexes().size());
-            result.append("numIndexesBefore", n);
-            result.append("numIndexesAfter", n);
-            result.append("note", "all indexes already exist");
-            result.append("createdCollectionAutomatically", false);
-            return;
+            r.numIndexesBefore = r.numIndexesAfter = static_cast<int>(coll->indexes().size());
+            r.allExisted = true;
+        } else {
+            r = uassertStatusOK(catalog->createIndexes(opCtx, nss, specs));
         }
-        auto r = uassertStatusOK(catalog->createIndexes(opCtx, nss, specs));
         result.append("numIndexesBefore", r.numIndexesBefore);
         result.append("numIndexesAfter", r.numIndexesAfter);
         if (r.allExisted)

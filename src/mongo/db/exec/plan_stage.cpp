@@ -34,12 +34,7 @@ const IndexScanStage* clusteredScanUnder(const PlanStage* s) {
 
 void appendClusteredScan(const PlanStage* fetch, const IndexScanStage* scan, BSONObjBuilder* b,
                          bool withStats) {
-    // Without bounds it is a whole scan in cluster key order: upstream's COLLSCAN.
-    BSONObjBuilder info;
-    scan->appendClusteredScanInfo(&info);
-    const BSONObj scanInfo = info.obj();
-    const bool bounded = scanInfo.hasField("minRecord") || scanInfo.hasField("maxRecord");
-    b->append("stage", bounded ? "CLUSTERED_IXSCAN" : "COLLSCAN");
+    b->append("stage", scan->clusteredScanStageName());
     if (withStats) {
         b->appendNumber("nReturned", fetch->stats().advanced);
         b->appendNumber("works", fetch->stats().works);
@@ -47,7 +42,7 @@ void appendClusteredScan(const PlanStage* fetch, const IndexScanStage* scan, BSO
                         fetch->stats().docsExamined + scan->recordsReadPastBound());
     }
     fetch->appendExplainInfo(b);  // the filter
-    b->appendElements(scanInfo);
+    scan->appendClusteredScanInfo(b);
 }
 
 void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
@@ -87,11 +82,7 @@ void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
         return;
     }
     if (auto* scan = dynamic_cast<const IndexScanStage*>(s); scan && scan->isClusteredScan()) {
-        BSONObjBuilder info;
-        scan->appendClusteredScanInfo(&info);
-        const BSONObj i = info.obj();
-        std::string leaf =
-            i.hasField("minRecord") || i.hasField("maxRecord") ? "CLUSTERED_IXSCAN" : "COLLSCAN";
+        std::string leaf = scan->clusteredScanStageName();
         if (std::find(out->begin(), out->end(), leaf) == out->end())
             out->push_back(std::move(leaf));
         return;
@@ -132,6 +123,21 @@ std::string PlanExecutor::planSummary() const {
     for (const auto& l : leaves)
         out += (out.empty() ? "" : ", ") + l;
     return out;
+}
+
+namespace {
+bool hasStageNamed(const PlanStage* s, StringData name) {
+    if (s->stageName() == name)
+        return true;
+    for (const auto& k : s->children())
+        if (hasStageNamed(k.get(), name))
+            return true;
+    return false;
+}
+}  // namespace
+
+bool PlanExecutor::hasStage(StringData name) const {
+    return hasStageNamed(_root.get(), name);
 }
 
 StageStats PlanExecutor::totals() const {

@@ -83,6 +83,8 @@ public:
     }
     /** {stage, ...info, inputStage(s)} for explain's winningPlan (optionally with stats). */
     BSONObj explainPlan(bool withStats) const;
+    /** Whether a stage named `name` ("SORT", ...) is in the plan. */
+    bool hasStage(StringData name) const;
     /** Totals over the tree: keys and documents examined. */
     StageStats totals() const;
     /**

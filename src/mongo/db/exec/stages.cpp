@@ -158,14 +158,26 @@ bool IndexScanStage::isClusteredScan() const {
     return _index->desc.spec["clustered"].trueValue() && _bounds.intervals.empty();
 }
 
+namespace {
+/** Whether the one-field key `key` bounds the scan (is not empty nor the open end `open`). */
+bool isRecordBound(const BSONObj& key, BSONType open) {
+    return !key.isEmpty() && key.firstElement().type() != open;
+}
+}  // namespace
+
 void IndexScanStage::appendClusteredScanInfo(BSONObjBuilder* bob) const {
     bob->append("direction", _forward ? "forward" : "backward");
-    auto appendBound = [&](StringData name, const BSONObj& key, BSONType open) {
-        if (!key.isEmpty() && key.firstElement().type() != open)
-            bob->appendAs(key.firstElement(), name);
-    };
-    appendBound("minRecord", _bounds.start, BSONType::kMinKey);
-    appendBound("maxRecord", _bounds.end, BSONType::kMaxKey);
+    if (isRecordBound(_bounds.start, BSONType::kMinKey))
+        bob->appendAs(_bounds.start.firstElement(), "minRecord");
+    if (isRecordBound(_bounds.end, BSONType::kMaxKey))
+        bob->appendAs(_bounds.end.firstElement(), "maxRecord");
+}
+
+const char* IndexScanStage::clusteredScanStageName() const {
+    return isRecordBound(_bounds.start, BSONType::kMinKey) ||
+            isRecordBound(_bounds.end, BSONType::kMaxKey)
+        ? "CLUSTERED_IXSCAN"
+        : "COLLSCAN";
 }
 
 FetchStage::FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,

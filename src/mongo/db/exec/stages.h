@@ -85,6 +85,8 @@ public:
     bool isClusteredScan() const;
     /** CLUSTERED_IXSCAN's direction, minRecord and maxRecord (bounds other than Min/MaxKey). */
     void appendClusteredScanInfo(BSONObjBuilder* bob) const;
+    /** "CLUSTERED_IXSCAN" with a minRecord or maxRecord, else (the whole range) "COLLSCAN". */
+    const char* clusteredScanStageName() const;
     /**
      * 1 when the scan ended on an entry past its bound: a clustered scan reads that record to
      * see it is past maxRecord (upstream counts it in docsExamined).

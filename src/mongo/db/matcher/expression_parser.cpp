@@ -520,16 +520,35 @@ bool isNearOperator(StringData name) {
     return name == "$near" || name == "$nearSphere" || name == "$geoNear";
 }
 
+namespace {
+/** Whether the operators of one field ({$near: ..., $not: {...}, $elemMatch: {...}}) hold one. */
+bool operatorsHoldNear(const BSONObj& ops) {
+    for (BSONElement op : ops) {
+        StringData name = op.fieldNameStringData();
+        if (isNearOperator(name))
+            return true;
+        if ((name == "$not" || name == "$elemMatch") && op.type() == BSONType::kObject &&
+            (operatorsHoldNear(op.Obj()) || containsNearPredicate(op.Obj())))
+            return true;
+    }
+    return false;
+}
+}  // namespace
+
 bool containsNearPredicate(const BSONObj& filter) {
+    // Operator positions only: a literal value ({a: {$eq: {$near: 1}}}) holds none.
     for (BSONElement e : filter) {
-        if (isNearOperator(e.fieldNameStringData()))
+        StringData name = e.fieldNameStringData();
+        if (name == "$and" || name == "$or" || name == "$nor") {
+            if (e.type() == BSONType::kArray)
+                for (BSONElement sub : e.Obj())
+                    if (sub.type() == BSONType::kObject && containsNearPredicate(sub.Obj()))
+                        return true;
+        } else if (!name.starts_with("$") && e.type() == BSONType::kObject &&
+                   e.Obj().firstElementFieldNameStringData().starts_with("$") &&
+                   operatorsHoldNear(e.Obj())) {
             return true;
-        if (e.type() == BSONType::kObject && containsNearPredicate(e.Obj()))
-            return true;
-        if (e.type() == BSONType::kArray)
-            for (BSONElement sub : e.Obj())
-                if (sub.type() == BSONType::kObject && containsNearPredicate(sub.Obj()))
-                    return true;
+        }
     }
     return false;
 }

@@ -21,7 +21,10 @@ StatusWith<std::unique_ptr<MatchExpression>> parseMatchExpression(const BSONObj&
 /** $near, $nearSphere or $geoNear: predicates that order by distance (no matcher of their own). */
 bool isNearOperator(StringData name);
 
-/** Whether `filter` holds a near predicate anywhere ($and/$or/$nor, fields, $elemMatch, $not). */
+/**
+ * Whether `filter` holds a near predicate in an operator position ($and/$or/$nor, a field's
+ * operators, under $elemMatch and $not); literal values are not looked into.
+ */
 bool containsNearPredicate(const BSONObj& filter);
 
 /**

@@ -40,20 +40,17 @@ double parseDistance(const BSONElement& e, StringData name, ExpressionContext* e
         uassert(ErrorCodes::TypeMismatch,
                 "$geoNear requires '" + std::string(name) + "' to be a number",
                 expCtx && expression);
-        auto expr = Expression::parseOperand(expCtx, e, expCtx->makeParseState());
-        std::vector<std::string> reads;
-        expr->addDependencies(&reads);
+        auto v = Expression::evaluateConstantOperand(expCtx, e, expCtx->makeParseState());
         uassert(nonConstantCode,
                 "$geoNear requires '" + std::string(name) +
                     "' to evaluate to a constant number, not to depend on the document: " +
                     e.toString(false),
-                reads.empty());
-        Value v = expr->evaluate(BSONObj(), &expCtx->variables);
+                v.has_value());
         uassert(ErrorCodes::TypeMismatch,
                 "$geoNear requires '" + std::string(name) + "' to evaluate to a number, found " +
-                    v.toString(),
-                v.numeric());
-        d = v.getDouble();
+                    v->toString(),
+                v->numeric());
+        d = v->getDouble();
     }
     uassert(ErrorCodes::BadValue, "$geoNear '" + std::string(name) + "' must be nonnegative",
             d >= 0);

@@ -34,7 +34,7 @@ DocumentSourceInternalStreamingGroup::DocumentSourceInternalStreamingGroup(
         uassert(7026705, "$monotonicIdFields names a field the group _id does not have: " + f,
                 _scalarId || (objectId && idElem.Obj().hasField(f)));
     // A constant _id makes one group: nothing to stream over.
-    const bool expressionId = objectId || idElem.type() == BSONType::kObject ||
+    const bool expressionId = idElem.type() == BSONType::kObject ||
         (idElem.type() == BSONType::kString && idElem.valueStringData().starts_with("$"));
     uassert(7026708, "$monotonicIdFields: [\"_id\"] needs a group _id that is not a constant",
             !_scalarId || expressionId);

@@ -107,6 +107,17 @@ bool Expression::isRegistered(StringData name) {
     return r.find(name) != r.end();
 }
 
+std::optional<Value> Expression::evaluateConstantOperand(ExpressionContext* expCtx,
+                                                        const BSONElement& e,
+                                                        const VariablesParseState& vps) {
+    auto expr = parseOperand(expCtx, e, vps);
+    std::vector<std::string> reads;
+    expr->addDependencies(&reads);
+    if (!reads.empty())
+        return std::nullopt;
+    return expr->evaluate(BSONObj(), &expCtx->variables).getOwned();
+}
+
 ExprPtr Expression::parseOperand(ExpressionContext* expCtx, const BSONElement& e,
                                  const VariablesParseState& vps) {
     switch (e.type()) {

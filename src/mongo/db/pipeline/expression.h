@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ public:
     /** Parses any operand: "$path", "$$var", {$op: ...}, {a: <expr>}, [..], or a literal. */
     static ExprPtr parseOperand(ExpressionContext* expCtx, const BSONElement& e,
                                 const VariablesParseState& vps);
+    /**
+     * Parses `e` and evaluates it once, at parse time, when it reads nothing of the document
+     * (no field, no $$ROOT/$$CURRENT): operators over constants and `let` variables. nullopt
+     * when it reads the document; its evaluation errors are thrown. (A variable bound only
+     * while documents flow, such as $$this, evaluates as missing here.)
+     */
+    static std::optional<Value> evaluateConstantOperand(ExpressionContext* expCtx,
+                                                        const BSONElement& e,
+                                                        const VariablesParseState& vps);
     /** Parses an object: an operator ({$op: args}) or an object literal of expressions. */
     static ExprPtr parseObject(ExpressionContext* expCtx, const BSONObj& obj,
                                const VariablesParseState& vps);

@@ -79,7 +79,7 @@ ExprPtr parseFieldOp(ExpressionContext* expCtx, const BSONElement& e,
     const Expression* value = nullptr;
     bool isGet = op == "$getField", isSet = op == "$setField";
     // 'field': a string, or an expression of constants ({$literal: "$a"}, {$concat: [...]})
-    // evaluated here; one that reads the document or a variable is 5654601, as upstream.
+    // evaluated here; one that reads the document is 5654601, as upstream.
     auto checkField = [&](const BSONElement& f) {
         if (f.type() == BSONType::kString && !f.valueStringData().starts_with("$")) {
             field = f.str();
@@ -87,18 +87,7 @@ ExprPtr parseFieldOp(ExpressionContext* expCtx, const BSONElement& e,
         }
         uassert(5654602, std::string(op) + " requires 'field' to evaluate to type String",
                 f.type() == BSONType::kObject || f.type() == BSONType::kString);
-        auto fieldExpr = Expression::parseOperand(expCtx, f, vps);
-        std::vector<std::string> reads;
-        fieldExpr->addDependencies(&reads);
-        std::optional<Value> v;
-        if (reads.empty()) {
-            try {
-                Variables none;
-                v = fieldExpr->evaluate(BSONObj(), &none).getOwned();
-            } catch (const DBException&) {
-                // A variable bound only at run time ($$this, $$CURRENT, let): not a constant.
-            }
-        }
+        auto v = Expression::evaluateConstantOperand(expCtx, f, vps);
         uassert(5654601,
                 std::string(op) +
                     " requires 'field' to evaluate to a constant, but got a non-constant argument",

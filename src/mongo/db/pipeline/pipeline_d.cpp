@@ -78,19 +78,6 @@ std::unique_ptr<CollatorInterface> collectionDefaultCollator(OperationContext* o
 
 namespace {
 
-bool planHasBlockingSort(const BSONObj& stage) {
-    if (stage["stage"].str() == "SORT")
-        return true;
-    if (stage["inputStage"].type() == BSONType::kObject &&
-        planHasBlockingSort(stage["inputStage"].Obj()))
-        return true;
-    if (stage["inputStages"].type() == BSONType::kArray)
-        for (auto e : stage["inputStages"].Obj())
-            if (e.type() == BSONType::kObject && planHasBlockingSort(e.Obj()))
-                return true;
-    return false;
-}
-
 /** `sort` with its last key (control.min.<time>) read from control.max instead; nullopt if none. */
 std::optional<BSONObj> onControlMax(const BSONObj& sort) {
     if (sort.isEmpty())
@@ -141,7 +128,7 @@ void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collect
     auto* unpack = dynamic_cast<DocumentSourceInternalUnpackBucket*>(stages.begin()->get());
     auto* bounded =
         dynamic_cast<DocumentSourceInternalBoundedSort*>(std::next(stages.begin())->get());
-    if (!unpack || !bounded || !planHasBlockingSort((*exec)->explainPlan(false)))
+    if (!unpack || !bounded || !(*exec)->hasStage("SORT"))
         return;
     const BSONObj planned = params->sort;
     BSONObj minOrder = planned;
@@ -150,7 +137,7 @@ void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collect
     auto served = [&](const BSONObj& sort) -> std::unique_ptr<PlanExecutor> {
         setFindSort(pipeline, params, sort);
         auto candidate = buildFindPlan(opCtx, coll, *params);
-        if (planHasBlockingSort(candidate->explainPlan(false)))
+        if (candidate->hasStage("SORT"))
             return nullptr;
         return candidate;
     };

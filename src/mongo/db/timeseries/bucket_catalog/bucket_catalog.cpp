@@ -119,9 +119,21 @@ void markActive(Stripe& stripe, WithLock, Bucket& bucket) {
 
 enum class RemovalMode { kClose, kArchive };
 
+/** Forgets `bucket` as a rolled-over bucket awaiting its commits, if it is one. */
+void forgetRolledOver(Stripe& stripe, WithLock, Bucket& bucket) {
+    auto [from, to] = stripe.rolledOverByKey.equal_range(bucket.key);
+    for (auto it = from; it != to; ++it) {
+        if (it->second == &bucket) {
+            stripe.rolledOverByKey.erase(it);
+            return;
+        }
+    }
+}
+
 void removeBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& bucket,
                   RemovalMode mode) {
     markActive(stripe, lk, bucket);
+    forgetRolledOver(stripe, lk, bucket);
     if (auto it = stripe.openBucketsByKey.find(bucket.key);
         it != stripe.openBucketsByKey.end() && it->second == &bucket)
         stripe.openBucketsByKey.erase(it);
@@ -149,6 +161,8 @@ void rollover(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& bucke
         if (auto it = stripe.openBucketsByKey.find(bucket.key);
             it != stripe.openBucketsByKey.end() && it->second == &bucket)
             stripe.openBucketsByKey.erase(it);
+        if (action == RolloverAction::kArchive || action == RolloverAction::kSoftClose)
+            stripe.rolledOverByKey.emplace(bucket.key, &bucket);
         return;
     }
     removeBucket(catalog, stripe, lk, bucket,
@@ -210,11 +224,62 @@ StatusWith<Bucket*> installBucket(BucketCatalog& catalog, Stripe& stripe, WithLo
     return raw;
 }
 
+/**
+ * The start of a new bucket for a measurement at `time` of the series `key`: the time rounded
+ * down (§3.5), except when the catalog knows buckets of the series (archived, or rolled over
+ * with a commit running) on both sides of `time`, none covering it. The measurement then
+ * arrived after others of its series that are later in time, as happens with concurrent
+ * writers, and more such may follow: the bucket starts as early as covers the gap up to the
+ * later bucket without overlapping the earlier one (rounded down; never after `time`), so that
+ * one bucket takes them all instead of one new bucket per step back.
+ */
+Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll,
+                      const BucketKey& key, Date_t time) {
+    const Date_t rounded = roundTimestampToGranularity(time, coll.options);
+    const std::chrono::milliseconds span(getMaxSpanSeconds(coll.options) * 1000LL);
+    std::optional<Date_t> prev, next;
+    bool prevCommitting = false;
+    auto consider = [&](Date_t minTime, bool committing) {
+        if (minTime <= time) {
+            if (!prev || minTime > *prev) {
+                prev = minTime;
+                prevCommitting = committing;
+            }
+        } else if (!next || minTime < *next) {
+            next = minTime;
+        }
+    };
+    if (auto it = stripe.archived.find({key.collectionUUID, key.hash}); it != stripe.archived.end())
+        for (const auto& [minTime, archived] : it->second)
+            consider(minTime, false);
+    auto [from, to] = stripe.rolledOverByKey.equal_range(key);
+    for (auto it = from; it != to; ++it)
+        consider(it->second->minTime, true);
+    if (!next) {
+        // Time forward while the earlier bucket's commit still runs: another writer is
+        // inserting this series at the same moment, and its measurements may be older than
+        // this one. The bucket then continues the earlier bucket's spans (rounded down),
+        // so that those measurements find it instead of opening a bucket per writer.
+        if (prev && prevCommitting && *prev + span <= time) {
+            const auto spans = (time - *prev).count() / span.count();
+            Date_t start = *prev + std::chrono::milliseconds(spans * span.count());
+            return std::min(rounded, roundTimestampToGranularity(start, coll.options));
+        }
+        return rounded;
+    }
+    if (!prev)
+        return rounded;
+    const Date_t start = std::max(*next - span, *prev + span);
+    if (start > time || start >= rounded)
+        return rounded;
+    return roundTimestampToGranularity(start, coll.options);
+}
+
 StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
                                    const CollectionInfo& coll, const BucketKey& key, Date_t time,
                                    const ExecutionStatsController& stats,
                                    const BucketLimits& limits) {
-    const Date_t start = roundTimestampToGranularity(time, coll.options);
+    const Date_t start = newBucketStart(stripe, lk, coll, key, time);
     const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
     for (int attempt = 0;; ++attempt) {
         OID oid = generateBucketOID(start);
@@ -297,6 +362,31 @@ StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
     return Extracted{t.date(),
                      BucketKey(coll.uuid, metadata::normalizeAs(rawMeta, kBucketMetaFieldName)),
                      nullptr};
+}
+
+/**
+ * Reopening from memory: a bucket of `key` rolled over by time whose commit is still running
+ * (so neither archived nor surely on disk yet) and whose span holds `time` becomes the open
+ * bucket again. Concurrent writers with slightly out-of-order times otherwise open a new
+ * bucket each time one of them crosses a bucket boundary before the others.
+ */
+bool reopenFromMemory(Stripe& stripe, WithLock lk, const CollectionInfo& coll,
+                      const BucketKey& key, Date_t time, const ExecutionStatsController& stats) {
+    if (stripe.openBucketsByKey.count(key))
+        return false;
+    const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
+    auto [from, to] = stripe.rolledOverByKey.equal_range(key);
+    for (auto it = from; it != to; ++it) {
+        Bucket& b = *it->second;
+        if (time < b.minTime || (time - b.minTime).count() >= spanMs)
+            continue;
+        stripe.rolledOverByKey.erase(it);
+        b.rolloverAction = RolloverAction::kNone;
+        stripe.openBucketsByKey[key] = &b;
+        stats.inc(&ExecutionStats::numBucketsReopened);
+        return true;
+    }
+    return false;
 }
 
 /** Looks for a reopening candidate; nullopt when none applies. */
@@ -447,6 +537,15 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
         auto it = stripe.openBucketsByKey.find(x.getValue().key());
         return InsertResult{it->second->activeBatch, std::nullopt};
     }
+    if (p == Placement::kNeedsReopening &&
+        reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats)) {
+        p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
+                     &openedDueToMetadata);
+        if (p == Placement::kStaged) {
+            auto it = stripe.openBucketsByKey.find(x.getValue().key());
+            return InsertResult{it->second->activeBatch, std::nullopt};
+        }
+    }
     if (p == Placement::kNeedsReopening) {
         if (auto req =
                 findReopeningCandidate(stripe, lk, coll, x.getValue().key(), x.getValue().time,
@@ -492,6 +591,9 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
             expireIdleBuckets(catalog, stripe, lk, stats, limits);
         }
     }
+    // While the candidate was fetched, a bucket of the series that covers the time may have
+    // been rolled over with a commit running (the fetched one among them: a duplicate).
+    reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats);
     bool openedDueToMetadata = false;
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                            limits, &openedDueToMetadata);

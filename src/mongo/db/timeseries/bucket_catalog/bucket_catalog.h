@@ -70,6 +70,12 @@ struct Stripe {
     std::mutex mutex;
     std::unordered_map<BucketKey, Bucket*, BucketKeyHasher> openBucketsByKey;
     std::map<BucketId, std::unique_ptr<Bucket>> openBucketsById;
+    /**
+     * Buckets rolled over by time (archive or soft close) while a batch of theirs was still
+     * being committed: they stay in openBucketsById until it finishes, and a measurement of
+     * their series and span that arrives meanwhile goes back into them (reopening from memory).
+     */
+    std::unordered_multimap<BucketKey, Bucket*, BucketKeyHasher> rolledOverByKey;
     std::list<Bucket*> idleBuckets;  // front = most recently used
     // key hash -> (minTime -> archived bucket), per collection uuid inside the map key.
     std::map<std::pair<std::string, std::size_t>, std::map<Date_t, ArchivedBucket>> archived;

@@ -201,6 +201,51 @@ TEST(TimeseriesBucketCatalog, TimeForwardClosesAndBackwardArchivesAndReopens) {
     EXPECT_EQ(stat(catalog, "numBucketsReopened"), 1);
 }
 
+// Concurrent writers: while one writer's batch of a series is still being committed, another
+// writer's measurement may roll the bucket over forward and a third's go back in time.
+TEST(TimeseriesBucketCatalog, BucketRolledOverWhileCommittingIsReopenedFromMemory) {
+    BucketCatalog catalog(4, smallLimits());
+    auto c = coll();
+    const long long hour = 3600 * 1000;
+    auto a = tryInsert(catalog, c, m(0, "a", 1)).getValue().batch;  // not committed yet
+    auto b = tryInsert(catalog, c, m(hour + 5000, "a", 2)).getValue();
+    ASSERT_FALSE(b.reopening);
+    EXPECT_EQ(stat(catalog, "numBucketsClosedDueToTimeForward"), 1);
+    // The later bucket continues the first one's span (its commit still runs): it starts one
+    // span after it, not at the measurement's own rounded time.
+    EXPECT_EQ(b.batch->bucketId.oid.getTimestamp(),
+              a->bucketId.oid.getTimestamp() + 3600u);
+    // Back into the first bucket's span: it becomes the open bucket again, same batch.
+    auto back = tryInsert(catalog, c, m(10000, "a", 3)).getValue();
+    ASSERT_FALSE(back.reopening);
+    EXPECT_EQ(back.batch, a);
+    EXPECT_EQ(a->measurements.size(), 2u);
+    EXPECT_EQ(stat(catalog, "numBucketsReopened"), 1);
+    EXPECT_EQ(stat(catalog, "numBucketsArchivedDueToTimeBackward"), 1);
+}
+
+TEST(TimeseriesBucketCatalog, BucketBetweenKnownBucketsCoversTheGap) {
+    BucketCatalog catalog(4, smallLimits());
+    auto c = coll();
+    const long long hour = 3600 * 1000;
+    auto a = tryInsert(catalog, c, m(0, "a", 1)).getValue().batch;
+    auto later = tryInsert(catalog, c, m(2 * hour + 300000, "a", 2)).getValue().batch;
+    const uint32_t start = a->bucketId.oid.getTimestamp();
+    EXPECT_EQ(later->bucketId.oid.getTimestamp(), start + 2 * 3600u);
+    // Between the two: a new bucket from the end of the first, not from its own rounded time,
+    // so that measurements further back in the gap join it.
+    auto gap = tryInsert(catalog, c, m(hour + 600000, "a", 3)).getValue().batch;
+    EXPECT_EQ(gap->bucketId.oid.getTimestamp(), start + 3600u);
+    auto further = tryInsert(catalog, c, m(hour + 60000, "a", 4)).getValue().batch;
+    EXPECT_EQ(further, gap);
+    // With nothing known before it, a bucket starts at the measurement's rounded time (§3.5).
+    auto other = tryInsert(catalog, c, m(hour, "b", 1)).getValue().batch;
+    auto otherBack = tryInsert(catalog, c, m(1000, "b", 2)).getValue().batch;
+    EXPECT_NE(other, otherBack);
+    EXPECT_EQ(otherBack->bucketId.oid.getTimestamp(),
+              static_cast<uint32_t>(((kBase + 1000) / 1000 / 60) * 60));
+}
+
 TEST(TimeseriesBucketCatalog, QueryBasedReopeningNeedsTheIndex) {
     BucketCatalog catalog(4, smallLimits());
     auto r = tryInsert(catalog, coll(true), m(0, "a", 1)).getValue();

@@ -232,4 +232,102 @@ int providedSortDirection(const BSONObj& keyPattern, const std::set<std::string>
     return direction == 0 ? 1 : direction;
 }
 
+namespace {
+
+bool isAsciiAlnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+}  // namespace
+
+std::string regexPrefix(StringData pattern, StringData flags) {
+    bool extended = false;
+    bool multiline = false;
+    for (char f : flags) {
+        if (f == 'i')
+            return "";
+        if (f == 'm')
+            multiline = true;
+        if (f == 'x')
+            extended = true;
+    }
+    size_t i;
+    if (pattern.size() >= 1 && pattern[0] == '^') {
+        if (multiline)
+            return "";
+        i = 1;
+    } else if (pattern.size() >= 2 && pattern[0] == '\\' && pattern[1] == 'A') {
+        i = 2;
+    } else {
+        return "";
+    }
+    // An alternation anywhere may match without the prefix (/^a|b/): be conservative.
+    if (pattern.find('|') != std::string::npos)
+        return "";
+    std::string prefix;
+    // Where the last literal character of `prefix` starts: a quantifier after it drops it.
+    size_t lastStart = 0;
+    while (i < pattern.size()) {
+        char c = pattern[i];
+        if (c == '\\') {
+            if (i + 1 >= pattern.size())
+                break;
+            char n = pattern[i + 1];
+            if (n == 'Q') {
+                // \Q...\E: literal up to \E (or the end).
+                size_t end = pattern.find("\\E", i + 2);
+                size_t stop = end == std::string::npos ? pattern.size() : end;
+                for (size_t q = i + 2; q < stop; ++q) {
+                    if ((static_cast<unsigned char>(pattern[q]) & 0xC0) != 0x80)
+                        lastStart = prefix.size();
+                    prefix += pattern[q];
+                }
+                i = end == std::string::npos ? pattern.size() : end + 2;
+                continue;
+            }
+            if (isAsciiAlnum(n))
+                break;  // a class, anchor or back reference
+            lastStart = prefix.size();
+            prefix += n;
+            i += 2;
+            while (i < pattern.size() && (static_cast<unsigned char>(pattern[i]) & 0xC0) == 0x80)
+                prefix += pattern[i++];
+            continue;
+        }
+        if (extended && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+                         c == '\v')) {
+            ++i;
+            continue;
+        }
+        if (extended && c == '#')
+            break;
+        if (c == '*' || c == '?' || c == '{') {
+            prefix.resize(lastStart);
+            break;
+        }
+        if (c == '^' || c == '$' || c == '.' || c == '[' || c == '(' || c == ')' || c == '+')
+            break;
+        // A literal character: one byte, or a whole UTF-8 sequence.
+        lastStart = prefix.size();
+        prefix += c;
+        ++i;
+        while (i < pattern.size() && (static_cast<unsigned char>(pattern[i]) & 0xC0) == 0x80)
+            prefix += pattern[i++];
+    }
+    return prefix;
+}
+
+std::string regexPrefixUpperBound(const std::string& prefix) {
+    std::string end = prefix;
+    while (!end.empty()) {
+        unsigned char last = static_cast<unsigned char>(end.back());
+        if (last < 0xFF) {
+            end.back() = static_cast<char>(last + 1);
+            return end;
+        }
+        end.pop_back();
+    }
+    return "";
+}
+
 }  // namespace mongo::index_selection

@@ -65,4 +65,23 @@ bool filterRequiresPath(const BSONObj& filter, StringData path);
 int providedSortDirection(const BSONObj& keyPattern, const std::set<std::string>& pointFields,
                           const BSONObj& sort);
 
+/**
+ * The literal prefix every string matching the regex `pattern` with `flags` starts with, for
+ * index bounds: `["<prefix>", "<prefix + 1>")`. Empty when there is none to use: the pattern is
+ * not anchored by `^` (or `\A`), flag `i` is given, `m` with `^` (it also matches after a
+ * newline), or an alternation `|` appears. The prefix stops at the first metacharacter
+ * (`.`, `[`, `(`, `$`, `+`, ...), and a character made optional by `?`, `*` or `{` is
+ * dropped; `\Q...\E` quotes literally, a backslash before a punctuation character escapes
+ * it, and one before a letter or digit (a class such as `\d`) ends the prefix. Flag `x`
+ * ignores unescaped whitespace and ends the prefix at a `#` comment.
+ */
+std::string regexPrefix(StringData pattern, StringData flags);
+
+/**
+ * The smallest string greater than every string starting with `prefix`: the prefix with its
+ * last byte below 0xFF incremented and what follows dropped; empty when there is none (the
+ * bound is then the end of strings).
+ */
+std::string regexPrefixUpperBound(const std::string& prefix);
+
 }  // namespace mongo::index_selection

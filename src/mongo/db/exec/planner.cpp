@@ -1,5 +1,6 @@
 #include "mongo/db/exec/planner.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -18,6 +19,18 @@ namespace mongo {
 
 namespace {
 
+/** An interval of values of one key field ({"": v} each end). */
+struct ValueInterval {
+    BSONObj low;
+    bool lowInclusive = true;
+    BSONObj high;
+    bool highInclusive = true;
+
+    bool isPoint() const {
+        return lowInclusive && highInclusive && low.binaryEqual(high);
+    }
+};
+
 /** The predicates on one field usable for index bounds. */
 struct FieldPredicate {
     std::optional<BSONObj> eq;  // {"": v}
@@ -25,6 +38,19 @@ struct FieldPredicate {
     bool lowInclusive = true;
     std::optional<BSONObj> high;
     bool highInclusive = true;
+    /**
+     * A union of values and regexes (`$in`, a regex): `inValues` ({"": v}, v neither an array
+     * nor a regex) and `regexes` ({"": /pattern/flags}). Unset when the union cannot bound the
+     * index (an array among the values, an empty `$in`).
+     */
+    std::optional<std::vector<BSONObj>> inValues;
+    std::vector<BSONObj> regexes;
+    /** After predicateForIndex: the union as sorted, disjoint intervals in key form. */
+    std::optional<std::vector<ValueInterval>> intervals;
+
+    bool hasUnion() const {
+        return inValues.has_value();
+    }
 };
 
 BSONObj wrap(const BSONElement& e) {
@@ -42,6 +68,31 @@ bool usableValue(const BSONElement& e, bool equality = false) {
         e.type() != BSONType::kUndefined && (equality || e.type() != BSONType::kObject);
 }
 
+/** {"": /pattern/flags} from a regex element, or from `$regex` (string or regex) and `$options`. */
+BSONObj regexValue(StringData pattern, StringData flags) {
+    BSONObjBuilder b;
+    b.appendRegex("", pattern, flags);
+    return b.obj();
+}
+
+/** Adds `in` (the `$in` array) to the field's union; an array value makes it unusable. */
+void addInValues(const BSONElement& in, FieldPredicate* p) {
+    std::vector<BSONObj> values;
+    std::vector<BSONObj> regexes;
+    for (auto v : in.embeddedObject()) {
+        if (v.type() == BSONType::kRegEx)
+            regexes.push_back(regexValue(v.regex(), v.regexFlags()));
+        else if (v.type() == BSONType::kArray || v.type() == BSONType::kUndefined)
+            return;  // also matches arrays holding it: no interval of its own
+        else
+            values.push_back(wrap(v));
+    }
+    if (values.empty() && regexes.empty())
+        return;
+    p->inValues = std::move(values);
+    p->regexes = std::move(regexes);
+}
+
 void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) {
     for (auto e : filter) {
         StringData f = e.fieldNameStringData();
@@ -55,6 +106,11 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
         if (!f.empty() && f[0] == '$')
             continue;
         FieldPredicate& p = (*out)[std::string(f)];
+        if (e.type() == BSONType::kRegEx) {
+            p.inValues.emplace();
+            p.regexes = {regexValue(e.regex(), e.regexFlags())};
+            continue;
+        }
         if (e.type() != BSONType::kObject ||
             e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) != "$") {
             if (usableValue(e, true))
@@ -63,6 +119,22 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
         }
         for (auto op : e.embeddedObject()) {
             StringData name = op.fieldNameStringData();
+            if (name == "$in" && op.type() == BSONType::kArray) {
+                addInValues(op, &p);
+                continue;
+            }
+            if (name == "$regex" &&
+                (op.type() == BSONType::kString || op.type() == BSONType::kRegEx)) {
+                BSONElement options = e.embeddedObject()["$options"];
+                std::string flags = op.type() == BSONType::kRegEx ? op.regexFlags() : "";
+                if (options.type() == BSONType::kString)
+                    flags += options.valueStringData();
+                p.inValues.emplace();
+                p.regexes = {regexValue(op.type() == BSONType::kRegEx ? op.regex()
+                                                                     : op.valueStringData(),
+                                        flags)};
+                continue;
+            }
             if (!usableValue(op, name == "$eq"))
                 continue;
             if (name == "$eq") {
@@ -76,6 +148,62 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
             }
         }
     }
+}
+
+int compareValue(const BSONObj& a, const BSONObj& b) {
+    return compareElementValues(a.firstElement(), b.firstElement());
+}
+
+/** `intervals` sorted on their low ends and merged where they overlap or touch. */
+std::vector<ValueInterval> unionOfIntervals(std::vector<ValueInterval> intervals) {
+    std::sort(intervals.begin(), intervals.end(),
+              [](const ValueInterval& a, const ValueInterval& b) {
+                  int c = compareValue(a.low, b.low);
+                  return c < 0 || (c == 0 && a.lowInclusive && !b.lowInclusive);
+              });
+    std::vector<ValueInterval> out;
+    for (auto& iv : intervals) {
+        if (!out.empty()) {
+            ValueInterval& last = out.back();
+            int c = compareValue(iv.low, last.high);
+            if (c < 0 || (c == 0 && (iv.lowInclusive || last.highInclusive))) {
+                int h = compareValue(iv.high, last.high);
+                if (h > 0 || (h == 0 && iv.highInclusive)) {
+                    last.high = iv.high;
+                    last.highInclusive = iv.highInclusive || (h == 0 && last.highInclusive);
+                }
+                continue;
+            }
+        }
+        out.push_back(std::move(iv));
+    }
+    return out;
+}
+
+/** The parts of `intervals` inside the range of `p` (its low and high ends, where set). */
+std::vector<ValueInterval> intersectWithRange(const std::vector<ValueInterval>& intervals,
+                                              const FieldPredicate& p) {
+    std::vector<ValueInterval> out;
+    for (ValueInterval iv : intervals) {
+        if (p.low) {
+            int c = compareValue(*p.low, iv.low);
+            if (c > 0 || (c == 0 && !p.lowInclusive)) {
+                iv.low = *p.low;
+                iv.lowInclusive = p.lowInclusive;
+            }
+        }
+        if (p.high) {
+            int c = compareValue(*p.high, iv.high);
+            if (c < 0 || (c == 0 && !p.highInclusive)) {
+                iv.high = *p.high;
+                iv.highInclusive = p.highInclusive;
+            }
+        }
+        int c = compareValue(iv.low, iv.high);
+        if (c < 0 || (c == 0 && iv.lowInclusive && iv.highInclusive))
+            out.push_back(std::move(iv));
+    }
+    return out;
 }
 
 /**
@@ -99,12 +227,193 @@ FieldPredicate predicateForIndex(const FieldPredicate& p, const IndexEntry& inde
     out.lowInclusive = p.lowInclusive;
     out.high = adapt(p.high);
     out.highInclusive = p.highInclusive;
+    if (p.hasUnion()) {
+        std::vector<ValueInterval> intervals;
+        bool usable = true;
+        for (const BSONObj& v : *p.inValues) {
+            auto key = adapt(v);
+            if (!key) {
+                usable = false;
+                break;
+            }
+            intervals.push_back({*key, true, *key, true});
+        }
+        for (const BSONObj& r : p.regexes) {
+            // Strings the regex may match: those starting with its literal prefix; all
+            // strings when it has none, or when the index holds collation keys. Then the
+            // regex values themselves ({a: /x/} also matches a stored /x/).
+            BSONElement re = r.firstElement();
+            std::string prefix =
+                ic ? std::string() : index_selection::regexPrefix(re.regex(), re.regexFlags());
+            std::string upper = index_selection::regexPrefixUpperBound(prefix);
+            BSONObj high = upper.empty() ? BSON("" << BSONObj()) : BSON("" << upper);
+            intervals.push_back({BSON("" << prefix), true, high, false});
+            intervals.push_back({r, true, r, true});
+        }
+        if (usable) {
+            out.intervals = unionOfIntervals(std::move(intervals));
+            // On a multikey index different elements of one array may meet the union and
+            // the range ({a: [1, 6]} matches {$in: [1], $gt: 5}): the union alone bounds it.
+            if ((out.low || out.high) && !index.multikey && !index.desc.multikey)
+                out.intervals = intersectWithRange(*out.intervals, out);
+        }
+    }
     return out;
 }
 
 std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bool highInc) {
     return std::string(lowInc ? "[" : "(") + low.firstElement().toString(false) + ", " +
         high.firstElement().toString(false) + (highInc ? "]" : ")");
+}
+
+/** At most this many intervals from the product of several key fields' unions. */
+constexpr size_t kMaxUnionIntervals = 4096;
+
+/**
+ * Whether the key fields of `index` that bounds would use (those pinned by equality, then the
+ * first other one with a predicate) include a union (`$in`, regex): makeUnionBounds then.
+ */
+bool boundsNeedUnion(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds) {
+    for (auto kf : index.desc.keyPattern) {
+        if (kf.type() == BSONType::kString && !isHashedKeyType(kf))
+            return false;  // geo key
+        auto it = preds.find(std::string(kf.fieldNameStringData()));
+        if (it == preds.end())
+            return false;
+        if (it->second.eq)
+            continue;
+        return it->second.hasUnion();
+    }
+    return false;
+}
+
+/**
+ * Multi-interval bounds, the product of each key field's intervals: fields pinned to a set of
+ * points (equality, `$in`) combine with the next, up to and including the first field with a
+ * range or regex; the fields after it are not bounded (FETCH re-checks the filter). The
+ * product stops before a field that would make it exceed kMaxUnionIntervals.
+ */
+int makeUnionBounds(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds,
+                    const CollatorInterface* queryCollator, IndexBounds* bounds,
+                    std::set<std::string>* points, bool forward) {
+    static const BSONObj kMin = BSON("" << MINKEY);
+    static const BSONObj kMax = BSON("" << MAXKEY);
+    struct Field {
+        std::string name;
+        bool desc;
+        std::vector<ValueInterval> intervals;  // ascending values
+    };
+    std::vector<Field> fields;
+    size_t product = 1;
+    int used = 0;
+    for (auto kf : index.desc.keyPattern) {
+        std::string name(kf.fieldNameStringData());
+        auto it = preds.find(name);
+        if (it == preds.end() || (kf.type() == BSONType::kString && !isHashedKeyType(kf)))
+            break;
+        FieldPredicate p = predicateForIndex(it->second, index, queryCollator);
+        std::vector<ValueInterval> intervals;
+        if (isHashedKeyType(kf)) {
+            // Digests are unordered: only points have keys (the digests of the values).
+            std::vector<BSONObj> values;
+            if (p.eq)
+                values.push_back(*p.eq);
+            else if (p.intervals && std::all_of(p.intervals->begin(), p.intervals->end(),
+                                                [](auto& iv) { return iv.isPoint(); }))
+                for (auto& iv : *p.intervals)
+                    values.push_back(iv.low);
+            for (auto& v : values) {
+                BSONObj h = BSON("" << hashIndexValue(v.firstElement()));
+                intervals.push_back({h, true, h, true});
+            }
+            intervals = unionOfIntervals(std::move(intervals));
+        } else if (p.eq) {
+            intervals.push_back({*p.eq, true, *p.eq, true});
+        } else if (p.intervals) {
+            intervals = *p.intervals;
+        } else if (p.low || p.high) {
+            ValueInterval iv{kMin, true, kMax, true};
+            if (p.low) {
+                iv.low = *p.low;
+                iv.lowInclusive = p.lowInclusive;
+            }
+            if (p.high && !(index.multikey && p.low)) {  // see makeBounds
+                iv.high = *p.high;
+                iv.highInclusive = p.highInclusive;
+            }
+            intervals.push_back(iv);
+        }
+        if (intervals.empty() || product * intervals.size() > kMaxUnionIntervals)
+            break;
+        product *= intervals.size();
+        ++used;
+        const bool allPoints = std::all_of(intervals.begin(), intervals.end(),
+                                           [](auto& iv) { return iv.isPoint(); });
+        if (points && intervals.size() == 1 && allPoints)
+            points->insert(name);
+        fields.push_back({name, kf.numberDouble() < 0, std::move(intervals)});
+        if (!allPoints)
+            break;
+    }
+
+    // The intervals of each field in index order (descending fields reversed).
+    std::vector<std::vector<ValueInterval>> ordered;
+    for (auto& f : fields) {
+        std::vector<ValueInterval> v = f.intervals;
+        if (f.desc) {
+            std::reverse(v.begin(), v.end());
+            for (auto& iv : v) {
+                std::swap(iv.low, iv.high);
+                std::swap(iv.lowInclusive, iv.highInclusive);
+            }
+        }
+        ordered.push_back(std::move(v));
+    }
+    // Their product, in index order: the start and end keys are prefixes over the bounded
+    // fields (the cursor treats a prefix as covering every key that starts with it).
+    std::vector<size_t> pos(ordered.size(), 0);
+    bounds->intervals.clear();
+    while (!ordered.empty()) {
+        BSONObjBuilder start, end;
+        for (size_t i = 0; i < ordered.size(); ++i) {
+            start.appendAs(ordered[i][pos[i]].low.firstElement(), "");
+            end.appendAs(ordered[i][pos[i]].high.firstElement(), "");
+        }
+        const ValueInterval& last = ordered.back()[pos.back()];
+        bounds->intervals.push_back(
+            {start.obj(), end.obj(), last.lowInclusive, last.highInclusive});
+        size_t i = ordered.size();
+        while (i > 0 && ++pos[i - 1] == ordered[i - 1].size())
+            pos[--i] = 0;
+        if (i == 0)
+            break;
+    }
+    bounds->start = bounds->intervals.front().start;
+    bounds->end = bounds->intervals.back().end;
+
+    // Explain: each key field's intervals in scan order.
+    BSONObjBuilder explain;
+    size_t k = 0;
+    for (auto kf : index.desc.keyPattern) {
+        std::string name(kf.fieldNameStringData());
+        BSONArrayBuilder arr(explain.subarrayStart(name));
+        if (k < ordered.size()) {
+            std::vector<ValueInterval> v = ordered[k];
+            if (!forward)
+                std::reverse(v.begin(), v.end());
+            for (auto& iv : v)
+                arr.append(forward ? boundString(iv.low, iv.lowInclusive, iv.high, iv.highInclusive)
+                                   : boundString(iv.high, iv.highInclusive, iv.low, iv.lowInclusive));
+        } else {
+            bool desc = kf.isNumber() && kf.numberDouble() < 0;
+            arr.append(desc == forward ? boundString(kMax, true, kMin, true)
+                                       : boundString(kMin, true, kMax, true));
+        }
+        arr.done();
+        ++k;
+    }
+    bounds->explain = explain.obj();
+    return used;
 }
 
 /**
@@ -115,6 +424,8 @@ std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bo
 int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredicate>& preds,
                const CollatorInterface* queryCollator, IndexBounds* bounds,
                std::set<std::string>* points = nullptr, bool forward = true) {
+    if (boundsNeedUnion(index, preds))
+        return makeUnionBounds(index, preds, queryCollator, bounds, points, forward);
     static const BSONObj kMin = BSON("" << MINKEY);
     static const BSONObj kMax = BSON("" << MAXKEY);
     BSONObjBuilder start, end, explain;

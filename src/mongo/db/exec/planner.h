@@ -1,8 +1,10 @@
-// A small query planner: picks an index from the filter's top-level equality and
-// range predicates (or the hint), and builds the stage tree for a find:
+// A small query planner: picks an index from the filter's top-level equality, range,
+// `$in` and regex predicates (or the hint), and builds the stage tree for a find:
 // (COLLSCAN | IXSCAN+FETCH) -> SORT -> SKIP -> LIMIT -> PROJECTION.
 // Index bounds may be wider than the predicates; FETCH re-applies the whole
-// filter, so results are always exact. A $geoWithin/$geoIntersects (or bucket-level
+// filter, so results are always exact. `$in` values and regexes (their literal prefix,
+// index_selection::regexPrefix, and the regex values themselves) give several intervals
+// per key field; fields pinned to points combine with the next field as a product. A $geoWithin/$geoIntersects (or bucket-level
 // $_internalBucketGeoWithin) predicate on a 2dsphere(_bucket) index field is scanned over
 // the S2 cell ranges of its region (geo_index_bounds.h), and such a plan is preferred over
 // any other. An index whose key order gives the sort is

@@ -84,8 +84,10 @@ std::optional<IndexKeyEntry> IndexScanStage::_seekInterval() {
     // Intervals are ascending; a backward scan reads them last to first.
     const size_t n = _bounds.intervals.size();
     const IndexInterval& iv = _bounds.intervals[_forward ? _interval : n - 1 - _interval];
-    _cursor->setEndPosition(_forward ? iv.end : iv.start, true);
-    return _cursor->seek(_forward ? iv.start : iv.end, true);
+    _cursor->setEndPosition(_forward ? iv.end : iv.start,
+                            _forward ? iv.endInclusive : iv.startInclusive);
+    return _cursor->seek(_forward ? iv.start : iv.end,
+                         _forward ? iv.startInclusive : iv.endInclusive);
 }
 
 std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
@@ -113,14 +115,30 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
     const bool dedupe = multiInterval || _index->multikey || _index->desc.multikey;
     while (true) {
         if (!e) {
-            if (!multiInterval)
+            if (!multiInterval) {
                 _stoppedAtBound = _cursor->stoppedAtEndPosition();
-            if (!multiInterval || ++_interval >= _bounds.intervals.size())
+                return std::nullopt;
+            }
+            if (_cursor->stoppedAtEndPosition()) {
+                std::string_view past = _cursor->positionedKeyBytes();
+                if (past != _countedPastBound) {
+                    ++_stats.keysExamined;
+                    _countedPastBound.assign(past.data(), past.size());
+                }
+            }
+            if (++_interval >= _bounds.intervals.size())
                 return std::nullopt;
             e = _seekInterval();
             continue;
         }
-        ++_stats.keysExamined;
+        if (multiInterval && !_countedPastBound.empty()) {
+            // The key that ended the previous interval may begin this one: examined once.
+            if (_cursor->positionedKeyBytes() != _countedPastBound)
+                ++_stats.keysExamined;
+            _countedPastBound.clear();
+        } else {
+            ++_stats.keysExamined;
+        }
         if ((_stats.keysExamined & 127) == 0)
             opCtx->checkForInterrupt();
         if (dedupe && !_seen.insert(e->loc).second) {

@@ -43,10 +43,12 @@ private:
     std::unique_ptr<RecordCursor> _cursor;
 };
 
-/** One index interval: [start, end] (inclusive ends), over a key prefix. */
+/** One index interval from `start` to `end` (key prefixes, in index order). */
 struct IndexInterval {
     BSONObj start;
     BSONObj end;
+    bool startInclusive = true;
+    bool endInclusive = true;
 };
 
 /** One index interval: [start, end] with inclusivity, over a key prefix. */
@@ -56,9 +58,11 @@ struct IndexBounds {
     BSONObj end;  // empty: to the end
     bool endInclusive = true;
     /**
-     * When not empty, the scan reads these closed intervals instead of [start, end]: in
-     * ascending key order, disjoint (geo_index_bounds.h builds them from S2 cell ranges).
-     * Record ids are then always de-duplicated (a document has several cell keys).
+     * When not empty, the scan reads these intervals instead of [start, end]: in index
+     * order, disjoint (geo_index_bounds.h builds them from S2 cell ranges, the planner from
+     * `$in` values and regex prefixes). Record ids are then always de-duplicated (a document
+     * may have keys in several), and, as upstream's bounds checker does, the key that ends an
+     * interval counts as examined (once, also when it lies past the next interval too).
      */
     std::vector<IndexInterval> intervals;
     /** Explain form: {field: ["[1, 1]"]}. */
@@ -107,6 +111,7 @@ private:
     bool _started = false;
     bool _stoppedAtBound = false;
     size_t _interval = 0;  // current entry of _bounds.intervals (scan order)
+    std::string _countedPastBound;  // key bytes of the entry that ended the last interval
     std::unordered_set<RecordId> _seen;
 };
 

@@ -54,6 +54,15 @@ public:
     virtual bool stoppedAtEndPosition() const {
         return false;
     }
+    /**
+     * The stored key bytes of the entry the last seek()/next() stopped on: the one returned, or
+     * the one past the end position (stoppedAtEndPosition()); empty when there was none. Valid
+     * until the next call on the cursor. Multi-interval scans use it to count each key they
+     * examine once.
+     */
+    virtual std::string_view positionedKeyBytes() const {
+        return {};
+    }
     /** Releases the position; restore() continues after the last entry returned. */
     virtual void save() = 0;
     virtual void restore() = 0;

@@ -118,4 +118,48 @@ TEST(ProvidedSortDirection, TimeseriesBucketIndexProvidesMetaThenMinTime) {
 }
 
 }  // namespace
+TEST(RegexPrefix, AnchoredLiteralPrefix) {
+    EXPECT_EQ(regexPrefix("^abc", ""), "abc");
+    EXPECT_EQ(regexPrefix("^e.*", ""), "e");
+    EXPECT_EQ(regexPrefix("^abc$", ""), "abc");
+    EXPECT_EQ(regexPrefix("\\Aabc", "m"), "abc");
+    EXPECT_EQ(regexPrefix("^ab+", ""), "ab");
+    EXPECT_EQ(regexPrefix("^a[bc]", ""), "a");
+    EXPECT_EQ(regexPrefix("^ab(c)", ""), "ab");
+    EXPECT_EQ(regexPrefix("^abc", "s"), "abc");
+}
+
+TEST(RegexPrefix, OptionalLastCharacterIsDropped) {
+    EXPECT_EQ(regexPrefix("^aa*", ""), "a");
+    EXPECT_EQ(regexPrefix("^a?", ""), "");
+    EXPECT_EQ(regexPrefix("^ab{0,2}", ""), "a");
+    EXPECT_EQ(regexPrefix("^a\u00e9?", ""), "a");  // the whole two-byte character goes
+}
+
+TEST(RegexPrefix, EscapesAndQuoting) {
+    EXPECT_EQ(regexPrefix("^\\/", ""), "/");
+    EXPECT_EQ(regexPrefix("^\\.", ""), ".");
+    EXPECT_EQ(regexPrefix("^\\\u00e9", ""), "\u00e9");
+    EXPECT_EQ(regexPrefix("^\\Qblah\\E", ""), "blah");
+    EXPECT_EQ(regexPrefix("^\\Q[\\Ewi\\Qth]some?s\\Eym", ""), "[with]some?sym");
+    EXPECT_EQ(regexPrefix("^\\Qab\\E*", ""), "a");
+    EXPECT_EQ(regexPrefix("^ab\\d", ""), "ab");
+    EXPECT_EQ(regexPrefix("^a b#c", "x"), "ab");
+    EXPECT_EQ(regexPrefix("^a b*", "x"), "a");
+}
+
+TEST(RegexPrefix, NoPrefixToUse) {
+    EXPECT_EQ(regexPrefix("abc", ""), "");
+    EXPECT_EQ(regexPrefix("^abc", "i"), "");
+    EXPECT_EQ(regexPrefix("^abc", "m"), "");
+    EXPECT_EQ(regexPrefix("^ab|cd", ""), "");
+    EXPECT_EQ(regexPrefix("^.", ""), "");
+}
+
+TEST(RegexPrefix, UpperBound) {
+    EXPECT_EQ(regexPrefixUpperBound("abc"), "abd");
+    EXPECT_EQ(regexPrefixUpperBound(std::string("a\xff", 2)), "b");
+    EXPECT_EQ(regexPrefixUpperBound(std::string("\xff")), "");
+}
+
 }  // namespace mongo

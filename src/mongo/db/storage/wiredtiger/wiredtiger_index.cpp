@@ -111,6 +111,12 @@ private:
         return _stoppedAtEnd;
     }
 
+    std::string_view positionedKeyBytes() const override {
+        if (_stoppedAtEnd)
+            return _stopKey;
+        return _lastKey ? std::string_view(*_lastKey) : std::string_view();
+    }
+
     std::optional<IndexKeyEntry> finish(WT_CURSOR* c, int rc) {
         _stoppedAtEnd = false;
         if (rc == WT_NOTFOUND) {
@@ -127,6 +133,7 @@ private:
             int cmp = compareBytes(key, *_end);
             if ((_forward && cmp > 0) || (!_forward && cmp < 0)) {
                 _stoppedAtEnd = true;
+                _stopKey.assign(key.data(), key.size());
                 return std::nullopt;
             }
         }
@@ -164,6 +171,7 @@ private:
     std::optional<std::string> _lastKey;
     bool _needRestore = false;
     bool _stoppedAtEnd = false;
+    std::string _stopKey;  // the entry past the end position, when _stoppedAtEnd
 };
 
 }  // namespace

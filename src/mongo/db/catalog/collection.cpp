@@ -186,7 +186,7 @@ void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordI
         return;
     IndexKeys keys;
     uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
-                                 index->desc.collator()));
+                                 index->desc.collator(), index->desc.twoD));
     if (keys.multikey)
         _markMultikey(opCtx, index);
     for (const auto& key : keys.keys)
@@ -211,7 +211,7 @@ void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordI
         return;
     IndexKeys keys;
     if (!getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
-                      index->desc.collator())
+                      index->desc.collator(), index->desc.twoD)
              .isOK())
         return;
     for (const auto& key : keys.keys)
@@ -244,10 +244,10 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
         bool coveredBefore = index->covers(oldDoc), coveredAfter = index->covers(newDoc);
         if (coveredBefore)
             uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse,
-                                         &before, index->desc.collator()));
+                                         &before, index->desc.collator(), index->desc.twoD));
         if (coveredAfter)
             uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse,
-                                         &after, index->desc.collator()));
+                                         &after, index->desc.collator(), index->desc.twoD));
         if (after.multikey)
             _markMultikey(opCtx, index.get());
         // Keys are sorted: remove those only in `before`, add those only in `after`.

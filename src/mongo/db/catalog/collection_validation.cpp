@@ -203,7 +203,7 @@ private:
             return;
         IndexKeys keys;
         Status s = getIndexKeys(c->index->desc.keyPattern, doc, c->index->desc.sparse, &keys,
-                                c->index->desc.collator());
+                                c->index->desc.collator(), c->index->desc.twoD);
         if (!s.isOK()) {
             // The write path refuses such documents, so the index cannot hold keys for it.
             addError("Document with " + id.toString() + " cannot be indexed by index '" +

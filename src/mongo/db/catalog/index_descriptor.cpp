@@ -35,6 +35,26 @@ Status validateKeyPattern(const BSONObj& key) {
     int hashed = 0;
     for (auto e : key)
         hashed += e.type() == BSONType::kString && e.valueStringData() == "hashed";
+    // 2d: one geo field per index, and it comes first (upstream 16800, 16801).
+    int geo = 0;
+    bool twoDFirst = true;
+    int position = 0;
+    for (auto e : key) {
+        if (e.type() == BSONType::kString &&
+            (e.valueStringData() == "2d" || e.valueStringData().substr(0, 8) == "2dsphere")) {
+            if (e.valueStringData() == "2d" && position != 0)
+                twoDFirst = false;
+            ++geo;
+        }
+        ++position;
+    }
+    bool hasTwoD = false;
+    for (auto e : key)
+        hasTwoD = hasTwoD || (e.type() == BSONType::kString && e.valueStringData() == "2d");
+    if (hasTwoD && geo > 1)
+        return Status(ErrorCodes::Error(16800), "can't have 2 geo fields");
+    if (!twoDFirst)
+        return Status(ErrorCodes::Error(16801), "2d has to be first in index");
     if (hashed > 1)
         return Status(ErrorCodes::Error(31303),
                       "A maximum of one index field is allowed to be hashed but found " +
@@ -60,7 +80,7 @@ Status validateKeyPattern(const BSONObj& key) {
         }
         if (e.type() == BSONType::kString &&
             (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket" ||
-             e.valueStringData() == "hashed"))
+             e.valueStringData() == "2d" || e.valueStringData() == "hashed"))
             continue;
         if (e.type() == BSONType::kString) {
             return Status(ErrorCodes::CannotCreateIndex,
@@ -124,6 +144,16 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
             return Status(ErrorCodes::InvalidIndexSpecificationOption,
                           "The field '" + f + "' is not valid for an index specification. Specification: " +
                               spec.toString());
+    }
+    {
+        bool twoD = false;
+        for (auto e : key.embeddedObject())
+            twoD = twoD || (e.type() == BSONType::kString && e.valueStringData() == "2d");
+        if (twoD) {
+            auto grid = TwoDGrid::fromSpec(spec);
+            if (!grid.isOK())
+                return grid.getStatus();
+        }
     }
     BSONElement name = spec["name"];
     if (!name.eoo() && name.type() != BSONType::kString)
@@ -217,6 +247,8 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
 
 IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
     IndexDescriptor d;
+    if (auto grid = TwoDGrid::fromSpec(spec); grid.isOK())
+        d.twoD = grid.getValue();
     d.spec = spec.getOwned();
     d.name = spec["name"].str();
     d.keyPattern = spec["key"].embeddedObject().getOwned();

@@ -9,6 +9,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/index_key_generator.h"
 
 namespace mongo {
 
@@ -27,6 +28,7 @@ struct IndexDescriptor {
     /** Rejects new duplicate keys (existing ones stay) before a collMod conversion to unique. */
     bool prepareUnique = false;
     BSONObj partialFilterExpression;  // empty if none
+    TwoDGrid twoD;                    // the grid of a "2d" key field
     std::optional<long long> expireAfterSeconds;
     bool multikey = false;
     /** Built from spec.collation by fromSpec(); null for the simple collation. */
@@ -39,12 +41,14 @@ struct IndexDescriptor {
     bool isIdIndex() const {
         return name == kIdIndexName || spec["clustered"].trueValue();
     }
-    /** True when some key field is a geo type ("2dsphere"/"2dsphere_bucket"): its keys are
-     * S2 cell ids, so the btree planner must not use it for ordinary predicates or sorts. */
+    /** True when some key field is a geo type ("2dsphere"/"2dsphere_bucket", "2d"): its keys
+     * are S2 cell ids or grid cells, so the btree planner must not use it for ordinary
+     * predicates or sorts. */
     bool isGeoIndex() const {
         for (auto e : keyPattern)
             if (e.type() == BSONType::kString &&
-                (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket"))
+                (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket" ||
+                 e.valueStringData() == "2d"))
                 return true;
         return false;
     }

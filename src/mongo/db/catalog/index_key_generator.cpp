@@ -146,7 +146,7 @@ void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElemen
 }
 
 Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out,
-                    const StringComparator* collator) {
+                    const StringComparator* collator, const TwoDGrid& grid) {
     static const BSONObj kNullObj = BSON("" << BSONNULL);
     static const BSONObj kUndefinedObj = BSON("" << BSONUndefined);
 
@@ -160,7 +160,7 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
         if (isGeoKeyType(field)) {
             std::vector<long long> cells;
             Status s = getGeoKeyCells(field.fieldNameStringData(), field.valueStringData(), doc,
-                                      &cells);
+                                      &cells, grid);
             if (!s.isOK())
                 return s;
             BSONArrayBuilder arr;

@@ -7,7 +7,8 @@
 // inside objects and arrays) is stored as its collation comparison key (a String),
 // so the key order is the collation's order (upstream stores ICU sort keys alike).
 // A "hashed" field contributes the digest of its value (missing: of null); an array on
-// its path is refused (Location16766).
+// its path is refused (Location16766). Geo fields ("2dsphere", "2d") are sparse: a document
+// without a location there has no key in the index.
 #pragma once
 
 #include <vector>
@@ -16,6 +17,25 @@
 #include "mongo/bson/bsonobj.h"
 
 namespace mongo {
+
+/**
+ * The grid of a "2d" index (spec fields `bits`, `min`, `max`; defaults 26, -180, 180): each
+ * legacy point [x, y] in [min, max) x [min, max) is keyed by its cell, 2^bits per axis.
+ */
+struct TwoDGrid {
+    int bits = 26;
+    double min = -180;
+    double max = 180;
+
+    /** From an index spec: 16803 unless 0 < bits <= 32; BadValue unless min < max, finite. */
+    static StatusWith<TwoDGrid> fromSpec(const BSONObj& spec);
+    /**
+     * The key of the point (x, y): the cells' coordinates interleaved (Morton order, so nearby
+     * points share key prefixes), as a NumberLong. 13027 when a coordinate is outside
+     * [min, max).
+     */
+    StatusWith<long long> cellOf(double x, double y) const;
+};
 
 class BSONObjBuilder;
 class StringComparator;
@@ -32,7 +52,8 @@ struct IndexKeys {
  * strings are replaced by their comparison keys (appendCollationAwareElement).
  */
 Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out,
-                    const StringComparator* collator = nullptr);
+                    const StringComparator* collator = nullptr,
+                    const TwoDGrid& grid = TwoDGrid());
 
 /**
  * Appends `e` to `b` under `name`; with a `collator`, every String or Symbol value, at
@@ -51,14 +72,22 @@ bool isCollatableType(const BSONElement& e);
 /**
  * The index key values of a geo key field (`type` "2dsphere", or "2dsphere_bucket" on a
  * time-series buckets collection's `data.<f>` column): the S2 cell ids (NumberLong) covering
- * each geometry at `path`. Missing/null/empty contributes nothing (geo fields are sparse).
+ * each geometry at `path`; for "2d", the `grid` cell of each legacy point at `path` (a point,
+ * or an array of points). Missing/null/empty contributes nothing (geo fields are sparse).
  * A value that is not valid geo: Location16755 "Can't extract geo keys: <doc>  <reason>"
  * (measurements of a bucket that are not geo are skipped).
  */
 Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
-                      std::vector<long long>* cells);
+                      std::vector<long long>* cells, const TwoDGrid& grid = TwoDGrid());
 
-/** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket"). */
+/**
+ * The legacy point at `e` (an array or object whose first two values are numbers): 16804
+ * "location object expected, location array not in correct format" when it is an array or
+ * object that is not one, 13026 when a coordinate is not a number.
+ */
+Status parseLegacyPoint2d(const BSONElement& e, double* x, double* y);
+
+/** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket", "2d"). */
 bool isGeoKeyType(const BSONElement& keyPatternField);
 
 /** True for a "hashed" key field. */

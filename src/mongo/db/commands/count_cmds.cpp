@@ -9,7 +9,9 @@
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/exec/distinct_scan.h"
+#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/query/collation/collator_interface.h"
@@ -31,15 +33,20 @@ public:
         auto cmd = CountCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
-        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
-        FindPlanParams params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
-                                               FindExpressionContext{opCtx, nss, {}, collator});
         long long limit = cmd.getLimit().value_or(0);
-        params.skip = cmd.getSkip().value_or(0);
-        params.limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
-        if (isView(opCtx, nss)) {
-            auto stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), params.skip,
-                                         params.limit);
+        const long long skip = cmd.getSkip().value_or(0);
+        limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
+        // $near / $nearSphere: counted through the $geoNear pipeline, as find runs them (a
+        // view refuses them in its $match: 5626500).
+        const bool view = isView(opCtx, nss);
+        if (view)
+            uassertStatusOK(checkNoNearPredicate(cmd.getQuery()));
+        std::string nearPath;
+        auto geoNear = view ? std::nullopt : nearFilterToGeoNear(cmd.getQuery(), &nearPath);
+        if (geoNear)
+            uassertNearQueryIndexed(opCtx, nss, *geoNear, nearPath);
+        if (view || geoNear) {
+            auto stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), skip, limit);
             AggregationRequestOptions opts;
             opts.collation = cmd.getCollation().value_or(BSONObj());
             PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
@@ -49,6 +56,11 @@ public:
             result.appendNumber("n", n);
             return;
         }
+        auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
+        FindPlanParams params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
+                                               FindExpressionContext{opCtx, nss, {}, collator});
+        params.skip = skip;
+        params.limit = limit;
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
         long long n = 0;
         if (coll && cmd.getQuery().isEmpty() && params.skip == 0 && params.limit == 0 &&

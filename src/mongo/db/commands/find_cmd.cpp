@@ -116,15 +116,8 @@ public:
         if (view)
             uassertStatusOK(checkNoNearPredicate(cmd.getFilter()));
         std::string nearPath;
-        if (!view && nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
-            bool indexed = false;
-            for (const auto& [field, type] : geoIndexFields(opCtx, nss))
-                indexed = indexed || (field == nearPath && type == "2dsphere");
-            uassert(ErrorCodes::NoQueryExecutionPlans,
-                    "error processing query: ns=" + nss.ns() +
-                        " planner returned error :: caused by :: unable to find index for "
-                        "$geoNear query",
-                    indexed);
+        if (auto geoNear = view ? std::nullopt : nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
+            uassertNearQueryIndexed(opCtx, nss, *geoNear, nearPath);
             long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
             runFindOnView(opCtx, req, cmd, nss, batchSize, cmd.getSingleBatch(), result);
             return;

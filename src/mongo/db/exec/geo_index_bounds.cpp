@@ -132,6 +132,8 @@ std::optional<IndexBounds> boundsForIndex(
             continue;
         }
         if (isGeoKeyType(kf)) {
+            if (kf.valueStringData() == "2d")
+                return std::nullopt;  // grid cells, not S2 cells: scanned whole
             const bool bucketKey = kf.valueStringData() == "2dsphere_bucket";
             for (const auto& p : preds)
                 if (p.keyField == field && p.bucket == bucketKey &&

@@ -7,6 +7,7 @@
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/geo/geo_query.h"
 #include "mongo/db/geo/geometry_container.h"
@@ -278,7 +279,13 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
     size_t order = 0;
     // With maxDistance and a 2dsphere index on the key: candidates through the index (the
     // input, a collection scan, is then not read). Otherwise every input document.
-    std::unique_ptr<PlanExecutor> candidates = indexedCandidates(key);
+    // Flat distances between legacy points when the key has a 2d index and the stage is not
+    // spherical (upstream's 2d $geoNear / $near); else spherical ones.
+    bool planar = false;
+    if (_name == kStageName && !_spec.spherical && !_spec.nearIsGeoJSON)
+        for (const auto& [field, type] : geoIndexFields(_expCtx->opCtx, _expCtx->ns))
+            planar = planar || (field == key && type == "2d");
+    std::unique_ptr<PlanExecutor> candidates = planar ? nullptr : indexedCandidates(key);
     auto nextInput = [&]() -> std::optional<BSONObj> {
         if (!candidates)
             return _source ? _source->getNext() : std::nullopt;
@@ -298,6 +305,17 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
             const BSONElement& e = pv.element;
             if (e.type() != BSONType::kObject && e.type() != BSONType::kArray)
                 return false;
+            if (planar) {
+                double x, y;
+                if (!parseLegacyPoint2d(e, &x, &y).isOK())
+                    return false;  // an array of points: its elements come next
+                double dist = std::hypot(x - _spec.nearLng, y - _spec.nearLat);
+                if (dist < best) {
+                    best = dist;
+                    bestLoc = e;
+                }
+                return false;
+            }
             auto sw = GeometryContainer::parseStored(e);
             if (!sw.isOK() || !sw.getValue().isSphereValid())
                 return false;
@@ -331,6 +349,22 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
 namespace {
 
 }  // namespace
+
+void uassertNearQueryIndexed(OperationContext* opCtx, const NamespaceString& nss,
+                             const BSONObj& geoNearStage, const std::string& path) {
+    BSONObj spec = geoNearStage.firstElement().Obj();
+    const bool spherical = spec["spherical"].trueValue();
+    BSONElement near = spec["near"];
+    const bool geoJSON = near.type() == BSONType::kObject && !near.Obj()["type"].eoo();
+    bool indexed = false;
+    for (const auto& [field, type] : geoIndexFields(opCtx, nss))
+        if (field == path)
+            indexed = indexed || (type == "2d" && !geoJSON) || (type == "2dsphere" && spherical);
+    uassert(ErrorCodes::NoQueryExecutionPlans,
+            "error processing query: ns=" + nss.ns() +
+                " planner returned error :: caused by :: unable to find index for $geoNear query",
+            indexed);
+}
 
 std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* path) {
     BSONObjBuilder rest;
@@ -390,14 +424,12 @@ std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* p
             }
         }
         const bool geoJSON = point.type() == BSONType::kObject && !point.Obj()["type"].eoo();
-        uassert(ErrorCodes::NoQueryExecutionPlans,
-                "error processing query: planner returned error :: caused by :: unable to find "
-                "index for $geoNear query",
-                geoJSON || sphere);
         spec.appendAs(point, "near");
         spec.append("distanceField", kNearQueryDistanceField);
         spec.append("key", *path);
-        spec.append("spherical", true);
+        // $near with a legacy point measures flat distances (a 2d index); the others are
+        // spherical (nearQueryNeedsIndexType).
+        spec.append("spherical", geoJSON || sphere);
         if (minD)
             spec.append("minDistance", *minD);
         if (maxD)

@@ -110,6 +110,15 @@ constexpr StringData kNearQueryDistanceField = "__geoNearDistance";
 std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* path);
 
 /**
+ * Throws NoQueryExecutionPlans ("unable to find index for $geoNear query", as upstream's
+ * planner) unless an index of `nss` on `path` may answer the {$geoNear: ...} stage
+ * nearFilterToGeoNear built: a 2d index any legacy point ($near flat, $nearSphere
+ * spherical), a 2dsphere index only spherical queries ($near with GeoJSON, $nearSphere).
+ */
+void uassertNearQueryIndexed(OperationContext* opCtx, const NamespaceString& nss,
+                             const BSONObj& geoNearStage, const std::string& path);
+
+/**
  * The geo index key fields of the collection `nss` (fields whose key type is "2dsphere" or
  * "2dsphere_bucket"), with their types.
  */

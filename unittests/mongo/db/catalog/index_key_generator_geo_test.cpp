@@ -1,3 +1,4 @@
+#include <cmath>
 // Keys of 2dsphere / 2dsphere_bucket index fields (S2 cell ids) and the 16755 error.
 #include <gtest/gtest.h>
 
@@ -76,10 +77,64 @@ TEST(GeoIndexSpec, TwoDSphereIsAcceptedWithIndexVersion3) {
     ASSERT_TRUE(sw.isOK()) << sw.getStatus();
     EXPECT_EQ(sw.getValue()["2dsphereIndexVersion"].numberInt(), 3);
     EXPECT_TRUE(IndexDescriptor::fromSpec(sw.getValue()).isGeoIndex());
-    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x'}")).getStatus().code(),
-              ErrorCodes::CannotCreateIndex);
     EXPECT_EQ(validateIndexSpec(J("{key: {loc: 'foo'}, name: 'x'}")).getStatus().code(),
               ErrorCodes::CannotCreateIndex);
+}
+
+TEST(GeoIndexSpec, TwoDRules) {
+    ASSERT_TRUE(validateIndexSpec(J("{key: {loc: '2d', a: 1}, name: 'x'}")).isOK());
+    EXPECT_TRUE(IndexDescriptor::fromSpec(J("{key: {loc: '2d'}, name: 'x'}")).isGeoIndex());
+    EXPECT_EQ(validateIndexSpec(J("{key: {a: 1, loc: '2d'}, name: 'x'}")).getStatus().code(), 16801);
+    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d', b: '2dsphere'}, name: 'x'}")).getStatus().code(),
+              16800);
+    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x', bits: 33}")).getStatus().code(),
+              16803);
+    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x', min: 5, max: 5}")).getStatus().code(),
+              ErrorCodes::BadValue);
+    auto d = IndexDescriptor::fromSpec(J("{key: {loc: '2d'}, name: 'x', bits: 10, min: 0, max: 100}"));
+    EXPECT_EQ(d.twoD.bits, 10);
+    EXPECT_EQ(d.twoD.max, 100);
+}
+
+TEST(TwoDGrid, CellsKeepOrderAlongTheCurveAndRangeIsChecked) {
+    TwoDGrid g;
+    auto a = g.cellOf(-180, -180), b = g.cellOf(0, 0), c = g.cellOf(179.9, 179.9);
+    ASSERT_TRUE(a.isOK() && b.isOK() && c.isOK());
+    EXPECT_LT(a.getValue(), b.getValue());
+    EXPECT_LT(b.getValue(), c.getValue());
+    // Points in one cell share a key (26 bits: ~5e-6 degrees per cell).
+    EXPECT_EQ(g.cellOf(1, 1).getValue(), g.cellOf(1 + 1e-7, 1).getValue());
+    EXPECT_NE(g.cellOf(1, 1).getValue(), g.cellOf(1.001, 1).getValue());
+    EXPECT_EQ(g.cellOf(180, 0).getStatus().code(), 13027);
+    EXPECT_EQ(g.cellOf(0, -180.1).getStatus().code(), 13027);
+    EXPECT_EQ(g.cellOf(std::nan(""), 0).getStatus().code(), 13027);
+}
+
+TEST(GeoIndexKeys, TwoDKeysOfLegacyPoints) {
+    IndexKeys keys;
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2d'}"), J("{loc: [1, 2]}"), false, &keys).isOK());
+    EXPECT_EQ(keys.keys.size(), 1u);
+    keys = {};
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2d'}"), J("{loc: {x: 1, y: 2}}"), false, &keys).isOK());
+    EXPECT_EQ(keys.keys.size(), 1u);
+    keys = {};
+    ASSERT_TRUE(getIndexKeys(J("{loc: '2d'}"), J("{loc: [[1, 2], [3, 4]]}"), false, &keys).isOK());
+    EXPECT_EQ(keys.keys.size(), 2u);
+    EXPECT_TRUE(keys.multikey);
+    for (const char* none : {"{}", "{loc: null}", "{loc: 'x'}"}) {
+        keys = {};
+        ASSERT_TRUE(getIndexKeys(J("{loc: '2d'}"), J(none), false, &keys).isOK()) << none;
+        EXPECT_TRUE(keys.keys.empty()) << none;
+    }
+    EXPECT_EQ(getIndexKeys(J("{loc: '2d'}"), J("{loc: [200, 0]}"), false, &keys).code(), 13027);
+    EXPECT_EQ(getIndexKeys(J("{loc: '2d'}"), J("{loc: ['a', 0]}"), false, &keys).code(), 13026);
+    EXPECT_EQ(getIndexKeys(J("{loc: '2d'}"), J("{loc: [1]}"), false, &keys).code(), 13068);
+    EXPECT_EQ(getIndexKeys(J("{loc: '2d'}"), J("{loc: [[1, 2], 3]}"), false, &keys).code(), 16804);
+    TwoDGrid wide;
+    wide.min = -500;
+    wide.max = 500;
+    EXPECT_TRUE(getIndexKeys(J("{loc: '2d'}"), J("{loc: [400, 0]}"), false, &keys, nullptr, wide)
+                    .isOK());
 }
 
 }  // namespace

@@ -43,20 +43,22 @@ std::optional<WorkingMember> CollectionScanStage::next(OperationContext* opCtx) 
                     !_resumeAfter->isNull() && _cursor->seekExact(*_resumeAfter));
         }
     }
-    while (true) {
+    // Each record is matched in place; only those returned are copied.
+    auto rec = _cursor->nextIf([&](const BSONObj& doc) {
         ++_stats.works;
-        auto rec = _cursor->next();
-        if (!rec)
-            return std::nullopt;
         ++_stats.docsExamined;
-        if (_filter && !_filter->matchesBSON(rec->data)) {
-            if ((_stats.docsExamined & 127) == 0)
-                opCtx->checkForInterrupt();
-            continue;
-        }
-        ++_stats.advanced;
-        return WorkingMember{rec->id, std::move(rec->data)};
+        if (!_filter || _filter->matchesBSON(doc))
+            return true;
+        if ((_stats.docsExamined & 127) == 0)
+            opCtx->checkForInterrupt();
+        return false;
+    });
+    if (!rec) {
+        ++_stats.works;
+        return std::nullopt;
     }
+    ++_stats.advanced;
+    return WorkingMember{rec->id, std::move(rec->data)};
 }
 
 void CollectionScanStage::save() {
@@ -96,6 +98,7 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
     if (!_started) {
         _started = true;
         _cursor = _index->sdi->newCursor(opCtx->recoveryUnit(), _forward);
+        _cursor->setReturnKeys(false);  // record ids are all this stage returns
         ++_stats.works;
         if (multiInterval) {
             e = _seekInterval();
@@ -210,11 +213,16 @@ std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
         auto m = _children[0]->next(opCtx);
         if (!m)
             return std::nullopt;
+        // Matched in place; only a document returned is copied.
         BSONObj doc;
-        if (!_coll->recordStore()->findRecord(opCtx->recoveryUnit(), m->id, &doc))
+        bool kept = false;
+        if (!_coll->recordStore()->findRecordIf(
+                opCtx->recoveryUnit(), m->id,
+                [&](const BSONObj& d) { return !_filter || _filter->matchesBSON(d); }, &doc,
+                &kept))
             continue;
         ++_stats.docsExamined;
-        if (_filter && !_filter->matchesBSON(doc)) {
+        if (!kept) {
             if ((_stats.docsExamined & 127) == 0)
                 opCtx->checkForInterrupt();
             continue;

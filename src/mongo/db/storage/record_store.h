@@ -6,6 +6,8 @@
 // RecoveryUnit. Counters are shared by every RecordStore of the same ident.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +30,17 @@ public:
     virtual ~RecordCursor() = default;
     /** The next record, or nullopt at the end. */
     virtual std::optional<Record> next() = 0;
+    /**
+     * The next record for which `keep` returns true on a view of its bytes (valid during the
+     * call only), copied; those skipped are not copied. nullopt at the end. `keep` may throw
+     * (interrupts): the cursor is then positioned after the record it was given.
+     */
+    virtual std::optional<Record> nextIf(const std::function<bool(const BSONObj&)>& keep) {
+        while (auto r = next())
+            if (keep(r->data))
+                return r;
+        return std::nullopt;
+    }
     /** Positions on `id` and returns it, or nullopt if absent (next() then continues after it). */
     virtual std::optional<Record> seekExact(RecordId id) = 0;
     /** Releases the WiredTiger cursor position (e.g. before abandonSnapshot()). */
@@ -61,6 +74,23 @@ public:
 
     /** Reads the record into `out` (owned copy); false if absent. */
     virtual bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const = 0;
+
+    /**
+     * Like findRecord, but the record is copied into `out` only when `keep` returns true for
+     * a view of its bytes (valid during the call only); `*kept` tells which. A fetch that
+     * filters then copies only the records it returns. False if absent.
+     */
+    virtual bool findRecordIf(RecoveryUnit* ru, RecordId id,
+                              const std::function<bool(const BSONObj&)>& keep, BSONObj* out,
+                              bool* kept) const {
+        BSONObj doc;
+        if (!findRecord(ru, id, &doc))
+            return false;
+        *kept = keep(doc);
+        if (*kept)
+            *out = std::move(doc);
+        return true;
+    }
 
     virtual std::unique_ptr<RecordCursor> getCursor(RecoveryUnit* ru,
                                                     bool forward = true) const = 0;

@@ -63,6 +63,11 @@ public:
     virtual std::string_view positionedKeyBytes() const {
         return {};
     }
+    /**
+     * With false, entries come without their `key` (empty): a scan that needs only record
+     * ids then skips decoding every key. Default true.
+     */
+    virtual void setReturnKeys(bool) {}
     /** Releases the position; restore() continues after the last entry returned. */
     virtual void save() = 0;
     virtual void restore() = 0;

@@ -111,6 +111,10 @@ private:
         return _stoppedAtEnd;
     }
 
+    void setReturnKeys(bool returnKeys) override {
+        _returnKeys = returnKeys;
+    }
+
     std::string_view positionedKeyBytes() const override {
         if (_stoppedAtEnd)
             return _stopKey;
@@ -141,11 +145,14 @@ private:
         IndexKeyEntry e;
         if (_unique) {
             e.loc = key_string::decodeRecordId(value);
-            e.key = key_string::toBson(key, _ord,
-                                       std::string(value.substr(key_string::kRecordIdSize)));
+            if (_returnKeys)
+                e.key = key_string::toBson(key, _ord,
+                                           std::string(value.substr(key_string::kRecordIdSize)));
         } else {
             e.loc = key_string::decodeRecordIdAtEnd(key);
-            e.key = key_string::toBson(key_string::withoutRecordId(key), _ord, std::string(value));
+            if (_returnKeys)
+                e.key = key_string::toBson(key_string::withoutRecordId(key), _ord,
+                                           std::string(value));
         }
         return e;
     }
@@ -172,6 +179,7 @@ private:
     bool _needRestore = false;
     bool _stoppedAtEnd = false;
     std::string _stopKey;  // the entry past the end position, when _stoppedAtEnd
+    bool _returnKeys = true;
 };
 
 }  // namespace

@@ -31,25 +31,50 @@ public:
     WiredTigerRecordCursor(RecoveryUnit* ru, std::string uri, bool forward)
         : _ru(ru), _uri(std::move(uri)), _forward(forward) {}
 
+    std::optional<Record> nextIf(const std::function<bool(const BSONObj&)>& keep) override {
+        while (true) {
+            WT_CURSOR* c = cursor();
+            if (!advance(c))
+                return std::nullopt;
+            WT_ITEM v{};
+            throwIfError(c->get_value(c, &v), c, "get_value");
+            if (keep(BSONObj(static_cast<const char*>(v.data))))
+                return Record{_last, BSONObj::copyFrom(static_cast<const char*>(v.data),
+                                                       static_cast<int>(v.size))};
+        }
+    }
+
     std::optional<Record> next() override {
         WT_CURSOR* c = cursor();
+        if (!advance(c))
+            return std::nullopt;
+        return Record{_last, currentValue(c)};
+    }
+
+    /**
+     * Moves to the next record (after a restore: after the last one returned) and makes it
+     * `_last`; false at the end.
+     */
+    bool advance(WT_CURSOR* c) {
         int rc;
-        if (_needRestore) {
+        if (_needRestore && !_last.isNull()) {
             _needRestore = false;
-            if (_last.isNull())
-                return next();
             c->set_key(c, _last.getLong());
             int exact = 0;
             rc = c->search_near(c, &exact);
             if (rc == 0 && ((_forward && exact <= 0) || (!_forward && exact >= 0)))
                 rc = _forward ? c->next(c) : c->prev(c);
         } else {
+            _needRestore = false;
             rc = _forward ? c->next(c) : c->prev(c);
         }
         if (rc == WT_NOTFOUND)
-            return std::nullopt;
+            return false;
         throwIfError(rc, c, "record cursor next");
-        return current(c);
+        std::int64_t k;
+        throwIfError(c->get_key(c, &k), c, "get_key");
+        _last = RecordId(k);
+        return true;
     }
 
     std::optional<Record> seekExact(RecordId id) override {
@@ -232,6 +257,23 @@ void WiredTigerRecordStore::deleteRecord(RecoveryUnit* ru, RecordId id) {
         counters->numRecords.fetch_sub(1);
         counters->dataSize.fetch_sub(len);
     });
+}
+
+bool WiredTigerRecordStore::findRecordIf(RecoveryUnit* ru, RecordId id,
+                                         const std::function<bool(const BSONObj&)>& keep,
+                                         BSONObj* out, bool* kept) const {
+    WtCursor c = wtRU(ru)->openCursor(_uri);
+    c->set_key(c.get(), id.getLong());
+    int rc = c->search(c.get());
+    if (rc == WT_NOTFOUND)
+        return false;
+    throwIfError(rc, c.get(), "findRecord");
+    WT_ITEM v{};
+    throwIfError(c->get_value(c.get(), &v), c.get(), "get_value");
+    *kept = keep(BSONObj(static_cast<const char*>(v.data)));
+    if (*kept)
+        *out = BSONObj::copyFrom(static_cast<const char*>(v.data), static_cast<int>(v.size));
+    return true;
 }
 
 bool WiredTigerRecordStore::findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const {

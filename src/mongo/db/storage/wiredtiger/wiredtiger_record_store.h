@@ -43,6 +43,9 @@ public:
     Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) override;
     void deleteRecord(RecoveryUnit* ru, RecordId id) override;
     bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const override;
+    bool findRecordIf(RecoveryUnit* ru, RecordId id,
+                      const std::function<bool(const BSONObj&)>& keep, BSONObj* out,
+                      bool* kept) const override;
     std::unique_ptr<RecordCursor> getCursor(RecoveryUnit* ru, bool forward) const override;
     long long numRecords(RecoveryUnit* ru) const override;
     long long dataSize(RecoveryUnit* ru) const override;

@@ -70,11 +70,12 @@ void BucketUnpacker::Column::appendTo(BSONObjBuilder* b, size_t i) const {
     }
 }
 
-BucketUnpacker::ColumnAccess BucketUnpacker::column(StringData name) const {
+BucketUnpacker::ColumnAccess BucketUnpacker::column(StringData name) {
     ColumnAccess out;
-    for (const auto& c : _columns) {
+    for (auto& c : _columns) {
         if (c.name != name)
             continue;
+        decode(c);
         if (c.scalar) {
             out.state = ColumnAccess::State::kScalar;
             out.type = c.scalarType;
@@ -174,48 +175,14 @@ void BucketUnpacker::reset(BSONObj bucket) {
         _count = static_cast<size_t>(timeCol.embeddedObject().nFields());
     }
 
-    size_t positions = 0;
+    _version = version;
+    _positions = 0;
+    _allReady = false;
     auto addColumn = [&](const BSONElement& col, bool isTime) {
         Column c;
         c.name = std::string(col.fieldNameStringData());
         c.isTime = isTime;
-        if (version >= 2) {
-            uassert(ErrorCodes::InvalidBSONColumn, "compressed bucket column is not BinData(7)",
-                    col.type() == BSONType::kBinData && col.binDataType() == BinDataType::Column);
-            BSONColumn column(col);
-            ScalarColumn scalar;
-            if (!_spare.empty()) {
-                scalar = std::move(_spare.back());
-                _spare.pop_back();
-            }
-            Status s = column.decodeScalars(&scalar);
-            BSONType t = s.isOK() ? singleScalarType(column) : BSONType::kEOO;
-            if (t != BSONType::kEOO) {
-                positions += scalar.size;
-                c.scalar = std::move(scalar);
-                c.scalarType = t;
-            } else {
-                _spare.push_back(std::move(scalar));
-                c.decoded = uassertStatusOK(column.decompress());
-                positions += c.decoded->size();
-            }
-            // Each column is bounded by the decoder; all of a bucket's together by this.
-            uassert(ErrorCodes::ExceededMemoryLimit,
-                    "bucket decodes to more than " + std::to_string(2 * BSONColumn::kMaxPositions) +
-                        " values",
-                    positions <= 2 * BSONColumn::kMaxPositions);
-        } else {
-            uassert(ErrorCodes::BadValue, "v1 bucket data columns must be objects",
-                    col.type() == BSONType::kObject);
-            c.values.assign(_count, BSONElement());
-            for (auto e : col.embeddedObject()) {
-                StringData key = e.fieldNameStringData();
-                size_t idx = 0;
-                auto r = std::from_chars(key.data(), key.data() + key.size(), idx);
-                if (r.ec == std::errc() && r.ptr == key.data() + key.size() && idx < _count)
-                    c.values[idx] = e;
-            }
-        }
+        c.raw = col;
         _columns.push_back(std::move(c));
     };
     if (_spec.includes(_spec.timeField))
@@ -224,8 +191,57 @@ void BucketUnpacker::reset(BSONObj bucket) {
         addColumn(col, false);
 }
 
+void BucketUnpacker::decode(Column& c) {
+    if (c.ready)
+        return;
+    c.ready = true;
+    const BSONElement& col = c.raw;
+    if (_version >= 2) {
+        uassert(ErrorCodes::InvalidBSONColumn, "compressed bucket column is not BinData(7)",
+                col.type() == BSONType::kBinData && col.binDataType() == BinDataType::Column);
+        BSONColumn column(col);
+        ScalarColumn scalar;
+        if (!_spare.empty()) {
+            scalar = std::move(_spare.back());
+            _spare.pop_back();
+        }
+        Status s = column.decodeScalars(&scalar);
+        BSONType t = s.isOK() ? singleScalarType(column) : BSONType::kEOO;
+        if (t != BSONType::kEOO) {
+            _positions += scalar.size;
+            c.scalar = std::move(scalar);
+            c.scalarType = t;
+        } else {
+            _spare.push_back(std::move(scalar));
+            c.decoded = uassertStatusOK(column.decompress());
+            _positions += c.decoded->size();
+        }
+        // Each column is bounded by the decoder; all of a bucket's together by this.
+        uassert(ErrorCodes::ExceededMemoryLimit,
+                "bucket decodes to more than " + std::to_string(2 * BSONColumn::kMaxPositions) +
+                    " values",
+                _positions <= 2 * BSONColumn::kMaxPositions);
+    } else {
+        uassert(ErrorCodes::BadValue, "v1 bucket data columns must be objects",
+                col.type() == BSONType::kObject);
+        c.values.assign(_count, BSONElement());
+        for (auto e : col.embeddedObject()) {
+            StringData key = e.fieldNameStringData();
+            size_t idx = 0;
+            auto r = std::from_chars(key.data(), key.data() + key.size(), idx);
+            if (r.ec == std::errc() && r.ptr == key.data() + key.size() && idx < _count)
+                c.values[idx] = e;
+        }
+    }
+}
+
 BSONObj BucketUnpacker::getNext() {
     invariant(hasNext());
+    if (!_allReady) {
+        for (auto& c : _columns)
+            decode(c);
+        _allReady = true;
+    }
     size_t i = _next++;
     BSONObjBuilder b(256);
     auto appendMeta = [&] {

@@ -78,13 +78,19 @@ public:
         BSONType type = BSONType::kEOO;
         const ScalarColumn* scalar = nullptr;  // kScalar only; positions past size: missing
     };
-    /** The column of data field `name` in the current bucket. Cost O(columns). */
-    ColumnAccess column(StringData name) const;
+    /**
+     * The column of data field `name` in the current bucket, decoded now if it was not yet
+     * (columns are decoded on first use: a block consumer that never asks for the time
+     * column does not pay for it). Cost O(columns) plus the decoding.
+     */
+    ColumnAccess column(StringData name);
 
 private:
     struct Column {
         std::string name;
         bool isTime = false;
+        BSONElement raw;       // the column in the bucket's data region
+        bool ready = false;    // decoded into one of the forms below
         std::optional<ScalarColumn> scalar;    // v2/v3 single-type scalar column
         BSONType scalarType = BSONType::kEOO;
         std::optional<DecodedColumn> decoded;  // v2/v3 other columns
@@ -97,7 +103,13 @@ private:
     BucketSpec _spec;
     BSONObj _bucket;
     BSONElement _meta;
+    /** Decodes `c` unless it is ready (throws for corrupt columns). */
+    void decode(Column& c);
+
     std::vector<Column> _columns;  // time column first
+    int _version = 0;              // control.version of the current bucket
+    size_t _positions = 0;         // values decoded from the current bucket so far
+    bool _allReady = false;        // every column decoded (getNext's first call does it)
     std::vector<ScalarColumn> _spare;  // decode buffers of earlier buckets, for reuse
     std::vector<BSONElement> _dataColumns;  // reset()'s scratch: included non-time columns
     size_t _count = 0;

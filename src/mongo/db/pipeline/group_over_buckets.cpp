@@ -1,5 +1,7 @@
 #include "mongo/db/pipeline/group_over_buckets.h"
 
+#include <tuple>
+
 #include <cmath>
 #include <limits>
 
@@ -473,6 +475,43 @@ void GroupOverBuckets::processGeneric(BucketUnpacker* unpacker, const MatchExpre
     }
 }
 
+namespace {
+/** The bin [start, end) of `t` for bins of `width` ms from `origin`, clamped to int64. */
+std::pair<int64_t, int64_t> timeBin(int64_t t, long long origin, long long width) {
+    // floor((t - origin) / width), exact for any int64 time.
+    __int128 off = static_cast<__int128>(t) - origin;
+    __int128 q = off / width;
+    if (off % width < 0)
+        --q;
+    __int128 start = origin + q * width;
+    __int128 end = start + width;
+    constexpr __int128 kMin = std::numeric_limits<int64_t>::min();
+    constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
+    return {static_cast<int64_t>(std::max(start, kMin)), static_cast<int64_t>(std::min(end, kMax))};
+}
+}  // namespace
+
+std::optional<std::pair<int64_t, int64_t>> GroupOverBuckets::singleTimeBin(
+    const BSONObj& bucket) const {
+    const Plan& plan = *_plan;
+    BSONElement control = bucket["control"];
+    if (control.type() != BSONType::kObject)
+        return std::nullopt;
+    BSONElement min = control.Obj()["min"], max = control.Obj()["max"];
+    if (min.type() != BSONType::kObject || max.type() != BSONType::kObject)
+        return std::nullopt;
+    BSONElement lo = min.Obj()[plan.spec.timeField], hi = max.Obj()[plan.spec.timeField];
+    if (lo.type() != BSONType::kDate || hi.type() != BSONType::kDate)
+        return std::nullopt;
+    const int64_t tmin = lo.date().toMillisSinceEpoch(), tmax = hi.date().toMillisSinceEpoch();
+    if (tmin > tmax)
+        return std::nullopt;
+    auto bin = timeBin(tmin, plan.origin, plan.width);
+    if (tmax >= bin.second)
+        return std::nullopt;
+    return std::make_pair(bin.first, tmax);
+}
+
 void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n) {
     const Plan& plan = *_plan;
     uint32_t metaId = plan.keyUsesMeta ? metaIdOf(meta) : 0;
@@ -489,17 +528,7 @@ void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& me
             continue;
         if (i > 0)
             _runs.emplace_back(i, g);
-        // floor((t - origin) / width), exact for any int64 time.
-        __int128 off = static_cast<__int128>(t[i]) - plan.origin;
-        __int128 q = off / plan.width;
-        if (off % plan.width < 0)
-            --q;
-        __int128 start = plan.origin + q * plan.width;
-        __int128 end = start + plan.width;
-        constexpr __int128 kMin = std::numeric_limits<int64_t>::min();
-        constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
-        lo = static_cast<int64_t>(std::max(start, kMin));
-        hi = static_cast<int64_t>(std::min(end, kMax));
+        std::tie(lo, hi) = timeBin(t[i], plan.origin, plan.width);
         g = static_cast<uint32_t>(groupForRow(metaId, lo, t[i], meta));
     }
     _runs.emplace_back(n, g);
@@ -514,7 +543,12 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
 
     // Preflight: every column this group reads must be block-decoded (or absent).
     const ScalarColumn* time = nullptr;
-    if (plan.keyUsesTime) {
+    // Buckets whose time range lies in one bin of the key (most, when bins are no finer than
+    // the buckets' span) need no time column: one run.
+    std::optional<std::pair<int64_t, int64_t>> oneBin;
+    if (plan.keyUsesTime)
+        oneBin = singleTimeBin(unpacker->bucket());
+    if (plan.keyUsesTime && !oneBin) {
         auto tc = unpacker->column(plan.spec.timeField);
         if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n)
             return false;
@@ -542,7 +576,15 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
             return false;
     }
 
-    buildRuns(time, unpacker->meta(), n);
+    if (oneBin) {
+        const BSONElement meta = unpacker->meta();
+        _runs.clear();
+        _runs.emplace_back(
+            n, groupForRow(plan.keyUsesMeta ? metaIdOf(meta) : 0, oneBin->first, oneBin->second,
+                           meta));
+    } else {
+        buildRuns(time, unpacker->meta(), n);
+    }
 
     // Fold each accumulator's column run by run.
     for (size_t a = 0; a < plan.blockAccs.size(); ++a) {

@@ -19,6 +19,8 @@
 // memory instead of spilling. Thread safety: one owner.
 #pragma once
 
+#include <optional>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,6 +93,12 @@ private:
     bool processBlock(BucketUnpacker* unpacker);
     /** Splits the rows [0, n) of the current bucket into `_runs` of one group each. */
     void buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n);
+    /**
+     * When the bucket's control.min and control.max times fall in one time bin of the key,
+     * every row does: the bin's [start, end) and control.max's time. Its time column is then
+     * not needed.
+     */
+    std::optional<std::pair<int64_t, int64_t>> singleTimeBin(const BSONObj& bucket) const;
     /** The group of `key` (evaluated, owned or not), created if new. */
     size_t groupFor(const Value& key);
     /** The group of the rows of the current bucket with meta id `metaId` and time `t`. */

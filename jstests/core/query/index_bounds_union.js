@@ -90,3 +90,10 @@ checkSame({h: {$in: [1, 2]}});
 // Values that cannot bound: an array in $in, an empty $in.
 checkSame({a: {$in: [[1, 6], 2]}});
 assert.eq([], ids({a: {$in: []}}));
+
+// A union the index cannot bound (strings or objects under another collation than the
+// index's): no bounds from it, the same results.
+assert.eq([1, 15], coll.find({s: {$in: ["s1", "s15"]}}).collation({locale: "fr"}).toArray().map(
+                       d => d._id).sort((x, y) => x - y));
+assert.eq([5], coll.find({_id: {$in: [{a: [2, 3]}, 5]}}).collation({locale: "fr"}).toArray().map(
+                   d => d._id));

@@ -388,8 +388,15 @@ int makeUnionBounds(const IndexEntry& index, const std::map<std::string, FieldPr
         if (i == 0)
             break;
     }
-    bounds->start = bounds->intervals.front().start;
-    bounds->end = bounds->intervals.back().end;
+    if (bounds->intervals.empty()) {
+        // No field bounded (the union cannot bound this index): the whole index.
+        bounds->start = BSONObj();
+        bounds->end = BSONObj();
+        bounds->startInclusive = bounds->endInclusive = true;
+    } else {
+        bounds->start = bounds->intervals.front().start;
+        bounds->end = bounds->intervals.back().end;
+    }
 
     // Explain: each key field's intervals in scan order.
     BSONObjBuilder explain;

@@ -55,6 +55,14 @@ function parallelArraysRejected() {
     assert.commandWorked(coll.createIndex({x: 1, y: 1}));
     assert.commandFailedWithCode(coll.insert({_id: 200, x: [1, 2], y: [3, 4]}),
                                  ErrorCodes.CannotIndexParallelArrays);
+    // Two key fields through the same array are not parallel: every combination is a key.
+    assert.commandWorked(coll.createIndex({"p.b": 1, "p.c": 1}));
+    assert.commandWorked(coll.insert({_id: 201, p: [{b: 1, c: 2}, {b: 3, c: 4}]}));
+    assert.eq([201], ids(coll.find({"p.b": 1, "p.c": 4}).hint({"p.b": 1, "p.c": 1})));
+    assert.eq([], ids(coll.find({p: {$elemMatch: {b: 1, c: 4}}})));
+    assert.commandFailedWithCode(coll.insert({_id: 202, p: [{b: 1}], q: 1, x: [1], y: [2]}),
+                                 ErrorCodes.CannotIndexParallelArrays);
+    assert.commandWorked(coll.deleteOne({_id: 201}));
 }
 
 function sparseIndexSkipsMissingFields() {

@@ -28,8 +28,14 @@ const BSONElement& missingInArrayNull() {
     return kNull;
 }
 
+/**
+ * The values at `path` under `obj` (a leaf array whole, expanded by the caller). `arrays`,
+ * when given, receives the position of every array met on the way (leaf arrays included):
+ * two key fields may go through the same arrays, not through different ones.
+ */
 void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
-             bool* arrayOnPath, bool nullForMissingInArrays = false) {
+             bool* arrayOnPath, bool nullForMissingInArrays = false,
+             std::vector<const char*>* arrays = nullptr) {
     auto dot = path.find('.');
     StringData head = path.substr(0, dot);
     BSONElement e = obj.getField(head);
@@ -38,6 +44,8 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
     if (dot == StringData::npos) {
         if (e.type() == BSONType::kArray) {
             *arrayOnPath = true;
+            if (arrays)
+                arrays->push_back(e.rawdata());
             out->push_back(e);  // expanded by the caller
         } else {
             out->push_back(e);
@@ -46,7 +54,7 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
     }
     StringData rest = path.substr(dot + 1);
     if (e.type() == BSONType::kObject) {
-        collect(e.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays);
+        collect(e.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, arrays);
         return;
     }
     if (e.type() == BSONType::kArray) {
@@ -54,19 +62,26 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
         StringData next = rest.substr(0, rest.find('.'));
         if (isPositional(next)) {
             // a.0.b: the element at that position (not multikey through it).
-            collect(arr, rest, out, arrayOnPath, nullForMissingInArrays);
+            collect(arr, rest, out, arrayOnPath, nullForMissingInArrays, arrays);
             return;
         }
         *arrayOnPath = true;
+        if (arrays)
+            arrays->push_back(e.rawdata());
         for (auto sub : arr) {
             if (sub.type() != BSONType::kObject)
                 continue;
             const size_t before = out->size();
-            collect(sub.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays);
+            collect(sub.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, arrays);
             if (nullForMissingInArrays && out->size() == before)
                 out->push_back(missingInArrayNull());
         }
     }
+}
+
+/** Whether every array of `a` is one of `b` (both sorted). */
+bool arraysWithin(const std::vector<const char*>& a, const std::vector<const char*>& b) {
+    return std::includes(b.begin(), b.end(), a.begin(), a.end());
 }
 
 void appendTranslatedElements(BSONObjBuilder* b, const BSONObj& obj,
@@ -151,7 +166,8 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
     static const BSONObj kUndefinedObj = BSON("" << BSONUndefined);
 
     std::vector<std::vector<BSONElement>> values;
-    std::vector<std::string> arrayFields;
+    // Key fields that met arrays, with the positions of those arrays (sorted).
+    std::vector<std::pair<std::string, std::vector<const char*>>> arrayFields;
     bool allMissing = true;
     // Own the NumberLong cell ids of geo fields and the digests of hashed ones (elements
     // point into the shared buffers, which stay put when the vector grows).
@@ -179,8 +195,9 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
         }
         std::vector<BSONElement> raw;
         bool arrayOnPath = false;
+        std::vector<const char*> arrays;
         collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath,
-                /*nullForMissingInArrays*/ true);
+                /*nullForMissingInArrays*/ true, &arrays);
         if (isHashedKeyType(field)) {
             const BSONElement* array = nullptr;
             for (const auto& e : raw)
@@ -220,21 +237,28 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
             vals.push_back(kNullObj.firstElement());
         if (arrayOnPath) {
             out->multikey = true;
-            arrayFields.emplace_back(field.fieldNameStringData());
+            std::sort(arrays.begin(), arrays.end());
+            arrays.erase(std::unique(arrays.begin(), arrays.end()), arrays.end());
+            // Fields through the same arrays ({a.b, a.c} over a: [...]) combine every value
+            // of one with every value of the other, as upstream; through different arrays
+            // ({a, b} over two arrays) they cannot be indexed.
+            for (const auto& [name, other] : arrayFields)
+                if (!arraysWithin(arrays, other) && !arraysWithin(other, arrays))
+                    return Status(ErrorCodes::CannotIndexParallelArrays,
+                                  "cannot index parallel arrays [" +
+                                      std::string(field.fieldNameStringData()) + "] [" + name +
+                                      "]");
+            arrayFields.emplace_back(std::string(field.fieldNameStringData()), std::move(arrays));
         }
         values.push_back(std::move(vals));
     }
-    if (arrayFields.size() > 1)
-        return Status(ErrorCodes::CannotIndexParallelArrays,
-                      "cannot index parallel arrays [" + arrayFields[1] + "] [" +
-                          arrayFields[0] + "]");
     if (sparse && allMissing)
         return Status::OK();
     for (const auto& vals : values)
         if (vals.empty())  // a geo field without geometry: the document is not indexed
             return Status::OK();
 
-    // Cartesian product; at most one field has more than one value.
+    // Cartesian product (fields with several values go through the same arrays).
     std::vector<BSONObj> keys{BSONObj()};
     for (const auto& vals : values) {
         std::vector<BSONObj> next;

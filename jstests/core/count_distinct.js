@@ -54,9 +54,21 @@ function distinctMissingCollectionIsEmpty() {
     assert.eq([], res.values);
 }
 
+function countHintByKeyPatternOfAnyNumberType() {
+    // The legacy shell sends numbers as doubles: {_id: 1.0} names the {_id: 1} index.
+    for (const hint of [{_id: 1}, {_id: Double(1)}, {_id: NumberLong("1")}, "_id_"]) {
+        const res = assert.commandWorked(
+            db.runCommand({count: coll.getName(), query: {a: 1}, hint: hint}), tojson(hint));
+        assert.eq(2, res.n);
+    }
+    assert.commandFailedWithCode(db.runCommand({count: coll.getName(), hint: {_id: -1}}),
+                                 ErrorCodes.BadValue);
+}
+
 runScenarios(
     setUp,
     countAll,
+    countHintByKeyPatternOfAnyNumberType,
     countWithQuerySkipLimit,
     countMissingCollectionIsZero,
     distinctScalarField,

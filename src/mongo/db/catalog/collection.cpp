@@ -1,5 +1,7 @@
 #include "mongo/db/catalog/collection.h"
 
+#include "mongo/bson/bson_comparator.h"
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/catalog/op_observer.h"
@@ -141,8 +143,9 @@ IndexEntry* Collection::findIndexByName(StringData name) const {
 
 std::vector<IndexEntry*> Collection::findIndexesByKeyPattern(const BSONObj& key) const {
     std::vector<IndexEntry*> out;
+    // Compared as values, as upstream: {a: 1.0} (the legacy shell's numbers) names {a: 1}.
     for (const auto& i : _indexes) {
-        if (i->desc.keyPattern.binaryEqual(key))
+        if (compareObjects(i->desc.keyPattern, key, ComparisonRules::kConsiderFieldName) == 0)
             out.push_back(i.get());
     }
     return out;

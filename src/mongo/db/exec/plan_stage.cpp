@@ -1,5 +1,7 @@
 #include "mongo/db/exec/plan_stage.h"
 
+#include "mongo/util/assert_util.h"
+
 #include <algorithm>
 
 #include "mongo/db/exec/stages.h"
@@ -11,7 +13,17 @@ bool PlanExecutor::getNext(OperationContext* opCtx, BSONObj* out, RecordId* id) 
     if (_eof)
         return false;
     opCtx->checkForInterrupt();
-    auto m = _root->next(opCtx);
+    std::optional<WorkingMember> m;
+    try {
+        m = _root->next(opCtx);
+    } catch (const DBException& ex) {
+        if (!_makeBackup || _nReturned > 0 ||
+            ex.code() != ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed)
+            throw;
+        _root = _makeBackup();
+        _makeBackup = nullptr;
+        return getNext(opCtx, out, id);
+    }
     if (!m) {
         _eof = true;
         return false;

@@ -6,6 +6,7 @@
 // is saved (storage cursors released) and restored on the next batch.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,14 @@ protected:
 class PlanExecutor {
 public:
     explicit PlanExecutor(std::unique_ptr<PlanStage> root) : _root(std::move(root)) {}
+    /**
+     * A plan to run instead when the first one fails with QueryExceededMemoryLimitNoDiskUseAllowed
+     * (its blocking SORT outgrew its memory) before returning anything: upstream's multi-planner
+     * drops a plan that fails that way and runs another.
+     */
+    void setBackupPlan(std::function<std::unique_ptr<PlanStage>()> makeBackup) {
+        _makeBackup = std::move(makeBackup);
+    }
     /** Next document, or false at the end. */
     bool getNext(OperationContext* opCtx, BSONObj* out, RecordId* id = nullptr);
     bool isEOF() const {
@@ -98,6 +107,7 @@ public:
 
 private:
     std::unique_ptr<PlanStage> _root;
+    std::function<std::unique_ptr<PlanStage>()> _makeBackup;  // built only when used
     bool _eof = false;
     long long _nReturned = 0;
 };

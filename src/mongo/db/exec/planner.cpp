@@ -672,6 +672,40 @@ IndexEntry* chooseGeoIndex(const Collection& coll,
     return nullptr;
 }
 
+/** The eligible index that gives the sort with the most bounded key fields (none: null). */
+IndexChoice chooseSortProvidingIndex(const Collection& coll,
+                                     const std::map<std::string, FieldPredicate>& preds,
+                                     const FindPlanParams& params) {
+    IndexChoice best;
+    for (const auto& idx : coll.indexes()) {
+        if (!isEligible(*idx, params))
+            continue;
+        IndexChoice c = evaluateIndex(idx.get(), preds, params, true);
+        if (c.sortDirection != 0 && (!best.index || c.fieldsBounded > best.fieldsBounded))
+            best = c;
+    }
+    return best;
+}
+
+/** The stages above the data access: SORT (when `needsSort`), SKIP, LIMIT, PROJECTION. */
+std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root,
+                                      const FindPlanParams& params, bool needsSort) {
+    const bool naturalSort = params.sort.firstElementFieldNameStringData() == "$natural";
+    if (params.sortPattern && !naturalSort && needsSort) {
+        long long topK = params.limit > 0 ? params.limit + params.skip : 0;
+        root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort,
+                                           topK, params.maxSortMemoryBytes, params.allowDiskUse);
+    }
+    if (params.skip > 0)
+        root = std::make_unique<SkipStage>(std::move(root), params.skip);
+    if (params.limit > 0)
+        root = std::make_unique<LimitStage>(std::move(root), params.limit);
+    if (params.projection)
+        root = std::make_unique<ProjectionStage>(std::move(root), params.projection,
+                                                 params.projectionSpec, params.simpleProjection);
+    return root;
+}
+
 }  // namespace
 
 long long defaultMaxSortMemoryBytes() {
@@ -718,6 +752,13 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
             choice = chooseIndex(*coll, preds, params, wantsSort);
     }
 
+    // A plan whose blocking SORT may outgrow its memory gets, as upstream's multi-planner
+    // would find, the best index that gives the sort as a backup (PlanExecutor::setBackupPlan).
+    IndexChoice backup;
+    if (wantsSort && !geoBounds && choice.sortDirection == 0 && !params.allowDiskUse &&
+        params.hint.isEmpty())
+        backup = chooseSortProvidingIndex(*coll, preds, params);
+
     bool sortProvided = false;
     if (geoBounds) {
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, *geoBounds, true);
@@ -738,19 +779,21 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher,
                                                      params.resumeAfter);
     }
-    if (wantsSort && !sortProvided) {
-        long long topK = params.limit > 0 ? params.limit + params.skip : 0;
-        root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort,
-                                           topK, params.maxSortMemoryBytes, params.allowDiskUse);
+    auto exec = std::make_unique<PlanExecutor>(finishPlan(std::move(root), params, !sortProvided));
+    if (backup.index) {
+        IndexBounds bounds;
+        const bool forward = backup.sortDirection > 0;
+        makeBounds(*backup.index, preds, params.collator, &bounds, nullptr, forward);
+        // Built when used only (an index scan counts as an access of its index). The
+        // parameters it keeps (matcher, sort, projection) are shared or copied; the collator
+        // is not read after this call.
+        exec->setBackupPlan([coll, index = backup.index, bounds, forward, params] {
+            auto ixscan = std::make_unique<IndexScanStage>(coll, index, bounds, forward);
+            return finishPlan(std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher),
+                              params, false);
+        });
     }
-    if (params.skip > 0)
-        root = std::make_unique<SkipStage>(std::move(root), params.skip);
-    if (params.limit > 0)
-        root = std::make_unique<LimitStage>(std::move(root), params.limit);
-    if (params.projection)
-        root = std::make_unique<ProjectionStage>(std::move(root), params.projection,
-                                                 params.projectionSpec, params.simpleProjection);
-    return std::make_unique<PlanExecutor>(std::move(root));
+    return exec;
 }
 
 }  // namespace mongo

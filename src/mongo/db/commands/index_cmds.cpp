@@ -1,5 +1,6 @@
 // createIndexes, listIndexes, dropIndexes.
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
@@ -55,6 +56,8 @@ public:
         auto cmd = CreateIndexesCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         uassert(ErrorCodes::BadValue, "Must specify at least one index to create",
                 !cmd.getIndexes().empty());
         // On a time-series view the specs are translated to bucket specs (spec §4).
@@ -152,6 +155,8 @@ public:
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = DropIndexesCommand::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
         auto ts = coll ? std::nullopt : timeseries::lookupTimeseriesCollection(opCtx, nss);

@@ -7,6 +7,7 @@
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/projection.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/db_raii.h"
@@ -59,6 +60,8 @@ public:
         auto cmd = UpdateCommandRequest::parse(req.bodyWithSequences());
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
         const auto& updates = cmd.getUpdates();
@@ -202,6 +205,8 @@ public:
         auto cmd = FindAndModifyCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         bool remove = cmd.getRemove().value_or(false);
         bool upsert = cmd.getUpsert().value_or(false);
         bool returnNew = cmd.getNew().value_or(false);

@@ -391,6 +391,8 @@ public:
         auto cmd = DeleteCommandRequest::parse(req.bodyWithSequences());
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         checkWritableNamespace(nss);
         const auto& deletes = cmd.getDeletes();
         uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +

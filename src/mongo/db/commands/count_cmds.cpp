@@ -90,6 +90,8 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         const std::string& key = cmd.getKey();
         uassert(ErrorCodes::BadValue, "key cannot be empty", !key.empty());
+        uassert(31032, "Key field cannot contain an embedded null byte",
+                key.find('\0') == std::string::npos);
         auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
         FindPlanParams params =
             makeFindParams(cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint(),

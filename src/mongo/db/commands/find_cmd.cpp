@@ -21,7 +21,6 @@
 namespace mongo {
 namespace {
 
-constexpr long long kDefaultFindBatchSize = 101;
 
 /**
  * find on a view: an aggregate of the view's pipeline plus the find's stages (also a find
@@ -118,7 +117,7 @@ public:
         std::string nearPath;
         if (auto geoNear = view ? std::nullopt : nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
             uassertNearQueryIndexed(opCtx, nss, *geoNear, nearPath);
-            long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
+            long long batchSize = cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
             runFindOnView(opCtx, req, cmd, nss, batchSize, cmd.getSingleBatch(), result);
             return;
         }
@@ -133,7 +132,7 @@ public:
         params.limit = cmd.getLimit().value_or(0);
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         bool singleBatch = cmd.getSingleBatch();
-        long long batchSize = cmd.getBatchSize().value_or(kDefaultFindBatchSize);
+        long long batchSize = cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
         if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))
             singleBatch = true;
 

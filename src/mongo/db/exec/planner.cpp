@@ -712,9 +712,27 @@ long long defaultMaxSortMemoryBytes() {
     return gInternalQueryMaxBlockingSortMemoryUsageBytes.load();
 }
 
+namespace {
+/** BadValue unless a `$natural` in `spec` (a sort or a hint) is its only field, with 1 or -1. */
+void checkNaturalParam(const BSONObj& spec, StringData what) {
+    BSONElement natural = spec["$natural"];
+    if (natural.eoo())
+        return;
+    uassert(ErrorCodes::BadValue,
+            "$natural " + std::string(what) + " cannot be set to a value other than -1 or 1.",
+            spec.nFields() == 1 && natural.isNumber() &&
+                (natural.numberDouble() == 1 || natural.numberDouble() == -1));
+}
+}  // namespace
+
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
                                             std::shared_ptr<Collection> coll,
                                             const FindPlanParams& params) {
+    checkNaturalParam(params.sort, "sort");
+    checkNaturalParam(params.hint, "hint");
+    uassert(ErrorCodes::BadValue, "a $natural sort cannot be used with an index hint",
+            !(params.sort.hasField("$natural") && !params.hint.isEmpty() &&
+              !params.hint.hasField("$natural")));
     std::unique_ptr<PlanStage> root;
     if (!coll) {
         // A missing collection behaves as an empty one: EOF.

@@ -84,6 +84,8 @@ private:
     Result parseElemMatch(StringData path, const BSONElement& e, int depth);
     Result parseNot(StringData path, const BSONElement& e, int depth);
     Result parseGeo(StringData path, const BSONElement& e);
+
+    int _inElemMatch = 0;  // > 0 while parsing the object of an $elemMatch
 };
 
 Result Parser::parseGeo(StringData path, const BSONElement& e) {
@@ -121,6 +123,9 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                                   std::string(name) + " must be an integer value of 1");
                 r = std::unique_ptr<MatchExpression>(
                     std::make_unique<ConstantMatchExpression>(name == "$alwaysTrue"));
+            }
+            else if (name == "$expr" && _inElemMatch > 0) {
+                return badValue("$expr can only be applied to the top-level document");
             }
             else if (name == "$expr") {
                 ExprMatchParser hook;
@@ -459,7 +464,9 @@ Result Parser::parseElemMatch(StringData path, const BSONElement& e, int depth) 
         return std::unique_ptr<MatchExpression>(std::make_unique<ElemMatchValueMatchExpression>(
             path, std::move(r.getValue()), spec));
     }
+    ++_inElemMatch;
     Result r = parseTopLevel(spec, depth + 1);
+    --_inElemMatch;
     if (!r.isOK())
         return r;
     return std::unique_ptr<MatchExpression>(

@@ -277,15 +277,10 @@ bool WiredTigerRecordStore::findRecordIf(RecoveryUnit* ru, RecordId id,
 }
 
 bool WiredTigerRecordStore::findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const {
-    WtCursor c = wtRU(ru)->openCursor(_uri);
-    c->set_key(c.get(), id.getLong());
-    int rc = c->search(c.get());
-    if (rc == WT_NOTFOUND)
-        return false;
-    throwIfError(rc, c.get(), "findRecord");
-    if (out)
-        *out = currentValue(c.get());
-    return true;
+    BSONObj unused;
+    bool kept = false;
+    return findRecordIf(
+        ru, id, [out](const BSONObj&) { return out != nullptr; }, out ? out : &unused, &kept);
 }
 
 std::unique_ptr<RecordCursor> WiredTigerRecordStore::getCursor(RecoveryUnit* ru,

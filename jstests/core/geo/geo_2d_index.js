@@ -72,3 +72,13 @@ assert.eq(1, other.find().hint({p: "2d"}).itcount());
 
 assert(coll.validate({full: true}).valid);
 assert(other.validate({full: true}).valid);
+
+// $geoNear without key needs a geo index: a hashed or text index is not one.
+const hashedOnly = db[jsTestName() + "_hashed"];
+hashedOnly.drop();
+assert.commandWorked(hashedOnly.insert({_id: 1, h: {x: 1, y: 1}}));
+assert.commandWorked(hashedOnly.createIndex({h: "hashed"}));
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: hashedOnly.getName(),
+                   pipeline: [{$geoNear: {near: [0, 0], distanceField: "d"}}], cursor: {}}),
+    ErrorCodes.IndexNotFound);

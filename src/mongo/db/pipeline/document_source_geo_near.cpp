@@ -173,7 +173,7 @@ std::vector<std::pair<std::string, std::string>> geoIndexFields(OperationContext
         if (idx->desc.hidden)
             continue;
         for (auto k : idx->desc.keyPattern) {
-            if (k.type() != BSONType::kString)
+            if (!isGeoKeyType(k))  // not "hashed", "text", ...
                 continue;
             std::pair<std::string, std::string> f{std::string(k.fieldNameStringData()), k.str()};
             if (std::find(out.begin(), out.end(), f) == out.end())

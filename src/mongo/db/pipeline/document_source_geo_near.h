@@ -119,8 +119,8 @@ void uassertNearQueryIndexed(OperationContext* opCtx, const NamespaceString& nss
                              const BSONObj& geoNearStage, const std::string& path);
 
 /**
- * The geo index key fields of the collection `nss` (fields whose key type is "2dsphere" or
- * "2dsphere_bucket"), with their types.
+ * The geo index key fields of the collection `nss` (fields whose key type is "2dsphere",
+ * "2dsphere_bucket" or "2d"; not "hashed" or "text"), with their types.
  */
 std::vector<std::pair<std::string, std::string>> geoIndexFields(OperationContext* opCtx,
                                                                 const NamespaceString& nss);

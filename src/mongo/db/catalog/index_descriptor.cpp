@@ -35,25 +35,17 @@ Status validateKeyPattern(const BSONObj& key) {
     int hashed = 0;
     for (auto e : key)
         hashed += e.type() == BSONType::kString && e.valueStringData() == "hashed";
-    // 2d: one geo field per index, and it comes first (upstream 16800, 16801).
-    int geo = 0;
-    bool twoDFirst = true;
-    int position = 0;
+    // 2d: the index's only geo field, and its first field (upstream 16800, 16801).
+    int geo = 0, twoDPosition = -1, position = 0;
     for (auto e : key) {
-        if (e.type() == BSONType::kString &&
-            (e.valueStringData() == "2d" || e.valueStringData().substr(0, 8) == "2dsphere")) {
-            if (e.valueStringData() == "2d" && position != 0)
-                twoDFirst = false;
-            ++geo;
-        }
+        geo += isGeoKeyType(e);
+        if (isGeoKeyType(e) && e.valueStringData() == "2d")
+            twoDPosition = position;
         ++position;
     }
-    bool hasTwoD = false;
-    for (auto e : key)
-        hasTwoD = hasTwoD || (e.type() == BSONType::kString && e.valueStringData() == "2d");
-    if (hasTwoD && geo > 1)
+    if (twoDPosition >= 0 && geo > 1)
         return Status(ErrorCodes::Error(16800), "can't have 2 geo fields");
-    if (!twoDFirst)
+    if (twoDPosition > 0)
         return Status(ErrorCodes::Error(16801), "2d has to be first in index");
     if (hashed > 1)
         return Status(ErrorCodes::Error(31303),

@@ -46,9 +46,7 @@ struct IndexDescriptor {
      * predicates or sorts. */
     bool isGeoIndex() const {
         for (auto e : keyPattern)
-            if (e.type() == BSONType::kString &&
-                (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket" ||
-                 e.valueStringData() == "2d"))
+            if (isGeoKeyType(e))
                 return true;
         return false;
     }

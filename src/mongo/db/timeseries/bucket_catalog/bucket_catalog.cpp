@@ -418,6 +418,11 @@ std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock,
     return std::nullopt;
 }
 
+/** The result of a measurement tryStage() staged: the active batch of its series' bucket. */
+InsertResult stagedIn(Stripe& stripe, WithLock, const BucketKey& key) {
+    return InsertResult{stripe.openBucketsByKey.find(key)->second->activeBatch, std::nullopt};
+}
+
 /** Stages into the open bucket or reports what must happen first. */
 enum class Placement { kStaged, kNeedsBucket, kNeedsReopening };
 
@@ -534,16 +539,14 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                            limits, &openedDueToMetadata);
     if (p == Placement::kStaged) {
-        auto it = stripe.openBucketsByKey.find(x.getValue().key());
-        return InsertResult{it->second->activeBatch, std::nullopt};
+        return stagedIn(stripe, lk, x.getValue().key());
     }
     if (p == Placement::kNeedsReopening &&
         reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats)) {
         p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
                      &openedDueToMetadata);
         if (p == Placement::kStaged) {
-            auto it = stripe.openBucketsByKey.find(x.getValue().key());
-            return InsertResult{it->second->activeBatch, std::nullopt};
+            return stagedIn(stripe, lk, x.getValue().key());
         }
     }
     if (p == Placement::kNeedsReopening) {
@@ -598,8 +601,7 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                            limits, &openedDueToMetadata);
     if (p == Placement::kStaged) {
-        auto it = stripe.openBucketsByKey.find(x.getValue().key());
-        return InsertResult{it->second->activeBatch, std::nullopt};
+        return stagedIn(stripe, lk, x.getValue().key());
     }
     return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                             limits, openedDueToMetadata);

@@ -63,12 +63,12 @@ read -r jp jf <<< "$(last_counts "$logdir/jstests.log")"
 jp=${jp:-0}; jf=${jf:-1}
 add_counts "$jp" "$jf"
 
-echo "=== layer check (every include follows the library table of site_scons/mongo_build.py)"
-/usr/bin/python3 buildscripts/check_layers.py > "$logdir/layers.log" 2>&1
+echo "=== layer check (every include and every linked symbol follows the library table of site_scons/mongo_build.py)"
+/usr/bin/python3 buildscripts/layers.py --symbols build/opt/lib > "$logdir/layers.log" 2>&1
 layers_rc=$?
 tail -n 20 "$logdir/layers.log"
 if [ "$layers_rc" -eq 0 ]; then add_counts 1 0; else add_counts 0 1; fi
-/usr/bin/python3 buildscripts/check_layers_test.py > "$logdir/layers_test.log" 2>&1
+/usr/bin/python3 buildscripts/layers_test.py > "$logdir/layers_test.log" 2>&1
 cat "$logdir/layers_test.log"
 read -r lp lf <<< "$(last_counts "$logdir/layers_test.log")"
 lp=${lp:-0}; lf=${lf:-1}

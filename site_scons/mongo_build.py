@@ -34,13 +34,24 @@ LIBRARIES = [
                'mongo/db/update'], [],
      ['bson', 'bson_column', 'geo']),
     ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl']),
-    ('exec', ['mongo/db/exec'], [], ['catalog', 'query']),
-    ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog']),
-    # 'db' for NamespaceString and OperationContext, which live in the db library.
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
+    # The time-series core (layer 12): the bucket schema's names, options, BucketSpec, meta
+    # normalisation, index schema conversion and the bucket-level geo predicate; what both
+    # the pipeline and the write path need. Single files of mongo/db/timeseries (headers
+    # without a .cpp are listed too: the layer check places them).
+    ('timeseries_core', ['mongo/db/timeseries/timeseries_constants.h',
+                         'mongo/db/timeseries/bucket_spec.h',
+                         'mongo/db/timeseries/timeseries_options.cpp',
+                         'mongo/db/timeseries/metadata.cpp',
+                         'mongo/db/timeseries/timeseries_index_schema_conversion_functions.cpp',
+                         'mongo/db/timeseries/bucket_geo_within_match_expression.cpp'], [],
+     ['catalog', 'query', 'idl', 'bson_column']),
+    ('exec', ['mongo/db/exec'], [], ['catalog', 'query', 'timeseries_core']),
+    ('pipeline', ['mongo/db/pipeline'], [], ['exec', 'query', 'catalog', 'timeseries_core']),
+    # The time-series write path (layer 15): bucket catalog, compression, writes on buckets.
     ('timeseries', ['mongo/db/timeseries', 'mongo/db/timeseries/bucket_catalog',
                     'mongo/db/timeseries/rollups'], [],
-     ['catalog', 'pipeline', 'bson_column', 'repl']),
+     ['timeseries_core', 'catalog', 'pipeline', 'bson_column', 'repl']),
     # Users, roles, privileges, SCRAM (layer 16); OpenSSL and ICU's SASLprep.
     ('auth', ['mongo/db/auth'], [], ['catalog', 'db_base', 'transport', 'idl']),
     ('db', ['mongo/db', 'mongo/db/commands', 'mongo/db/ttl'], [],
@@ -173,6 +184,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
     def folder_sources(folder, kinds=('',)):
         if folder.endswith('.cpp'):
             return [File('#src/' + folder)]
+        if folder.endswith('.h'):
+            return []  # a header the table places (no source of its own)
         result = []
         for f in sorted(Glob('#src/%s/*.cpp' % folder, strings=False)):
             if os.path.relpath(f.srcnode().abspath, os.path.join(top, 'src')) in claimed_files:

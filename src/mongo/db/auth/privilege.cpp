@@ -1,10 +1,12 @@
 #include "mongo/db/auth/privilege.h"
 
+#include "mongo/db/namespace_string.h"
+
 namespace mongo::auth {
 namespace {
 
 constexpr StringData kSystemPrefix = "system.";
-constexpr StringData kBucketsPrefix = "system.buckets.";
+constexpr StringData kBucketsPrefix = NamespaceString::kSystemBucketsPrefix;
 
 bool startsWith(StringData s, StringData prefix) {
     return s.substr(0, prefix.size()) == prefix;

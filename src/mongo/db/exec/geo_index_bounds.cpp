@@ -12,6 +12,8 @@
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/geo/geo_query.h"
 #include "mongo/db/matcher/expression_geo.h"
+#include "mongo/db/timeseries/bucket_geo_within_match_expression.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 
 namespace mongo::geo_index_bounds {
 
@@ -50,7 +52,8 @@ void collect(const MatchExpression* e, std::vector<GeoPredicate>* out) {
             auto* g = static_cast<const InternalBucketGeoWithinMatchExpression*>(e);
             // A dotted field is not the column a 2dsphere_bucket index on data.<f> reads.
             if (g->field().find('.') == std::string::npos)
-                out->push_back({"data." + g->field(), true, &g->region()});
+                out->push_back({std::string(timeseries::kDataFieldNamePrefix) + g->field(), true,
+                            &g->region()});
             return;
         }
         default:

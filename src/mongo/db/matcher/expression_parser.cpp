@@ -1,6 +1,7 @@
 #include "mongo/db/matcher/expression_parser.h"
 
 #include <cmath>
+#include <map>
 #include <mutex>
 
 #include "mongo/db/matcher/expression_geo.h"
@@ -18,6 +19,12 @@ constexpr int kMaxDepth = 100;
 
 std::mutex gExprMutex;
 ExprMatchParser gExprParser;
+
+/** Registered top-level operators; written only by static initialisers (single-threaded). */
+std::map<std::string, ExprMatchParser, std::less<>>& topLevelOperators() {
+    static std::map<std::string, ExprMatchParser, std::less<>> operators;
+    return operators;
+}
 
 struct TypeAlias {
     StringData name;
@@ -140,8 +147,8 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                 r = parseJsonSchema(e);
             } else if (name == "$where")
                 return badValue("$where is not allowed in this context");
-            else if (name == InternalBucketGeoWithinMatchExpression::kName)
-                r = InternalBucketGeoWithinMatchExpression::parse(e);
+            else if (auto op = topLevelOperators().find(name); op != topLevelOperators().end())
+                r = op->second(e);
             else if (name == "$text")
                 return Status(ErrorCodes::IndexNotFound, "text index required for $text query");
             else
@@ -506,6 +513,10 @@ StatusWith<std::unique_ptr<MatchExpression>> parseValueMatchExpression(const BSO
 void setExprMatchParser(ExprMatchParser parser) {
     std::lock_guard<std::mutex> lk(gExprMutex);
     gExprParser = std::move(parser);
+}
+
+void registerTopLevelMatchOperator(StringData name, ExprMatchParser parser) {
+    topLevelOperators()[std::string(name)] = std::move(parser);
 }
 
 ExprMatchParser getExprMatchParser() {

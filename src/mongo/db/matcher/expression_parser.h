@@ -49,6 +49,13 @@ void setExprMatchParser(ExprMatchParser parser);
 /** The installed hook (empty if none). */
 ExprMatchParser getExprMatchParser();
 
+/**
+ * Top-level operators of the layers above (e.g. the time-series bucket predicate
+ * $_internalBucketGeoWithin), registered from static initialisers before any query runs.
+ * The parser hands the operator's element to `parser`; a name not registered is unknown.
+ */
+void registerTopLevelMatchOperator(StringData name, ExprMatchParser parser);
+
 /** Maps a $type alias ("string", "objectId", ...) to its type; false if unknown. */
 bool typeFromAlias(StringData alias, BSONType* out);
 

@@ -11,6 +11,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 
 namespace mongo {
 
@@ -162,7 +163,8 @@ private:
             (path == *_spec.metaField || path.rfind(*_spec.metaField + ".", 0) == 0)) {
             if (!_spec.includes(*_spec.metaField))
                 return Mapped{BSONObj(), std::nullopt};
-            std::string renamed = "meta" + path.substr(_spec.metaField->size());
+            std::string renamed =
+                std::string(timeseries::kBucketMetaFieldName) + path.substr(_spec.metaField->size());
             BSONObjBuilder b;
             b.appendAs(e, renamed);
             BSONObj pred = b.obj();
@@ -199,8 +201,8 @@ private:
         }
         if (v.type() != BSONType::kDate)
             return Mapped{BSONObj(), std::nullopt};
-        const std::string minT = "control.min." + _spec.timeField;
-        const std::string maxT = "control.max." + _spec.timeField;
+        const std::string minT = timeseries::controlMinPath(_spec.timeField);
+        const std::string maxT = timeseries::controlMaxPath(_spec.timeField);
         long long d = v.date().toMillisSinceEpoch();
         auto floorSec = [](long long ms) { return ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000); };
         auto ceilSec = [](long long ms) { return ms >= 0 ? (ms + 999) / 1000 : -((-ms) / 1000); };
@@ -271,8 +273,8 @@ private:
             return Mapped{BSONObj(), std::nullopt};
         if (v.type() == BSONType::kString && !_opts.collationMatchesDefault)
             return Mapped{BSONObj(), std::nullopt};  // min/max ordered by another collation
-        const std::string minF = "control.min." + field;
-        const std::string maxF = "control.max." + field;
+        const std::string minF = timeseries::controlMinPath(field);
+        const std::string maxF = timeseries::controlMaxPath(field);
         // NaN sorts below every number, so one NaN measurement makes control.min NaN, and
         // comparisons with NaN match only NaN: min-based bounds must keep such buckets, and a
         // NaN operand is decided by min alone.

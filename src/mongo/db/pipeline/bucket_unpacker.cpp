@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -107,11 +108,11 @@ void BucketUnpacker::reset(BSONObj bucket) {
     _meta = BSONElement();
     for (auto e : _bucket) {
         StringData name = e.fieldNameStringData();
-        if (name == "data" && data.eoo())
+        if (name == timeseries::kBucketDataFieldName && data.eoo())
             data = e;
-        else if (name == "meta" && _meta.eoo())
+        else if (name == timeseries::kBucketMetaFieldName && _meta.eoo())
             _meta = e;
-        else if (name == "control" && controlElem.eoo())
+        else if (name == timeseries::kBucketControlFieldName && controlElem.eoo())
             controlElem = e;
     }
     uassert(5346509,
@@ -121,9 +122,9 @@ void BucketUnpacker::reset(BSONObj bucket) {
     if (controlElem.type() == BSONType::kObject) {
         for (auto e : controlElem.embeddedObject()) {
             StringData name = e.fieldNameStringData();
-            if (name == "version" && versionElem.eoo())
+            if (name == timeseries::kBucketControlVersionFieldName && versionElem.eoo())
                 versionElem = e;
-            else if (name == "count" && count.eoo())
+            else if (name == timeseries::kBucketControlCountFieldName && count.eoo())
                 count = e;
         }
     }

@@ -17,27 +17,11 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/column/bsoncolumn.h"
+#include "mongo/db/timeseries/bucket_spec.h"
 
 namespace mongo {
 
 class BSONObjBuilder;
-
-/** What to unpack: the time/meta names and a top-level field projection. */
-struct BucketSpec {
-    enum class Behavior { kInclude, kExclude };
-
-    std::string timeField;
-    std::optional<std::string> metaField;
-    Behavior behavior = Behavior::kExclude;
-    std::set<std::string> fieldSet;  // include or exclude list (top-level names)
-    /** Fields computed from meta before unpacking, copied from the bucket into each event. */
-    std::vector<std::string> computedMetaProjFields;
-
-    bool includes(StringData field) const {
-        bool listed = fieldSet.count(std::string(field)) > 0;
-        return behavior == Behavior::kInclude ? listed : !listed;
-    }
-};
 
 class BucketUnpacker {
 public:

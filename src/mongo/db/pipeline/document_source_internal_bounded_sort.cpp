@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -75,10 +76,12 @@ BSONObj DocumentSourceInternalBoundedSort::currentBoundKey() {
         return BSONObj();
     const BSONObj& bucket = _unpack->currentBucket();
     const BucketSpec& spec = _unpack->bucketSpec();
-    BSONElement control = bucket.getField("control");
+    BSONElement control = bucket.getField(timeseries::kBucketControlFieldName);
     if (control.type() != BSONType::kObject)
         return BSONObj();
-    BSONElement bounds = control.embeddedObject().getField(_base == BoundBase::kMin ? "min" : "max");
+    BSONElement bounds = control.embeddedObject().getField(
+        _base == BoundBase::kMin ? timeseries::kBucketControlMinFieldName
+                                 : timeseries::kBucketControlMaxFieldName);
     if (bounds.type() != BSONType::kObject)
         return BSONObj();
     BSONElement t = bounds.embeddedObject().getField(spec.timeField);
@@ -88,7 +91,7 @@ BSONObj DocumentSourceInternalBoundedSort::currentBoundKey() {
     synthetic.append(spec.timeField, Date_t::fromMillisSinceEpoch(
                                          t.date().toMillisSinceEpoch() + _offsetSeconds * 1000));
     if (spec.metaField) {
-        BSONElement meta = bucket.getField("meta");
+        BSONElement meta = bucket.getField(timeseries::kBucketMetaFieldName);
         if (!meta.eoo())
             synthetic.appendAs(meta, *spec.metaField);
     }

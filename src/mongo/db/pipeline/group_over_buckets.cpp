@@ -10,6 +10,7 @@
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -494,10 +495,11 @@ std::pair<int64_t, int64_t> timeBin(int64_t t, long long origin, long long width
 std::optional<std::pair<int64_t, int64_t>> GroupOverBuckets::singleTimeBin(
     const BSONObj& bucket) const {
     const Plan& plan = *_plan;
-    BSONElement control = bucket["control"];
+    BSONElement control = bucket[timeseries::kBucketControlFieldName];
     if (control.type() != BSONType::kObject)
         return std::nullopt;
-    BSONElement min = control.Obj()["min"], max = control.Obj()["max"];
+    BSONElement min = control.Obj()[timeseries::kBucketControlMinFieldName],
+                max = control.Obj()[timeseries::kBucketControlMaxFieldName];
     if (min.type() != BSONType::kObject || max.type() != BSONType::kObject)
         return std::nullopt;
     BSONElement lo = min.Obj()[plan.spec.timeField], hi = max.Obj()[plan.spec.timeField];

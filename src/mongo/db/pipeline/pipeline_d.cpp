@@ -20,6 +20,7 @@
 #include "mongo/db/pipeline/timeseries_geo_near.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/time_support.h"
 
@@ -88,8 +89,9 @@ std::optional<BSONObj> onControlMax(const BSONObj& sort) {
     int i = 0;
     for (auto e : sort) {
         StringData f = e.fieldNameStringData();
-        if (++i == n && f.starts_with("control.min.")) {
-            b.appendAs(e, "control.max." + std::string(f.substr(12)));
+        if (++i == n && f.starts_with(timeseries::kControlMinFieldNamePrefix)) {
+            b.appendAs(e, timeseries::controlMaxPath(
+                              f.substr(timeseries::kControlMinFieldNamePrefix.size())));
             swapped = true;
         } else {
             b.append(e);
@@ -133,7 +135,8 @@ void fitBoundedSortToPlan(OperationContext* opCtx, const std::shared_ptr<Collect
     const BSONObj planned = params->sort;
     BSONObj minOrder = planned;
     if (planned.nFields() == 1 && planned.firstElementFieldNameStringData() == "_id")
-        minOrder = BSON("control.min." + unpack->bucketSpec().timeField << planned.firstElement());
+        minOrder = BSON(timeseries::controlMinPath(unpack->bucketSpec().timeField)
+                        << planned.firstElement());
     auto served = [&](const BSONObj& sort) -> std::unique_ptr<PlanExecutor> {
         setFindSort(pipeline, params, sort);
         auto candidate = buildFindPlan(opCtx, coll, *params);

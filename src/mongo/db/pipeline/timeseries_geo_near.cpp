@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -38,10 +39,14 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* 
     };
     std::vector<Candidate> candidates;
     for (const auto& [field, type] : geoIndexFields(opCtx, bucketsNss)) {
-        if (type == "2dsphere" && metaField && (field == "meta" || field.rfind("meta.", 0) == 0))
-            candidates.push_back({*metaField + field.substr(4), field, true});
-        else if (type == "2dsphere_bucket" && field.rfind("data.", 0) == 0)
-            candidates.push_back({field.substr(5), field, false});
+        const StringData meta = timeseries::kBucketMetaFieldName;
+        const StringData data = timeseries::kDataFieldNamePrefix;
+        StringData f = field;
+        if (type == "2dsphere" && metaField &&
+            (f == meta || (f.starts_with(meta) && f.size() > meta.size() && f[meta.size()] == '.')))
+            candidates.push_back({*metaField + field.substr(meta.size()), field, true});
+        else if (type == "2dsphere_bucket" && f.starts_with(data))
+            candidates.push_back({field.substr(data.size()), field, false});
     }
     const Candidate* chosen = nullptr;
     if (!spec.key.empty()) {

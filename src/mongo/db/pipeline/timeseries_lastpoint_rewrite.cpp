@@ -5,6 +5,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/timeseries_rewrites.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 
 namespace mongo::timeseries_rewrite {
 
@@ -169,8 +170,8 @@ std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long l
 
     LastPointRewrite out;
     out.latest = sel->latest;
-    const std::string maxTime = "control.max." + spec.timeField;
-    const std::string minTime = "control.min." + spec.timeField;
+    const std::string maxTime = timeseries::controlMaxPath(spec.timeField);
+    const std::string minTime = timeseries::controlMinPath(spec.timeField);
     if (sel->latest) {
         // $first over a descending order, $last over an ascending one: among buckets tied on
         // control.max the one scanned first (last) holds the measurement the user's $first

@@ -7,6 +7,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
 #include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -96,8 +97,9 @@ BSONObj DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(
         BSONElement e = o.getField(f);
         return e.type() == BSONType::kObject ? e.embeddedObject() : BSONObj();
     };
-    BSONObj control = objectAt(bucket, "control");
-    BSONObj minObj = objectAt(control, "min"), maxObj = objectAt(control, "max");
+    BSONObj control = objectAt(bucket, timeseries::kBucketControlFieldName);
+    BSONObj minObj = objectAt(control, timeseries::kBucketControlMinFieldName),
+            maxObj = objectAt(control, timeseries::kBucketControlMaxFieldName);
     std::set<std::string> needMin, needMax;
     for (const auto& f : minFields)
         if (unsafeMin(minObj.getField(f)))
@@ -143,16 +145,16 @@ BSONObj DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(
 
     BSONObjBuilder out;
     for (auto e : bucket) {
-        if (e.fieldNameStringData() != "control" || e.type() != BSONType::kObject) {
+        if (e.fieldNameStringData() != timeseries::kBucketControlFieldName || e.type() != BSONType::kObject) {
             out.append(e);
             continue;
         }
-        BSONObjBuilder c(out.subobjStart("control"));
+        BSONObjBuilder c(out.subobjStart(timeseries::kBucketControlFieldName));
         for (auto ce : e.embeddedObject()) {
             StringData n = ce.fieldNameStringData();
-            if (n == "min" && ce.type() == BSONType::kObject)
+            if (n == timeseries::kBucketControlMinFieldName && ce.type() == BSONType::kObject)
                 rebuildBounds(ce, exactMin, &c);
-            else if (n == "max" && ce.type() == BSONType::kObject)
+            else if (n == timeseries::kBucketControlMaxFieldName && ce.type() == BSONType::kObject)
                 rebuildBounds(ce, exactMax, &c);
             else
                 c.append(ce);

@@ -5,6 +5,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 
 namespace mongo::timeseries_rewrite {
 
@@ -112,7 +113,9 @@ bool isComputedValue(const BSONElement& e, bool project) {
 bool eligibleComputedName(StringData f, const BucketSpec& spec) {
     if (f.empty() || f.find('.') != StringData::npos || f.starts_with("$"))
         return false;
-    for (const char* reserved : {"_id", "control", "meta", "data"})
+    for (StringData reserved :
+         {timeseries::kBucketIdFieldName, timeseries::kBucketControlFieldName,
+          timeseries::kBucketMetaFieldName, timeseries::kBucketDataFieldName})
         if (f == reserved)
             return false;
     if (f == spec.timeField || (spec.metaField && f == *spec.metaField))
@@ -253,9 +256,9 @@ std::optional<std::string> renameMetaPath(StringData path, const BucketSpec& spe
         return std::nullopt;
     const std::string& m = *spec.metaField;
     if (path == m)
-        return std::string("meta");
+        return std::string(timeseries::kBucketMetaFieldName);
     if (path.size() > m.size() && path.starts_with(m) && path[m.size()] == '.')
-        return "meta" + std::string(path.substr(m.size()));
+        return std::string(timeseries::kBucketMetaFieldName) + std::string(path.substr(m.size()));
     return std::nullopt;
 }
 
@@ -291,7 +294,7 @@ std::optional<BoundedSortPlan> planBoundedSort(const BSONObj& sortSpec, const Bu
         b.append(*renamed, keys[i].numberInt());
     }
     bool asc = last.numberDouble() == 1;
-    b.append("control.min." + spec.timeField, asc ? 1 : -1);
+    b.append(timeseries::controlMinPath(spec.timeField), asc ? 1 : -1);
     return BoundedSortPlan{b.obj(), asc};
 }
 

@@ -32,6 +32,8 @@ std::uint64_t random64() {
 // Upstream gives time-series buckets zstd blocks whatever the engine-wide default is.
 constexpr StringData kBucketsBlockCompressor = "block_compressor=zstd";
 
+// NamespaceString::kSystemBucketsPrefix, spelled here because storage sits below the
+// namespace classes (ARCHITECTURE.md layers 6 and db_base).
 bool isBucketsNamespace(StringData ns) {
     auto dot = ns.find('.');
     return dot != std::string::npos && ns.substr(dot + 1).starts_with("system.buckets.");

@@ -88,7 +88,7 @@ Status cutSeries(const BSONElement& meta, const std::vector<BSONObj>& sorted,
 }  // namespace
 
 long long storedMeasurementCount(const BSONObj& bucket, StringData timeField) {
-    BSONElement count = bucket.getFieldDotted("control.count");
+    BSONElement count = bucket.getFieldDotted(kControlCountPath);
     if (count.isNumber())
         return count.numberLong();
     BSONElement data = bucket[kBucketDataFieldName];

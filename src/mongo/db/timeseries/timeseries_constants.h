@@ -2,6 +2,8 @@
 // folder). Every other time-series file takes its names from here.
 #pragma once
 
+#include <string>
+
 #include "mongo/base/string_data.h"
 
 namespace mongo::timeseries {
@@ -21,6 +23,16 @@ inline constexpr StringData kBucketControlClosedFieldName = "closed";
 inline constexpr StringData kControlMinFieldNamePrefix = "control.min.";
 inline constexpr StringData kControlMaxFieldNamePrefix = "control.max.";
 inline constexpr StringData kDataFieldNamePrefix = "data.";
+inline constexpr StringData kControlCountPath = "control.count";
+inline constexpr StringData kControlClosedPath = "control.closed";
+
+/** "control.min.<field>" / "control.max.<field>": a field's bucket-level bounds. */
+inline std::string controlMinPath(StringData field) {
+    return std::string(kControlMinFieldNamePrefix).append(field);
+}
+inline std::string controlMaxPath(StringData field) {
+    return std::string(kControlMaxFieldNamePrefix).append(field);
+}
 
 // Index spec fields.
 inline constexpr StringData kKeyFieldName = "key";
@@ -33,9 +45,8 @@ inline constexpr int kTimeseriesControlCompressedSortedVersion = 2;
 inline constexpr int kTimeseriesControlCompressedUnsortedVersion = 3;
 inline constexpr int kTimeseriesControlLatestVersion = kTimeseriesControlCompressedSortedVersion;
 
-// The view stage and the buckets namespace prefix.
+// The view stage. (The buckets namespace prefix is NamespaceString::kSystemBucketsPrefix.)
 inline constexpr StringData kUnpackBucketStageName = "$_internalUnpackBucket";
-inline constexpr StringData kBucketsCollectionPrefix = "system.buckets.";
 
 // Upper bound of bucketMaxSpanSeconds / bucketRoundingSeconds (365 days).
 inline constexpr int kMaxBucketSpanSeconds = 60 * 60 * 24 * 365;

@@ -21,6 +21,7 @@
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/bucket_catalog/reopening.h"
+#include "mongo/db/timeseries/timeseries_bucket_rewrite.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/db/timeseries/timeseries_write_util.h"
@@ -95,7 +96,7 @@ CollectionInfo makeCollectionInfo(const TimeseriesCollection& ts) {
             info.hasReopeningIndex = true;
         for (auto k : idx->desc.keyPattern) {
             StringData f = k.fieldNameStringData();
-            for (StringData prefix : {StringData("control.min."), StringData("control.max.")}) {
+            for (StringData prefix : {kControlMinFieldNamePrefix, kControlMaxFieldNamePrefix}) {
                 if (!f.starts_with(prefix))
                     continue;
                 std::string path(f.substr(prefix.size()));
@@ -221,17 +222,6 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
     }
     invariant(sw.getValue().batch);
     return sw.getValue().batch;
-}
-
-/** Measurements in a stored bucket: control.count (v2/v3) or the time column's size (v1). */
-long long storedMeasurementCount(const BSONObj& bucket, StringData timeField) {
-    BSONElement count = bucket.getFieldDotted("control.count");
-    if (count.isNumber())
-        return count.numberLong();
-    BSONElement time = bucket["data"].type() == BSONType::kObject
-        ? bucket["data"].embeddedObject()[timeField]
-        : BSONElement();
-    return time.type() == BSONType::kObject ? time.embeddedObject().nFields() : -1;
 }
 
 /** The stored bucket of `batch`: by its remembered record id, else through the _id index. */

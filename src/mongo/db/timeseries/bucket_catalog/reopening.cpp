@@ -17,12 +17,12 @@ std::vector<BSONObj> generateReopeningPipeline(const TimeseriesOptions& options,
     const Date_t lower = time - std::chrono::seconds(getMaxSpanSeconds(options));
 
     BSONArrayBuilder ands;
-    ands.append(BSON("$or" << BSON_ARRAY(BSON("control.closed" << BSON("$exists" << false))
-                                         << BSON("control.closed" << false))));
+    ands.append(BSON("$or" << BSON_ARRAY(BSON(kControlClosedPath << BSON("$exists" << false))
+                                         << BSON(kControlClosedPath << false))));
     ands.append(BSON("$and" << BSON_ARRAY(BSON(minTime << BSON("$lte" << time))
                                           << BSON(minTime << BSON("$gt" << lower)))));
     if (normalizedMeta.eoo()) {
-        ands.append(BSON("meta" << BSON("$exists" << false)));
+        ands.append(BSON(kBucketMetaFieldName << BSON("$exists" << false)));
     } else {
         BSONObjBuilder m;
         m.appendAs(normalizedMeta, kBucketMetaFieldName);

@@ -11,7 +11,6 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
-#include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"

@@ -5,9 +5,9 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
-#include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
+#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
@@ -17,6 +17,7 @@
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 
@@ -43,7 +44,9 @@ TTLMetrics& ttlMetrics() {
 long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                                   const BSONObj& filter,
                                   const std::function<void(const BSONObj&)>& beforeDelete) {
-    FindPlanParams params = makeFindParams(filter, BSONObj(), BSONObj(), std::nullopt);
+    FindPlanParams params;
+    params.filter = filter;
+    params.matcher = uassertStatusOK(parseMatchExpression(filter));
     RecoveryUnit* ru = opCtx->recoveryUnit();
     long long deleted = 0;
     while (true) {

@@ -6,7 +6,7 @@ Usage (from anywhere; paths are resolved against the repository root):
         [--mongod=build/opt/mongod] [--mongosh=node_modules/.bin/mongosh]
         [--timeout=300] [--summary-json=FILE] [--keep-data] [files...]
 
-Suites live in buildscripts/resmokeconfig/suites/<name>.yml:
+Suites live in etc/resmoke/suites/<name>.yml:
     selector:
       roots: [jstests/core/**/*.js]
       exclude_files: [jstests/core/some_test.js, jstests/core/dir/**]
@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - environment problem
     sys.exit(2)
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITES_DIR = os.path.join(REPO_ROOT, "buildscripts", "resmokeconfig", "suites")
+SUITES_DIR = os.path.join(REPO_ROOT, "etc", "resmoke", "suites")
 PRELUDE = "jstests/libs/prelude.js"
 DEFAULT_MONGOD = "build/opt/mongod"
 DEFAULT_MONGOSH = "node_modules/.bin/mongosh"
@@ -582,7 +582,7 @@ def parse_args(argv):
         argv = argv[1:]
     parser = argparse.ArgumentParser(description="Run jstest suites against a fresh mongod.")
     parser.add_argument("--suites", default="",
-                        help="comma-separated suite names (buildscripts/resmokeconfig/suites)")
+                        help="comma-separated suite names (etc/resmoke/suites)")
     parser.add_argument("--mongod", default=DEFAULT_MONGOD)
     parser.add_argument("--mongosh", default=DEFAULT_MONGOSH)
     parser.add_argument("--timeout", type=float, default=None,

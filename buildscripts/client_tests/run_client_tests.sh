@@ -7,6 +7,7 @@
 #   concurrency test, max_conns_test.py, disk_full_test.py (it mounts a small tmpfs, so it needs
 #   root) and collmod_restart_test.py (each its own mongod), auth_test.py (its own
 #   --auth mongod: SCRAM logins and role checks with pymongo, the Node driver and mongosh),
+#   config_file_test.py (the sample etc/mongod.conf; its own mongod),
 #   size_storer_restart_test.py (counts after a clean restart and after kill -9 + validate; its
 #   own mongod), tls_test.py (its own mongods in every tlsMode, certificates made by openssl
 #   at test time: X.509 logins with pymongo, the Node driver and mongosh), and
@@ -129,6 +130,7 @@ run_one collmod_restart timeout 600 $PY "$HERE/collmod_restart_test.py" --mongod
 run_one auth timeout 900 $PY "$HERE/auth_test.py" --mongod "$MONGOD"
 run_one size_storer timeout 300 $PY "$HERE/size_storer_restart_test.py" --mongod "$MONGOD"
 run_one tls timeout 600 $PY "$HERE/tls_test.py" --mongod "$MONGOD"
+run_one config_file timeout 300 $PY "$HERE/config_file_test.py" --mongod "$MONGOD"
 if [ "$SKIP_KILL9" -eq 0 ]; then
     run_one retryable_writes timeout 600 $PY "$HERE/retryable_writes_test.py" --mongod "$MONGOD"
 else

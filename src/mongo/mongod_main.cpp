@@ -126,6 +126,27 @@ std::vector<std::string> splitList(const std::string& s) {
     return out;
 }
 
+/**
+ * `base` with `over` laid on top, object by object (getCmdLineOpts' "parsed": the config
+ * file's sections merged with the command line's, which wins on a shared key).
+ */
+BSONObj mergeOptions(const BSONObj& base, const BSONObj& over) {
+    BSONObjBuilder b;
+    for (const BSONElement& e : base) {
+        BSONElement o = over.getField(e.fieldNameStringData());
+        if (o.eoo())
+            b.append(e);
+        else if (o.type() == BSONType::kObject && e.type() == BSONType::kObject)
+            b.append(e.fieldNameStringData(), mergeOptions(e.Obj(), o.Obj()));
+        else
+            b.append(o);
+    }
+    for (const BSONElement& o : over)
+        if (!base.hasField(o.fieldNameStringData()))
+            b.append(o);
+    return b.obj();
+}
+
 /** Applies the YAML config file first; command-line options override it. */
 void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilder* parsed) {
     YAML::Node root = YAML::LoadFile(path);
@@ -306,10 +327,10 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
         return 0;
     }
 
-    BSONObjBuilder parsed;
+    BSONObjBuilder fileParsed, parsed;
     if (vm.count("config")) {
         try {
-            applyConfigFile(vm["config"].as<std::string>(), opts, &parsed);
+            applyConfigFile(vm["config"].as<std::string>(), opts, &fileParsed);
         } catch (const std::exception& ex) {
             std::cerr << "Error reading config file: " << ex.what() << "\n";
             return kExitBadOptions;
@@ -430,7 +451,8 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
     BSONArrayBuilder argvArr;
     for (int i = 0; i < argc; ++i)
         argvArr.append(argv[i]);
-    opts->server.cmdLine = BSON("argv" << argvArr.arr() << "parsed" << parsed.obj());
+    opts->server.cmdLine =
+        BSON("argv" << argvArr.arr() << "parsed" << mergeOptions(fileParsed.obj(), parsed.obj()));
     return -1;
 }
 

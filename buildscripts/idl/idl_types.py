@@ -30,6 +30,7 @@ BUILTINS = {
     'objectid': ('OID', True, ['kOid'], 'parseObjectId', 'append'),
     'object': ('BSONObj', False, ['kObject'], 'parseObject', 'append'),
     'object_owned': ('BSONObj', False, ['kObject'], 'parseObjectOwned', 'append'),
+    'safeNumeric': ('IDLAnyTypeOwned', False, NUMBERS, 'parseSafeNumeric', 'any'),
     'any': ('IDLAnyTypeOwned', False, None, 'parseAny', 'any'),
     'IDLAnyType': ('IDLAnyTypeOwned', False, None, 'parseAny', 'any'),
     'IDLAnyTypeOwned': ('IDLAnyTypeOwned', False, None, 'parseAny', 'any'),

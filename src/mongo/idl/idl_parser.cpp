@@ -157,6 +157,11 @@ IDLAnyTypeOwned parseAny(const IDLParserContext& ctx, const BSONElement& elem) {
     return IDLAnyTypeOwned(elem);
 }
 
+IDLAnyTypeOwned parseSafeNumeric(const IDLParserContext& ctx, const BSONElement& elem) {
+    assertTypeList(ctx, elem, kNumberTypes);
+    return IDLAnyTypeOwned(elem);
+}
+
 void throwValidatorFailure(const IDLParserContext& ctx, StringData fieldName, StringData op,
                            const std::string& bound, const std::string& actual) {
     uasserted(ErrorCodes::BadValue,

@@ -106,6 +106,8 @@ OID parseObjectId(const IDLParserContext& ctx, const BSONElement& elem);
 BSONObj parseObject(const IDLParserContext& ctx, const BSONElement& elem);
 BSONObj parseObjectOwned(const IDLParserContext& ctx, const BSONElement& elem);
 IDLAnyTypeOwned parseAny(const IDLParserContext& ctx, const BSONElement& elem);
+/** Any number (long, int, decimal, double), kept as it is; TypeMismatch for other types. */
+IDLAnyTypeOwned parseSafeNumeric(const IDLParserContext& ctx, const BSONElement& elem);
 
 /**
  * Parses an array field: `itemFn(itemCtx, item)` is called for each element, where

@@ -9,94 +9,92 @@
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/idl/document_source_densify_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
 
+/** True when dotted path `prefix` is `path` or one of its parents ("a" of "a.b"). */
+bool isPathPrefixOf(StringData prefix, StringData path) {
+    return path == prefix || (path.size() > prefix.size() && path.starts_with(prefix) &&
+                              path[prefix.size()] == '.');
+}
+
 class DocumentSourceDensify final : public DocumentSourceMaterialized {
 public:
     DocumentSourceDensify(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
         : DocumentSourceMaterialized(std::move(expCtx)), _spec(spec.getOwned()) {
-        BSONElement field, partitionByFields, range;
-        for (auto f : _spec) {
-            StringData n = f.fieldNameStringData();
-            if (n == "field")
-                field = f;
-            else if (n == "partitionByFields")
-                partitionByFields = f;
-            else if (n == "range")
-                range = f;
-            else
-                uasserted(40415, "BSON field '$densify." + std::string(n) + "' is an unknown field.");
-        }
-        uassert(40414, "BSON field '$densify.field' is missing but a required field", !field.eoo());
-        uassert(40414, "BSON field '$densify.range' is missing but a required field", !range.eoo());
-        uassert(ErrorCodes::TypeMismatch, "$densify 'field' must be a string",
-                field.type() == BSONType::kString);
-        uassert(5733308, "Cannot densify a field starting with '$'",
-                !field.valueStringData().starts_with("$"));
-        _field = splitFieldPath(field.valueStringData());
-        if (!partitionByFields.eoo()) {
-            uassert(ErrorCodes::TypeMismatch, "partitionByFields must be an array",
-                    partitionByFields.type() == BSONType::kArray);
-            for (auto p : partitionByFields.Obj()) {
-                uassert(ErrorCodes::TypeMismatch, "partitionByFields must contain strings",
-                        p.type() == BSONType::kString);
-                uassert(8993000, "Cannot include the densify field in partitionByFields",
-                        p.valueStringData() != field.valueStringData());
-                _partitionFields.push_back(splitFieldPath(p.valueStringData()));
+        const auto parsed = DensifySpec::parse(IDLParserContext("$densify"), _spec);
+        const std::string& field = parsed.getField();
+        _field = splitFieldPath(field);  // 15998/16410 for bad paths
+        if (const auto& partitionBy = parsed.getPartitionByFields()) {
+            for (const std::string& p : *partitionBy) {
+                _partitionFields.push_back(splitFieldPath(p));
+                uassert(8993000,
+                        "BSON field '$densify.partitionByFields' contains the field that is "
+                        "being densified",
+                        !isPathPrefixOf(field, p));
+                uassert(9554500,
+                        "The field that is being densified contains the BSON field "
+                        "'$densify.partitionByFields'",
+                        !isPathPrefixOf(p, field));
             }
         }
-        uassert(ErrorCodes::TypeMismatch, "$densify 'range' must be an object",
-                range.type() == BSONType::kObject);
-        BSONObj r = range.Obj();
-        BSONElement step = r["step"], unit = r["unit"], bounds = r["bounds"];
-        for (auto f : r) {
-            StringData n = f.fieldNameStringData();
-            uassert(40415, "BSON field '$densify.range." + std::string(n) + "' is an unknown field.",
-                    n == "step" || n == "unit" || n == "bounds");
-        }
-        uassert(40414, "BSON field '$densify.range.step' is missing but a required field",
-                !step.eoo());
-        uassert(40414, "BSON field '$densify.range.bounds' is missing but a required field",
-                !bounds.eoo());
-        uassert(5733401, "the step parameter in a range statement must be a strictly positive "
-                         "numeric value",
-                step.isNumber() && step.numberDouble() > 0);
+        const RangeSpec& range = parsed.getRange();
+        BSONElement step = range.getStep().getElement();
+        uassert(5733401,
+                "the step parameter in a range statement must be a strictly positive numeric "
+                "value",
+                step.numberDouble() > 0);
         _step = step.numberDouble();
-        if (!unit.eoo()) {
+        if (const auto& unit = range.getUnit()) {
             TimeUnit u;
-            uassert(ErrorCodes::FailedToParse, "unknown time unit value: " + unit.toString(false),
-                    unit.type() == BSONType::kString && parseTimeUnit(unit.valueStringData(), &u));
-            uassert(5733402, "a bounding array in a range statement with a unit must have an integral step",
-                    Value(step).integral64Bit());
+            uassert(ErrorCodes::FailedToParse, "unknown time unit value: " + *unit,
+                    parseTimeUnit(*unit, &u));
             _unit = u;
         }
-        if (bounds.type() == BSONType::kString) {
+        if (const auto* mode = std::get_if<std::string>(&range.getBounds())) {
             uassert(5946800, "Bounds string must either be 'full' or 'partition'",
-                    bounds.valueStringData() == "full" || bounds.valueStringData() == "partition");
-            _mode = bounds.valueStringData() == "full" ? Mode::kFull : Mode::kPartition;
+                    *mode == "full" || *mode == "partition");
+            _mode = *mode == "full" ? Mode::kFull : Mode::kPartition;
+            uassert(5733408,
+                    "one may not specify the bounds as 'partition' without specifying a "
+                    "non-empty array of partitionByFields. You may have meant to specify 'full' "
+                    "bounds.",
+                    _mode == Mode::kFull || !_partitionFields.empty());
         } else {
+            const auto& b = std::get<std::vector<IDLAnyTypeOwned>>(range.getBounds());
             uassert(5733403, "a bounding array in a range statement must have exactly two elements",
-                    bounds.type() == BSONType::kArray && bounds.Obj().nFields() == 2);
-            auto b = bounds.Array();
-            uassert(5733406, "a bounding array must contain either both dates or both numeric types",
-                    (b[0].isNumber() && b[1].isNumber()) ||
-                        (b[0].type() == BSONType::kDate && b[1].type() == BSONType::kDate));
-            if (_unit)
-                uassert(5733405, "a bounding array must be dates when a unit is given",
-                        b[0].type() == BSONType::kDate);
+                    b.size() == 2);
+            BSONElement lo = b[0].getElement(), hi = b[1].getElement();
+            const bool numbers = lo.isNumber() && hi.isNumber();
+            const bool dates = lo.type() == BSONType::kDate && hi.type() == BSONType::kDate;
+            if (numbers)
+                uassert(5733409, "numeric bounds may not have unit parameter", !_unit);
+            else if (dates)
+                uassert(5733405, "date bounds must have a unit parameter", _unit.has_value());
+            else if (_unit)
+                uasserted(5733402,
+                          "a bounding array must be an ascending array of either two dates or two "
+                          "numbers");
             else
-                uassert(5733410, "a bounding array with numeric bounds cannot have a unit",
-                        b[0].isNumber());
-            _lower = Value::copyOf(b[0]);
-            _upper = Value::copyOf(b[1]);
-            uassert(5733402, "the lower bound must be less than or equal to the upper bound",
+                uasserted(5733406,
+                          "a bounding array must contain either both dates or both numeric types");
+            _lower = Value::copyOf(lo);
+            _upper = Value::copyOf(hi);
+            uassert(5733402,
+                    "the bounds in a range statement must be the string 'full', 'partition', or "
+                    "an ascending array of two numbers or two dates",
                     Value::compare(_lower, _upper) <= 0);
             _mode = Mode::kExplicit;
         }
+        if (_unit)
+            uassert(6586400,
+                    "The step parameter in a range statement must be a whole number when "
+                    "densifying a date range",
+                    Value(step).integral64Bit());
     }
 
     const char* getSourceName() const override {
@@ -204,6 +202,9 @@ private:
         }
         for (auto& d : untouched)
             _out.push_back(d);
+        // An explicit range without partitions is filled even when no document has the field.
+        if (parts.empty() && _mode == Mode::kExplicit && _partitionFields.empty())
+            parts.push_back({BSONObj(), {}});
         for (auto& p : parts) {
             std::stable_sort(p.docs.begin(), p.docs.end(), [](const auto& a, const auto& b) {
                 return Value::compare(a.first, b.first) < 0;

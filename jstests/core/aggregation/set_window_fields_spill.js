@@ -81,7 +81,7 @@ function explainReportsSpills() {
         const ex = assert.commandWorked(db.runCommand(Object.assign({
             explain: {aggregate: coll.getName(), cursor: {}, pipeline: pipeline({s: kOutputs.sliding})},
             verbosity: "executionStats"}, {})));
-        const st = ex.stages.find((s) => s.$setWindowFields);
+        const st = ex.stages.find((s) => s.$_internalSetWindowFields);
         assert(st, tojson(ex));
         return st;
     };

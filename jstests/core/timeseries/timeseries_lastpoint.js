@@ -67,7 +67,7 @@ function latestSelectsOneBucketPerSeries() {
 function earliestKeepsCandidateBuckets() {
     const stages = explainStages(earliest);
     const n = names(stages);
-    assert.lt(n.indexOf("$setWindowFields"), n.indexOf("$_internalUnpackBucket"), tojson(stages));
+    assert.lt(n.indexOf("$_internalSetWindowFields"), n.indexOf("$_internalUnpackBucket"), tojson(stages));
     assertSameResults(earliest);
 }
 
@@ -76,7 +76,7 @@ function topAndBottomAreRewritten() {
     assert(names(explainStages(top)).includes("$replaceRoot"));
     assertSameResults(top);
     const bottom = [{$group: {_id: "$m.k", p: {$bottom: {sortBy: {t: -1}, output: "$t"}}}}];
-    assert(names(explainStages(bottom)).includes("$setWindowFields"));
+    assert(names(explainStages(bottom)).includes("$_internalSetWindowFields"));
     assertSameResults(bottom);
 }
 

@@ -67,7 +67,14 @@ public:
             if (n == "partitionBy") {
                 uassert(ErrorCodes::TypeMismatch, "partitionBy must be an expression",
                         f.type() != BSONType::kArray);
-                _partitionBy = Expression::parseOperand(_expCtx.get(), f, _expCtx->makeParseState());
+                // A constant partitions nothing (every document is in one partition).
+                auto constant = Expression::evaluateConstantOperand(_expCtx.get(), f,
+                                                                    _expCtx->makeParseState());
+                if (constant)
+                    uassertPartitionKey(*constant);
+                else
+                    _partitionBy =
+                        Expression::parseOperand(_expCtx.get(), f, _expCtx->makeParseState());
             } else if (n == "sortBy") {
                 uassert(ErrorCodes::TypeMismatch, "sortBy must be an object",
                         f.type() == BSONType::kObject);
@@ -110,9 +117,18 @@ public:
     const char* getSourceName() const override {
         return "$setWindowFields";
     }
+    /**
+     * As upstream's explain prints it: $_internalSetWindowFields (also a stage name the parser
+     * takes), without a constant partitionBy.
+     */
     void serialize(BSONArrayBuilder* out) const override {
         BSONObjBuilder b(out->subobjStart());
-        b.append("$setWindowFields", _spec);
+        BSONObjBuilder s(b.subobjStart("$_internalSetWindowFields"));
+        if (_partitionBy)
+            _partitionBy->serialize(&s, "partitionBy");
+        if (BSONElement sortBy = _spec["sortBy"]; !sortBy.eoo())
+            s.append(sortBy);
+        s.append(_spec["output"]);
     }
 
     std::optional<BSONObj> getNext() override {
@@ -158,6 +174,12 @@ private:
         return r;
     }
 
+    static void uassertPartitionKey(const Value& key) {
+        uassert(ErrorCodes::TypeMismatch,
+                "An expression used to partition cannot evaluate to value of type array",
+                key.getType() != BSONType::kArray);
+    }
+
     /** {"": <partitionBy value under the collation's comparison keys>} (empty without). */
     BSONObj makePartitionKey(const BSONObj& doc) {
         if (!_partitionBy)
@@ -165,6 +187,7 @@ private:
         Value p = _partitionBy->evaluate(doc, &_expCtx->variables);
         if (p.missing())
             p = Value::null();
+        uassertPartitionKey(p);
         BSONObjBuilder b;
         p.addToBsonObj(&b, "");
         return toComparisonKeys(b.obj(), _expCtx->getCollator());
@@ -684,15 +707,16 @@ std::vector<StagePtr> parseFill(const BSONElement& e,
 }
 
 const bool kRegistered = [] {
-    registerDocumentSource("$setWindowFields", [](const BSONElement& e,
-                                                  const std::shared_ptr<ExpressionContext>& expCtx) {
+    auto parse = [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
         uassert(ErrorCodes::FailedToParse, "the $setWindowFields stage specification must be an "
                                            "object",
                 e.type() == BSONType::kObject);
         std::vector<StagePtr> out;
         out.push_back(std::make_unique<DocumentSourceSetWindowFields>(expCtx, e.Obj()));
         return out;
-    });
+    };
+    registerDocumentSource("$setWindowFields", parse);
+    registerDocumentSource("$_internalSetWindowFields", parse);
     registerDocumentSource("$fill", parseFill);
     return true;
 }();

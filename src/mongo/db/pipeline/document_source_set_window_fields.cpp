@@ -20,6 +20,7 @@
 #include "mongo/db/pipeline/window_function_spec.h"
 #include "mongo/db/exec/sorter.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/idl/document_source_set_window_fields_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -61,36 +62,25 @@ public:
           _spec(spec.getOwned()),
           _cache(gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load(),
                  _expCtx->allowDiskUse) {
-        BSONElement output;
-        for (auto f : _spec) {
-            StringData n = f.fieldNameStringData();
-            if (n == "partitionBy") {
-                uassert(ErrorCodes::TypeMismatch, "partitionBy must be an expression",
-                        f.type() != BSONType::kArray);
-                // A constant partitions nothing (every document is in one partition).
-                auto constant = Expression::evaluateConstantOperand(_expCtx.get(), f,
-                                                                    _expCtx->makeParseState());
-                if (constant)
-                    uassertPartitionKey(*constant);
-                else
-                    _partitionBy =
-                        Expression::parseOperand(_expCtx.get(), f, _expCtx->makeParseState());
-            } else if (n == "sortBy") {
-                uassert(ErrorCodes::TypeMismatch, "sortBy must be an object",
-                        f.type() == BSONType::kObject);
-                _sortBy = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(f.Obj())));
-            } else if (n == "output") {
-                output = f;
-            } else {
-                uasserted(40415, "BSON field '$setWindowFields." + std::string(n) +
-                                     "' is an unknown field.");
-            }
+        const auto parsed =
+            SetWindowFieldsSpec::parse(IDLParserContext("$setWindowFields"), _spec);
+        if (const auto& partitionBy = parsed.getPartitionBy()) {
+            BSONElement f = partitionBy->getElement();
+            uassert(ErrorCodes::TypeMismatch, "partitionBy must be an expression",
+                    f.type() != BSONType::kArray);
+            // A constant partitions nothing (every document is in one partition).
+            auto constant =
+                Expression::evaluateConstantOperand(_expCtx.get(), f, _expCtx->makeParseState());
+            if (constant)
+                uassertPartitionKey(*constant);
+            else
+                _partitionBy =
+                    Expression::parseOperand(_expCtx.get(), f, _expCtx->makeParseState());
         }
-        uassert(40414, "BSON field '$setWindowFields.output' is missing but a required field",
-                !output.eoo());
-        uassert(ErrorCodes::TypeMismatch, "output must be an object",
-                output.type() == BSONType::kObject);
-        for (auto f : output.Obj()) {
+        if (const auto& sortBy = parsed.getSortBy())
+            _sortBy = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(*sortBy)));
+        const BSONObj output = parsed.getOutput();
+        for (auto f : output) {
             _outputs.push_back(parseOutput(_expCtx.get(), f));
             const auto& o = _outputs.back();
             bool needsSort = o.kind == FnKind::kRank || o.kind == FnKind::kDenseRank ||

@@ -18,6 +18,7 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/idl/document_source_merge_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -157,53 +158,64 @@ public:
         } else {
             uassert(51182, "$merge only supports an object or string as its argument",
                     e.type() == BSONType::kObject);
-            bool haveInto = false;
-            for (auto f : e.Obj()) {
-                StringData n = f.fieldNameStringData();
-                if (n == "into") {
-                    _target = parseTarget(f, _expCtx->ns, "$merge");
-                    haveInto = true;
-                } else if (n == "on") {
-                    _on.clear();
-                    if (f.type() == BSONType::kString) {
-                        _on.push_back(f.str());
-                    } else {
-                        uassert(51186, "$merge 'on' must be a string or an array of strings",
-                                f.type() == BSONType::kArray);
-                        for (auto x : f.Obj()) {
-                            uassert(51134, "$merge 'on' array elements must be strings",
-                                    x.type() == BSONType::kString);
-                            _on.push_back(x.str());
-                        }
-                        uassert(51187, "If explicitly specifying $merge 'on', must include at "
-                                       "least one field",
-                                !_on.empty());
-                    }
-                } else if (n == "whenMatched") {
-                    if (f.type() == BSONType::kArray) {
-                        _whenMatched = WhenMatched::kPipeline;
-                        for (auto s : f.Obj())
-                            _updatePipeline.push_back(s.Obj().getOwned());
-                    } else {
-                        _whenMatched = parseMergeMode<WhenMatched>(
-                            f, {{"replace", WhenMatched::kReplace},
-                                {"keepExisting", WhenMatched::kKeepExisting},
-                                {"merge", WhenMatched::kMerge},
-                                {"fail", WhenMatched::kFail}});
-                    }
-                } else if (n == "whenNotMatched") {
-                    _whenNotMatched = parseMergeMode<WhenNotMatched>(
-                        f, {{"insert", WhenNotMatched::kInsert},
-                            {"discard", WhenNotMatched::kDiscard},
-                            {"fail", WhenNotMatched::kFail}});
-                } else if (n == "let") {
-                    _let = f.Obj().getOwned();
+            const auto spec = DocumentSourceMergeSpec::parse(IDLParserContext("$merge"), e.Obj());
+            _target = parseTarget(spec.getInto().getElement(), _expCtx->ns, "$merge");
+            if (const auto& on = spec.getOnFields()) {
+                BSONElement f = on->getElement();
+                if (f.type() == BSONType::kString) {
+                    _on = {f.str()};
                 } else {
-                    uasserted(40415, "BSON field '$merge." + std::string(n) +
-                                         "' is an unknown field.");
+                    uassert(51186, "$merge 'on' must be a string or an array of strings",
+                            f.type() == BSONType::kArray);
+                    _on.clear();
+                    for (auto x : f.Obj()) {
+                        uassert(51134, "$merge 'on' array elements must be strings",
+                                x.type() == BSONType::kString);
+                        _on.push_back(x.str());
+                    }
+                    uassert(51187,
+                            "If explicitly specifying $merge 'on', must include at least one field",
+                            !_on.empty());
                 }
             }
-            uassert(40414, "BSON field '$merge.into' is missing but a required field", haveInto);
+            if (const auto& whenMatched = spec.getWhenMatched()) {
+                BSONElement f = whenMatched->getElement();
+                if (f.type() == BSONType::kArray) {
+                    _whenMatched = WhenMatched::kPipeline;
+                    for (auto s : f.Obj()) {
+                        uassert(ErrorCodes::TypeMismatch,
+                                "Each element of the 'pipeline' array must be an object",
+                                s.type() == BSONType::kObject);
+                        _updatePipeline.push_back(s.Obj().getOwned());
+                    }
+                } else {
+                    uassert(ErrorCodes::TypeMismatch,
+                            "BSON field '$merge.whenMatched' is the wrong type '" +
+                                std::string(typeName(f.type())) +
+                                "', expected types '[string, array]'",
+                            f.type() == BSONType::kString);
+                    _whenMatched = parseMergeMode<WhenMatched>(
+                        f, {{"replace", WhenMatched::kReplace},
+                            {"keepExisting", WhenMatched::kKeepExisting},
+                            {"merge", WhenMatched::kMerge},
+                            {"fail", WhenMatched::kFail}});
+                }
+            }
+            if (const auto& whenNotMatched = spec.getWhenNotMatched()) {
+                switch (*whenNotMatched) {
+                    case MergeWhenNotMatchedMode::kInsert:
+                        _whenNotMatched = WhenNotMatched::kInsert;
+                        break;
+                    case MergeWhenNotMatchedMode::kDiscard:
+                        _whenNotMatched = WhenNotMatched::kDiscard;
+                        break;
+                    case MergeWhenNotMatchedMode::kFail:
+                        _whenNotMatched = WhenNotMatched::kFail;
+                        break;
+                }
+            }
+            if (const auto& let = spec.getLet())
+                _let = *let;
         }
         if (_whenMatched == WhenMatched::kPipeline) {
             auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _target);

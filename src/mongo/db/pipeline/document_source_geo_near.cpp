@@ -19,6 +19,7 @@
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/value.h"
 #include "mongo/db/service_context.h"
+#include "mongo/idl/document_source_geo_near_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -65,54 +66,60 @@ GeoNearSpec GeoNearSpec::parse(const BSONElement& e, ExpressionContext* expCtx) 
             "$geoNear must take a nested object but found: " + e.toString(),
             e.type() == BSONType::kObject);
     GeoNearSpec s;
+    const auto spec = DocumentSourceGeoNearSpec::parse(IDLParserContext("$geoNear"), e.Obj());
+    for (const auto& [name, removed] : {std::pair{"num", spec.getNum().has_value()},
+                                        std::pair{"limit", spec.getLimit().has_value()},
+                                        std::pair{"uniqueDocs", spec.getUniqueDocs().has_value()}})
+        uassert(ErrorCodes::FailedToParse,
+                "$geoNear no longer supports the '" + std::string(name) + "' argument.",
+                !removed);
+    if (const auto& near = spec.getNear()) {
+        BSONObjBuilder b;
+        b.appendAs(near->getElement(), "near");
+        s.near = b.obj();
+    }
     bool haveDistanceField = false;
-    for (BSONElement f : e.Obj()) {
-        StringData n = f.fieldNameStringData();
-        if (n == "near") {
-            BSONObjBuilder b;
-            b.appendAs(f, "near");
-            s.near = b.obj();
-        } else if (n == "distanceField") {
-            uassert(ErrorCodes::TypeMismatch,
-                    "$geoNear requires that 'distanceField' option as a String",
-                    f.type() == BSONType::kString);
-            s.distanceField = f.str();
-            haveDistanceField = true;
-        } else if (n == "key") {
-            uassert(ErrorCodes::TypeMismatch,
-                    "$geoNear parameter 'key' must be of type string but found type: " +
-                        std::string(typeName(f.type())),
-                    f.type() == BSONType::kString);
-            uassert(ErrorCodes::BadValue, "$geoNear parameter 'key' cannot be the empty string",
-                    !f.valueStringData().empty());
-            s.key = f.str();
-        } else if (n == "spherical") {
-            s.spherical = f.trueValue();
-        } else if (n == "minDistance") {
-            s.minDistance = parseDistance(f, n, expCtx, 7555701);
-        } else if (n == "maxDistance") {
-            s.maxDistance = parseDistance(f, n, expCtx, 7555702);
-        } else if (n == "query") {
-            uassert(ErrorCodes::TypeMismatch, "query must be an object",
-                    f.type() == BSONType::kObject);
-            s.query = f.Obj().getOwned();
-        } else if (n == "includeLocs") {
-            uassert(ErrorCodes::TypeMismatch, "includeLocs must be a string",
-                    f.type() == BSONType::kString);
-            s.includeLocs = f.str();
-        } else if (n == "distanceMultiplier") {
-            uassert(ErrorCodes::TypeMismatch, "distanceMultiplier must be a number",
-                    f.isNumber());
-            s.distanceMultiplier = f.numberDouble();
-            uassert(ErrorCodes::BadValue, "distanceMultiplier must be nonnegative",
-                    s.distanceMultiplier >= 0);
-        } else if (n == "num" || n == "limit" || n == "uniqueDocs") {
-            uasserted(ErrorCodes::FailedToParse,
-                      "$geoNear no longer supports the '" + std::string(n) + "' argument.");
-        } else {
-            uasserted(ErrorCodes::Error(40415),
-                      "BSON field '$geoNear." + std::string(n) + "' is an unknown field.");
-        }
+    if (const auto& distanceField = spec.getDistanceField()) {
+        BSONElement f = distanceField->getElement();
+        uassert(ErrorCodes::TypeMismatch,
+                "$geoNear requires that 'distanceField' option as a String",
+                f.type() == BSONType::kString);
+        s.distanceField = f.str();
+        haveDistanceField = true;
+    }
+    if (const auto& key = spec.getKey()) {
+        BSONElement f = key->getElement();
+        uassert(ErrorCodes::TypeMismatch,
+                "$geoNear parameter 'key' must be of type string but found type: " +
+                    std::string(typeName(f.type())),
+                f.type() == BSONType::kString);
+        uassert(ErrorCodes::BadValue, "$geoNear parameter 'key' cannot be the empty string",
+                !f.valueStringData().empty());
+        s.key = f.str();
+    }
+    if (const auto& spherical = spec.getSpherical())
+        s.spherical = spherical->getElement().trueValue();
+    if (const auto& minDistance = spec.getMinDistance())
+        s.minDistance = parseDistance(minDistance->getElement(), "minDistance", expCtx, 7555701);
+    if (const auto& maxDistance = spec.getMaxDistance())
+        s.maxDistance = parseDistance(maxDistance->getElement(), "maxDistance", expCtx, 7555702);
+    if (const auto& query = spec.getQuery()) {
+        BSONElement f = query->getElement();
+        uassert(ErrorCodes::TypeMismatch, "query must be an object", f.type() == BSONType::kObject);
+        s.query = f.Obj().getOwned();
+    }
+    if (const auto& includeLocs = spec.getIncludeLocs()) {
+        BSONElement f = includeLocs->getElement();
+        uassert(ErrorCodes::TypeMismatch, "includeLocs must be a string",
+                f.type() == BSONType::kString);
+        s.includeLocs = f.str();
+    }
+    if (const auto& distanceMultiplier = spec.getDistanceMultiplier()) {
+        BSONElement f = distanceMultiplier->getElement();
+        uassert(ErrorCodes::TypeMismatch, "distanceMultiplier must be a number", f.isNumber());
+        s.distanceMultiplier = f.numberDouble();
+        uassert(ErrorCodes::BadValue, "distanceMultiplier must be nonnegative",
+                s.distanceMultiplier >= 0);
     }
     uassert(ErrorCodes::FailedToParse, "$geoNear requires a 'near' option as an Array",
             !s.near.isEmpty());

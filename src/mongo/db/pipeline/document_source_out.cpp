@@ -19,6 +19,7 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/idl/document_source_merge_gen.h"
+#include "mongo/idl/document_source_out_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -365,9 +366,21 @@ private:
 const bool kRegistered = [] {
     registerDocumentSource("$out", [](const BSONElement& e,
                                       const std::shared_ptr<ExpressionContext>& expCtx) {
+        NamespaceString target;
+        if (e.type() == BSONType::kObject) {
+            const auto spec = DocumentSourceOutSpec::parse(IDLParserContext("$out"), e.Obj());
+            uassert(ErrorCodes::CommandNotSupported,
+                    "$out with 'timeseries' (writing a time-series collection) is not supported",
+                    !spec.getTimeseries());
+            uassertStatusOK(NamespaceString::validateDatabaseName(spec.getDb()));
+            target = NamespaceString(spec.getDb(), spec.getColl());
+            uassert(ErrorCodes::InvalidNamespace, "Invalid $out target namespace, " + target.ns(),
+                    target.validateCollectionName().isOK() && target.isNormalCollection());
+        } else {
+            target = parseTarget(e, expCtx->ns, "$out");
+        }
         std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceOut>(
-            expCtx, parseTarget(e, expCtx->ns, "$out"), BSONObj()));
+        out.push_back(std::make_unique<DocumentSourceOut>(expCtx, std::move(target), BSONObj()));
         return out;
     });
     registerDocumentSource("$merge", [](const BSONElement& e,

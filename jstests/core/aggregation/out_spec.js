@@ -1,7 +1,6 @@
 /**
  * $out's object form is parsed by the IDL parser (idl/document_source_out.idl): db and coll are
- * required strings, unknown fields are refused, and `timeseries` (writing a time-series
- * collection) is refused as not supported rather than ignored.
+ * required strings and unknown fields are refused (`timeseries`: timeseries_out.js).
  */
 const coll = db[jsTestName()];
 coll.drop();
@@ -15,8 +14,6 @@ assert.commandFailedWithCode(out({db: db.getName()}), 40414);
 assert.commandFailedWithCode(out({db: db.getName(), coll: target, extra: 1}), 40415);
 assert.commandFailedWithCode(out({db: db.getName(), coll: 5}), ErrorCodes.TypeMismatch);
 assert.commandFailedWithCode(out({db: "", coll: target}), ErrorCodes.InvalidNamespace);
-assert.commandFailedWithCode(out({db: db.getName(), coll: target, timeseries: {timeField: "t"}}),
-                             ErrorCodes.CommandNotSupported);
 assert.eq(db[target].find().itcount(), 0);
 assert.commandWorked(out({db: db.getName(), coll: target}));
 assert.eq(db[target].find().toArray(), [{_id: 1}]);

@@ -1,8 +1,12 @@
 // $out (replace a collection with the pipeline's output, atomically through a
 // temporary collection and a rename) and $merge (insert/update into a collection
 // matched on the 'on' fields, with the whenMatched/whenNotMatched modes).
+#include "mongo/db/pipeline/document_source_out.h"
+
 #include <atomic>
+#include <initializer_list>
 #include <shared_mutex>
+#include <utility>
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
@@ -10,9 +14,6 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
-#include <initializer_list>
-#include <utility>
-
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline.h"
@@ -26,6 +27,11 @@ namespace mongo {
 namespace {
 
 constexpr size_t kBatch = 1000;
+
+TimeseriesOutWriter& timeseriesOutWriter() {
+    static TimeseriesOutWriter writer;
+    return writer;
+}
 
 NamespaceString parseTarget(const BSONElement& e, const NamespaceString& base, StringData stage) {
     NamespaceString nss;
@@ -61,8 +67,10 @@ BSONObj withId(const BSONObj& doc) {
 class DocumentSourceOut final : public DocumentSource {
 public:
     DocumentSourceOut(std::shared_ptr<ExpressionContext> expCtx, NamespaceString target,
-                      BSONObj spec)
-        : DocumentSource(std::move(expCtx)), _target(std::move(target)), _spec(spec.getOwned()) {}
+                      std::optional<BSONObj> timeseries)
+        : DocumentSource(std::move(expCtx)),
+          _target(std::move(target)),
+          _timeseries(std::move(timeseries)) {}
 
     std::optional<BSONObj> getNext() override {
         if (_done)
@@ -70,6 +78,18 @@ public:
         _done = true;
         OperationContext* opCtx = _expCtx->opCtx;
         auto* catalog = opCtx->getServiceContext()->catalog;
+        if (const auto& writer = timeseriesOutWriter()) {
+            auto next = [this]() -> std::optional<BSONObj> {
+                _expCtx->checkForInterruptEvery128();
+                auto d = _source->getNext();
+                return d ? std::optional<BSONObj>(d->getOwned()) : std::nullopt;
+            };
+            if (writer(opCtx, _target, _timeseries, next))
+                return std::nullopt;
+        }
+        uassert(ErrorCodes::CommandNotSupported,
+                "$out with 'timeseries' (writing a time-series collection) is not supported",
+                !_timeseries);
         uassert(ErrorCodes::CommandNotSupportedOnView,
                 "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
         static std::atomic<long long> counter{0};
@@ -117,7 +137,11 @@ public:
     }
     void serialize(BSONArrayBuilder* out) const override {
         BSONObjBuilder b(out->subobjStart());
-        b.append("$out", BSON("db" << _target.db() << "coll" << _target.coll()));
+        BSONObjBuilder spec(b.subobjStart("$out"));
+        spec.append("db", _target.db());
+        spec.append("coll", _target.coll());
+        if (_timeseries)
+            spec.append("timeseries", *_timeseries);
     }
     StageConstraints constraints() const override {
         StageConstraints c;
@@ -129,7 +153,7 @@ public:
 
 private:
     NamespaceString _target;
-    BSONObj _spec;
+    std::optional<BSONObj> _timeseries;  // the stage's `timeseries` options
     bool _done = false;
 };
 
@@ -367,11 +391,10 @@ const bool kRegistered = [] {
     registerDocumentSource("$out", [](const BSONElement& e,
                                       const std::shared_ptr<ExpressionContext>& expCtx) {
         NamespaceString target;
+        std::optional<BSONObj> timeseries;
         if (e.type() == BSONType::kObject) {
             const auto spec = DocumentSourceOutSpec::parse(IDLParserContext("$out"), e.Obj());
-            uassert(ErrorCodes::CommandNotSupported,
-                    "$out with 'timeseries' (writing a time-series collection) is not supported",
-                    !spec.getTimeseries());
+            timeseries = spec.getTimeseries();
             uassertStatusOK(NamespaceString::validateDatabaseName(spec.getDb()));
             target = NamespaceString(spec.getDb(), spec.getColl());
             uassert(ErrorCodes::InvalidNamespace, "Invalid $out target namespace, " + target.ns(),
@@ -380,7 +403,8 @@ const bool kRegistered = [] {
             target = parseTarget(e, expCtx->ns, "$out");
         }
         std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceOut>(expCtx, std::move(target), BSONObj()));
+        out.push_back(
+            std::make_unique<DocumentSourceOut>(expCtx, std::move(target), std::move(timeseries)));
         return out;
     });
     registerDocumentSource("$merge", [](const BSONElement& e,
@@ -393,4 +417,9 @@ const bool kRegistered = [] {
 }();
 
 }  // namespace
+
+void setTimeseriesOutWriter(TimeseriesOutWriter writer) {
+    timeseriesOutWriter() = std::move(writer);
+}
+
 }  // namespace mongo

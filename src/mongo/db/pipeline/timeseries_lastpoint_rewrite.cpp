@@ -50,24 +50,12 @@ bool appendMetaPathKey(const BSONElement& e, StringData name, const BucketSpec& 
     return true;
 }
 
+/** The group key: one "$<meta path>" (upstream rewrites no other key: null, objects, ...). */
 std::optional<GroupKey> parseGroupKey(const BSONElement& id, const BucketSpec& spec) {
     GroupKey key;
     BSONObjBuilder b;
-    if (id.type() == BSONType::kNull) {
-        b.appendNull("_id");
-    } else if (id.type() == BSONType::kObject) {
-        BSONObjBuilder sub(b.subobjStart("_id"));
-        for (auto f : id.embeddedObject()) {
-            if (f.fieldNameStringData().starts_with("$") ||
-                !appendMetaPathKey(f, f.fieldNameStringData(), spec, &key, &sub))
-                return std::nullopt;
-        }
-        sub.done();
-        if (key.paths.empty())
-            return std::nullopt;
-    } else if (!appendMetaPathKey(id, "_id", spec, &key, &b)) {
+    if (!appendMetaPathKey(id, "_id", spec, &key, &b))
         return std::nullopt;
-    }
     key.bucketKey = b.obj();
     return key;
 }
@@ -90,7 +78,8 @@ struct Selection {
  * selects the latest measurement. `timeDir` is the $sort's time direction (0: no $sort).
  */
 std::optional<Selection> accumulatorSelection(const BSONElement& acc, int timeDir,
-                                              const std::string& timeField) {
+                                              const BucketSpec& spec, const GroupKey& key) {
+    const std::string& timeField = spec.timeField;
     if (acc.type() != BSONType::kObject || acc.embeddedObject().nFields() != 1)
         return std::nullopt;
     BSONElement op = acc.embeddedObject().firstElement();
@@ -101,18 +90,32 @@ std::optional<Selection> accumulatorSelection(const BSONElement& acc, int timeDi
         bool first = name == "$first";
         return Selection{first == (timeDir < 0), first};
     }
-    if (name != "$top" && name != "$bottom")
+    const bool single = name == "$top" || name == "$bottom";
+    if (!single && name != "$topN" && name != "$bottomN")
         return std::nullopt;
     if (op.type() != BSONType::kObject)
         return std::nullopt;
+    if (!single) {
+        // n must be the constant 1 (an expression, even one always 1, is not rewritten).
+        BSONElement n = op.embeddedObject().getField("n");
+        if (!n.isNumber() || n.numberDouble() != 1)
+            return std::nullopt;
+    }
+    // sortBy: meta keys the group key determines (constant within a group), then the time.
     BSONElement sortBy = op.embeddedObject().getField("sortBy");
-    if (sortBy.type() != BSONType::kObject || sortBy.embeddedObject().nFields() != 1)
+    if (sortBy.type() != BSONType::kObject || sortBy.embeddedObject().isEmpty())
         return std::nullopt;
-    BSONElement t = sortBy.embeddedObject().firstElement();
+    BSONElement t;
+    for (auto k : sortBy.embeddedObject()) {
+        if (!t.eoo() && !(renameMetaPath(t.fieldNameStringData(), spec) &&
+                          coveredByKey(t.fieldNameStringData(), key) && sortDirection(t) != 0))
+            return std::nullopt;
+        t = k;
+    }
     int dir = sortDirection(t);
     if (t.fieldNameStringData() != timeField || dir == 0)
         return std::nullopt;
-    bool top = name == "$top";
+    bool top = name == "$top" || name == "$topN";
     return Selection{top == (dir < 0), top};
 }
 
@@ -156,10 +159,14 @@ std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long l
         return std::nullopt;
 
     std::optional<Selection> sel;
+    // $top/$bottom[N] select alone (as upstream: not two of them, even when both qualify);
+    // $first/$last after the $sort may be several, all selecting the same end.
+    if (sortSpec.isEmpty() && groupSpec.nFields() != 2)
+        return std::nullopt;
     for (auto f : groupSpec) {
         if (f.fieldNameStringData() == "_id")
             continue;
-        auto s = accumulatorSelection(f, timeDir, spec.timeField);
+        auto s = accumulatorSelection(f, timeDir, spec, *key);
         if (!s || (sel && s->latest != sel->latest))
             return std::nullopt;
         if (!sel)

@@ -23,9 +23,10 @@ struct LastPointRewrite {
 /**
  * Recognises `[$sort: {<meta paths>...: ±1, <time>: ±1}, $group: {_id: <key>, f: {$first|$last:
  * <expr>}...}]` (`sortSpec` non-empty, `sortLimit` 0) and `$group: {_id: <key>, f: {$top|$bottom:
- * {sortBy: {<time>: ±1}, output: <expr>}}...}` (`sortSpec` empty), where <key> is null, "$<meta
- * path>" or an object of "$<meta path>" values and every meta sort key is a group key path or
- * below one. All accumulators must select the same end of the time order.
+ * {sortBy: {<time>: ±1}, output: <expr>}}}` or the same with $topN/$bottomN and `n: 1` (one
+ * accumulator; `sortSpec` empty), where <key> is "$<meta path>" and every meta sort key is the
+ * group key path or below it. All accumulators must select the same end of the time order.
+ * These are the shapes upstream rewrites (no null or compound key, no two $top/$bottom).
  *
  * Latest: {$sort: {<meta keys>, control.max.<t>: ∓1}}, {$group: {_id: <key on meta>, bucket:
  * {$first|$last: "$$ROOT"}}}, {$replaceRoot: {newRoot: "$bucket"}} — exact because

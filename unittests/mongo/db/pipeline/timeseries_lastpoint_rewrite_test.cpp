@@ -42,13 +42,13 @@ TEST(TimeseriesLastPointRewrite, LatestWithFirstSortsBucketsByMaxTimeDescending)
 
 TEST(TimeseriesLastPointRewrite, LatestWithLastSortsAscendingAndTakesLastBucket) {
     auto r = rewriteLastPoint(fromjson(R"({"t": 1})"), 0,
-                              fromjson(R"({"_id": {"s": "$m"}, "x": {"$last": "$x"}})"),
+                              fromjson(R"({"_id": "$m", "x": {"$last": "$x"}})"),
                               tsSpec());
     ASSERT_TRUE(r);
     EXPECT_TRUE(r->latest);
     EXPECT_EQ(fromjson(R"({"$sort": {"control.max.t": 1}})").toString(),
               r->bucketStages[0].toString());
-    EXPECT_EQ(fromjson(R"({"$group": {"_id": {"s": "$meta"}, "bucket": {"$last": "$$ROOT"}}})")
+    EXPECT_EQ(fromjson(R"({"$group": {"_id": "$meta", "bucket": {"$last": "$$ROOT"}}})")
                   .toString(),
               r->bucketStages[1].toString());
 }
@@ -66,6 +66,26 @@ TEST(TimeseriesLastPointRewrite, TopAndBottomNeedNoSort) {
         tsSpec());
     ASSERT_TRUE(bottom);
     EXPECT_FALSE(bottom->latest);
+    auto bottomN = rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$bottomN": {"n": 1, "sortBy": {"t": 1}, "output": "$x"}}})"),
+        tsSpec());
+    ASSERT_TRUE(bottomN);
+    EXPECT_TRUE(bottomN->latest);
+    // sortBy may start with meta keys the group key determines; not with others.
+    EXPECT_TRUE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"m": -1, "t": -1}, "output": "$x"}}})"),
+        tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"x": 1, "t": -1}, "output": "$x"}}})"),
+        tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m.a", "x": {"$top": {"sortBy": {"m.b": 1, "t": -1},
+                     "output": "$x"}}})"),
+        tsSpec()));
 }
 
 TEST(TimeseriesLastPointRewrite, EarliestKeepsEveryBucketThatMayHoldTheMinimum) {
@@ -100,6 +120,29 @@ TEST(TimeseriesLastPointRewrite, OtherShapesAreNotRewritten) {
         fromjson(R"({"_id": "$m", "x": {"$first": "$x"}, "y": {"$last": "$y"}})"), tsSpec()));
     EXPECT_FALSE(rewriteLastPoint(fromjson(R"({"t": -1})"), 0,
                                   fromjson(R"({"_id": "$x", "x": {"$first": "$x"}})"), tsSpec()));
+    // Keys other than one meta path, two $top/$bottom, $topN with n other than the constant 1.
+    EXPECT_FALSE(rewriteLastPoint(BSONObj(), 0,
+                                  fromjson(R"({"_id": null, "x": {"$top": {"sortBy": {"t": -1},
+                                                "output": "$x"}}})"),
+                                  tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(BSONObj(), 0,
+                                  fromjson(R"({"_id": {"a": "$m.a"}, "x": {"$top": {"sortBy":
+                                                {"t": -1}, "output": "$x"}}})"),
+                                  tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"t": -1}, "output": "$x"}},
+                     "y": {"$bottom": {"sortBy": {"t": 1}, "output": "$y"}}})"),
+        tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$topN": {"n": 2, "sortBy": {"t": -1}, "output": "$x"}}})"),
+        tsSpec()));
+    EXPECT_FALSE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$topN": {"n": {"$add": [0, 1]}, "sortBy": {"t": -1},
+                     "output": "$x"}}})"),
+        tsSpec()));
     // No meta field, or meta excluded.
     BucketSpec noMeta = tsSpec();
     noMeta.metaField.reset();

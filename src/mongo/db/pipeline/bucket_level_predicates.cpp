@@ -235,8 +235,8 @@ private:
     }
 
     BSONObj typeGuard(const std::string& field) {
-        BSONObj typeMin = BSON("$type" << ("$control.min." + field));
-        BSONObj typeMax = BSON("$type" << ("$control.max." + field));
+        BSONObj typeMin = BSON("$type" << ("$" + timeseries::controlMinPath(field)));
+        BSONObj typeMax = BSON("$type" << ("$" + timeseries::controlMaxPath(field)));
         return BSON("$expr" << BSON("$ne" << BSON_ARRAY(typeMin << typeMax)));
     }
 

@@ -176,6 +176,20 @@ Date_t truncateDate(Date_t date, TimeUnit unit, long long binSize, const absl::T
             uassert(ErrorCodes::Overflow, "$dateTrunc: the truncated date is out of range",
                     truncUtc >= std::numeric_limits<long long>::min() &&
                         truncUtc <= std::numeric_limits<long long>::max());
+            if (offsetMs != 0 && std::abs(static_cast<long long>(truncUtc) / 1000) < (1LL << 40)) {
+                // The bin starts at a local time whose UTC offset may differ from the date's
+                // (a daylight-saving change inside the bin): that local time in UTC.
+                long long local = static_cast<long long>(truncUtc) + offsetMs;
+                long long sec = local / 1000, rem = local % 1000;
+                if (rem < 0) {
+                    --sec;
+                    rem += 1000;
+                }
+                absl::CivilSecond cs =
+                    absl::ToCivilSecond(absl::FromUnixSeconds(sec), absl::UTCTimeZone());
+                long long utcSec = absl::ToUnixSeconds(absl::FromCivil(cs, tz));
+                return Date_t::fromMillisSinceEpoch(utcSec * 1000 + rem);
+            }
             return Date_t::fromMillisSinceEpoch(static_cast<long long>(truncUtc));
         }
         case TimeUnit::kDay:

@@ -585,8 +585,10 @@ bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
     BSONArrayBuilder arr;
     (*next)->serialize(&arr);
     BSONObj groupStage = arr.arr().firstElement().Obj().getOwned();
-    auto rewrite =
-        timeseries_rewrite::rewriteGroupOverBuckets(groupStage.firstElement().Obj(), spec);
+    auto rewrite = timeseries_rewrite::rewriteGroupOverBuckets(
+        groupStage.firstElement().Obj(), spec,
+        _fixedBuckets && !_usesExtendedRange ? std::optional<long long>(_bucketMaxSpanSeconds)
+                                             : std::nullopt);
     if (!rewrite)
         return false;
     std::vector<std::string> maxFields;

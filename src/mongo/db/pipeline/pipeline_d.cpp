@@ -190,8 +190,8 @@ void guardInexactBound(Pipeline* pipeline) {
     const long long spanMillis = static_cast<long long>(unpack->bucketMaxSpanSeconds()) * 1000;
     BSONObj filter = BSON(
         "$expr" << BSON("$lte" << BSON_ARRAY(
-                            BSON("$subtract" << BSON_ARRAY("$control.max." + time
-                                                           << "$control.min." + time))
+                            BSON("$subtract" << BSON_ARRAY("$" + timeseries::controlMaxPath(time)
+                                                           << "$" + timeseries::controlMinPath(time)))
                             << BSON("$const" << spanMillis))));
     stages.push_front(std::make_unique<DocumentSourceMatch>(pipeline->getExpCtx(), filter));
 }

@@ -1,11 +1,15 @@
 #include "mongo/db/pipeline/timeseries_rewrites.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo::timeseries_rewrite {
 
@@ -351,13 +355,141 @@ std::optional<InternalizedProjection> internalizableProjection(const BSONObj& st
 }
 
 BSONObj bucketCountExpression(const std::string& timeField) {
+    using namespace timeseries;
+    const std::string control = "$" + std::string(kBucketControlFieldName) + ".";
     return BSON("$cond" << BSON_ARRAY(
-                    BSON("$gte" << BSON_ARRAY("$control.version" << 2)) << "$control.count"
-                                << BSON("$size" << BSON("$objectToArray" << ("$data." + timeField)))));
+                    BSON("$gte" << BSON_ARRAY(control + std::string(kBucketControlVersionFieldName)
+                                              << kTimeseriesControlCompressedSortedVersion))
+                    << control + std::string(kBucketControlCountFieldName)
+                    << BSON("$size" << BSON("$objectToArray"
+                                            << ("$" + std::string(kDataFieldNamePrefix) +
+                                                timeField)))));
 }
 
+namespace {
+
+/**
+ * The UTC offsets (ms) a constant `timezone` argument takes between 1970 and 2038 (the range
+ * of buckets without extended range): one for UTC and "+hh[:mm]" offsets, every offset of a
+ * named zone; nullopt for a non-constant or unknown zone.
+ */
+std::optional<std::set<long long>> zoneOffsetsMillis(const BSONElement& timezone) {
+    if (timezone.eoo())
+        return std::set<long long>{0};
+    if (timezone.type() != BSONType::kString)
+        return std::nullopt;
+    absl::TimeZone tz;
+    try {
+        tz = parseTimeZone(timezone.valueStringData());
+    } catch (const DBException&) {
+        return std::nullopt;
+    }
+    std::set<long long> offsets;
+    absl::Time t = absl::UnixEpoch();
+    const absl::Time end = absl::FromUnixSeconds(std::numeric_limits<int32_t>::max());
+    offsets.insert(static_cast<long long>(tz.At(t).offset) * 1000);
+    absl::TimeZone::CivilTransition transition;
+    for (int guard = 0; guard < 4096 && tz.NextTransition(t, &transition); ++guard) {
+        absl::Time at = tz.At(transition.to).trans;
+        if (at > end || at <= t)
+            break;
+        offsets.insert(static_cast<long long>(tz.At(at).offset) * 1000);
+        t = at;
+    }
+    return offsets;
+}
+
+/**
+ * {$dateTrunc: {date: "$<time>", unit, binSize?, timezone?, startOfWeek?}} with constant
+ * arguments whose bins are unions of fixed buckets of `spanSeconds` (bucket starts are the
+ * multiples of the span): appended under `name` with date "$control.min.<time>", which then
+ * falls in the same bin as every measurement of the bucket.
+ */
+bool appendAlignedDateTrunc(const BSONElement& e, StringData name, const BucketSpec& spec,
+                            long long spanSeconds, BSONObjBuilder* out) {
+    if (e.type() != BSONType::kObject || e.embeddedObject().nFields() != 1)
+        return false;
+    BSONElement op = e.embeddedObject().firstElement();
+    if (op.fieldNameStringData() != "$dateTrunc" || op.type() != BSONType::kObject)
+        return false;
+    BSONElement date, unit, binSize, timezone, startOfWeek;
+    for (auto a : op.embeddedObject()) {
+        StringData f = a.fieldNameStringData();
+        if (f == "date")
+            date = a;
+        else if (f == "unit")
+            unit = a;
+        else if (f == "binSize")
+            binSize = a;
+        else if (f == "timezone")
+            timezone = a;
+        else if (f == "startOfWeek")
+            startOfWeek = a;
+        else
+            return false;
+    }
+    TimeUnit u;
+    if (date.type() != BSONType::kString || date.valueStringData() != "$" + spec.timeField ||
+        unit.type() != BSONType::kString || !parseTimeUnit(unit.valueStringData(), &u) ||
+        (!startOfWeek.eoo() && startOfWeek.type() != BSONType::kString))
+        return false;
+    long long bins = 1;
+    if (!binSize.eoo()) {
+        if (!binSize.isNumber() || binSize.numberDouble() != std::floor(binSize.numberDouble()) ||
+            binSize.numberDouble() < 1 || binSize.numberDouble() > 1e9)
+            return false;
+        bins = binSize.numberLong();
+    }
+    auto offsets = zoneOffsetsMillis(timezone);
+    if (!offsets)
+        return false;
+    const long long spanMs = spanSeconds * 1000;
+    // Bins of units up to the day start at 2000-01-01 local time plus multiples of their
+    // width; longer units start at local midnights. Under every offset the zone takes, a bin
+    // boundary must be a bucket boundary (a multiple of the span since the epoch).
+    constexpr long long kRef = 946684800000LL;
+    const bool upToDay = u <= TimeUnit::kDay;
+    const long long width = upToDay ? unitMillis(u) * bins : 86400000LL;
+    if (width % spanMs != 0)
+        return false;
+    for (long long offset : *offsets)
+        if (((kRef - offset) % spanMs + spanMs) % spanMs != 0)
+            return false;
+    BSONObjBuilder sub(out->subobjStart(name));
+    BSONObjBuilder args(sub.subobjStart("$dateTrunc"));
+    for (auto a : op.embeddedObject()) {
+        if (a.fieldNameStringData() == "date")
+            args.append("date", "$" + timeseries::controlMinPath(spec.timeField));
+        else
+            args.append(a);
+    }
+    return true;
+}
+
+/**
+ * A group key over buckets: meta expressions and constants (appendRenamedMetaExpr), and with
+ * fixed buckets aligned $dateTrunc of the time field, also as fields of an _id object.
+ */
+bool appendBucketGroupKey(const BSONElement& e, StringData name, const BucketSpec& spec,
+                          std::optional<long long> fixedSpanSeconds, BSONObjBuilder* out) {
+    if (fixedSpanSeconds && appendAlignedDateTrunc(e, name, spec, *fixedSpanSeconds, out))
+        return true;
+    if (fixedSpanSeconds && e.type() == BSONType::kObject && !e.embeddedObject().isEmpty() &&
+        !e.embeddedObject().firstElementFieldNameStringData().starts_with("$")) {
+        BSONObjBuilder sub(out->subobjStart(name));
+        for (auto f : e.embeddedObject())
+            if (!appendBucketGroupKey(f, f.fieldNameStringData(), spec, fixedSpanSeconds, &sub))
+                return false;
+        return true;
+    }
+    return appendRenamedMetaExpr(e, name, spec, out);
+}
+
+}  // namespace
+
 std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
-                                                    const BucketSpec& spec) {
+                                                    const BucketSpec& spec,
+                                                    std::optional<long long> fixedSpanSeconds) {
     if (!groupSpec.hasField("_id"))
         return std::nullopt;
     if (spec.metaField && !metaUsable(spec))
@@ -367,7 +499,7 @@ std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
     for (auto e : groupSpec) {
         StringData name = e.fieldNameStringData();
         if (name == "_id") {
-            if (!appendRenamedMetaExpr(e, "_id", spec, &b))
+            if (!appendBucketGroupKey(e, "_id", spec, fixedSpanSeconds, &b))
                 return std::nullopt;
             continue;
         }
@@ -381,7 +513,8 @@ std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
                 return std::nullopt;
             bool isMin = op == "$min";
             (isMin ? out.minFields : out.maxFields).push_back(*f);
-            b.append(name, BSON(op << ("$control." + std::string(isMin ? "min." : "max.") + *f)));
+            b.append(name, BSON(op << ("$" + (isMin ? timeseries::controlMinPath(*f)
+                                                     : timeseries::controlMaxPath(*f)))));
         } else if ((op == "$sum" && acc.type() == BSONType::kNumberInt && acc._numberInt() == 1) ||
                    (op == "$count" && acc.type() == BSONType::kObject &&
                     acc.embeddedObject().isEmpty())) {

@@ -75,11 +75,16 @@ struct GroupRewrite {
  * The bucket-level $group for a $group whose key is a constant or an expression of
  * the meta field only and whose accumulators are all `$min`/`$max` of a top-level
  * measurement field, `{$sum: 1}` or `{$count: {}}`. `$min` of the time field is
- * refused (control.min.<time> is rounded down). nullopt when not applicable.
+ * refused (control.min.<time> is rounded down). With `fixedSpanSeconds` (fixed buckets:
+ * rounding equal to the span, parameters never changed, no extended range), the key may also
+ * hold a $dateTrunc of the time field with constant arguments whose bins are unions of
+ * buckets (fixed-offset time zones only), computed from control.min.<time>, alone or as
+ * fields of an _id object. nullopt when not applicable.
  * REQUIRES: the unpack stage has no eventFilter and unpacks every field.
  */
-std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
-                                                    const BucketSpec& spec);
+std::optional<GroupRewrite> rewriteGroupOverBuckets(
+    const BSONObj& groupSpec, const BucketSpec& spec,
+    std::optional<long long> fixedSpanSeconds = std::nullopt);
 
 /** A $addFields/$set/$project split around the unpack stage (spec §5.4). */
 struct ComputedMetaProjection {

@@ -55,6 +55,10 @@ public:
     virtual const char* getSourceName() const = 0;
     /** Appends {<name>: <spec>} stages to `out` (one or more). */
     virtual void serialize(BSONArrayBuilder* out) const = 0;
+    /** As explain prints the stage (upstream's explain form); serialize() unless overridden. */
+    virtual void serializeExplained(BSONArrayBuilder* out) const {
+        serialize(out);
+    }
     virtual StageConstraints constraints() const {
         return {};
     }

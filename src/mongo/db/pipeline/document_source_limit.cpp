@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/document_source_limit.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "mongo/util/assert_util.h"
@@ -29,7 +30,7 @@ void DocumentSourceSkip::serialize(BSONArrayBuilder* out) const {
 
 StageList::iterator DocumentSourceSkip::optimizeAt(StageList::iterator it, StageList* container) {
     auto next = std::next(it);
-    if (next != container->end())
+    if (next != container->end()) {
         if (auto* s = dynamic_cast<DocumentSourceSkip*>(next->get())) {
             long long sum;
             if (!__builtin_add_overflow(_skip, s->getSkip(), &sum)) {
@@ -38,6 +39,18 @@ StageList::iterator DocumentSourceSkip::optimizeAt(StageList::iterator it, Stage
                 return it;
             }
         }
+        // {$skip: s}, {$limit: l} -> {$limit: s + l}, {$skip: s}, as upstream: the limit moves
+        // towards the source (into the bucket unpacking or the find layer).
+        if (auto* l = dynamic_cast<DocumentSourceLimit*>(next->get())) {
+            long long sum;
+            if (!__builtin_add_overflow(_skip, l->getLimit(), &sum)) {
+                l->setLimit(sum);
+                std::iter_swap(it, next);
+                // Re-optimise from the stage before the moved limit, which may absorb it.
+                return it == container->begin() ? it : std::prev(it);
+            }
+        }
+    }
     return next;
 }
 

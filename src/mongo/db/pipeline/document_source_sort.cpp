@@ -96,6 +96,14 @@ void DocumentSourceSort::serialize(BSONArrayBuilder* out) const {
     }
 }
 
+void DocumentSourceSort::serializeExplained(BSONArrayBuilder* out) const {
+    BSONObjBuilder b(out->subobjStart());
+    BSONObjBuilder sort(b.subobjStart("$sort"));
+    sort.append("sortKey", _spec);
+    if (_limit > 0)
+        sort.append("limit", _limit);
+}
+
 StageList::iterator DocumentSourceSort::optimizeAt(StageList::iterator it, StageList* container) {
     auto next = std::next(it);
     if (next != container->end())

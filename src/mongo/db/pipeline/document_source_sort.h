@@ -24,6 +24,8 @@ public:
         return "$sort";
     }
     void serialize(BSONArrayBuilder* out) const override;
+    /** {$sort: {sortKey: <spec>, limit?: <n>}}: one stage, as upstream's explain. */
+    void serializeExplained(BSONArrayBuilder* out) const override;
     StageList::iterator optimizeAt(StageList::iterator it, StageList* container) override;
 
     const SortPattern& getPattern() const {

@@ -70,8 +70,10 @@ FindPlanParams Pipeline::extractFindParams() {
         params.sortPattern->setCollator(_expCtx->getCollator());
         params.limit = s->getLimit();
         _stages.pop_front();
-        if (params.limit > 0)
+        if (params.limit > 0) {
+            takeSkipWithinLimit(&params);
             return params;
+        }
     }
     if (!_stages.empty())
         if (auto* s = dynamic_cast<DocumentSourceSkip*>(_stages.front().get())) {
@@ -82,8 +84,23 @@ FindPlanParams Pipeline::extractFindParams() {
         if (auto* l = dynamic_cast<DocumentSourceLimit*>(_stages.front().get())) {
             params.limit = l->getLimit();
             _stages.pop_front();
+            if (params.skip == 0)
+                takeSkipWithinLimit(&params);
         }
     return params;
+}
+
+void Pipeline::takeSkipWithinLimit(FindPlanParams* params) {
+    // {$limit: l}, {$skip: s} with s < l (what $skip + $limit optimise to) is the find layer's
+    // skip s, limit l - s.
+    if (_stages.empty())
+        return;
+    auto* s = dynamic_cast<DocumentSourceSkip*>(_stages.front().get());
+    if (!s || s->getSkip() >= params->limit)
+        return;
+    params->skip = s->getSkip();
+    params->limit -= s->getSkip();
+    _stages.pop_front();
 }
 
 void Pipeline::attachExecutor(std::unique_ptr<PlanExecutor> exec) {

@@ -75,6 +75,8 @@ public:
     }
 
 private:
+    /** Moves a leading {$skip: s} below the extracted limit into `params` (s < limit). */
+    void takeSkipWithinLimit(FindPlanParams* params);
     explicit Pipeline(std::shared_ptr<ExpressionContext> expCtx) : _expCtx(std::move(expCtx)) {}
     void stitch();
 

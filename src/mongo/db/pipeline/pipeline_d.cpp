@@ -372,7 +372,7 @@ void appendPipelineExplain(OperationContext* opCtx, PreparedPipeline& prepared,
     int i = 0;
     for (const auto& st : p->stages()) {
         BSONArrayBuilder one;
-        st->serialize(&one);
+        st->serializeExplained(&one);
         for (auto e : one.arr()) {
             if (!withStats) {
                 stages.append(e.Obj());

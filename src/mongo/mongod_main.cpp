@@ -587,7 +587,7 @@ int runMongod(int argc, char** argv) {
             repl::LocalOplog::get()->setMaxSizeBytes(
                 opts.oplogSizeMB > 0 ? opts.oplogSizeMB * 1024 * 1024
                                      : repl::defaultOplogSizeBytes(opts.server.dbpath));
-            setOpObserver(std::make_unique<repl::OpObserverImpl>());
+            getOpObserverRegistry().addObserver(std::make_unique<repl::OpObserverImpl>());
         }
         if (s.isOK())
             s = repl::ReplicationCoordinator::get()->startup(&opCtx, sc.options);

@@ -230,7 +230,7 @@ Status CollectionCatalog::_dropCollectionLocked(OperationContext* opCtx,
         writeConflictRetry(ru, "dropCollection", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->dropCollection(ru, coll->catalogId()));
-            getOpObserver()->onDropCollection(opCtx, nss);
+            getOpObserver()->onDropCollection(opCtx, nss, coll->uuid());
             wuow.commit();
         });
     } catch (const DBException& ex) {
@@ -282,7 +282,7 @@ Status CollectionCatalog::renameCollection(OperationContext* opCtx, const Namesp
         writeConflictRetry(ru, "renameCollection", [&] {
             WriteUnitOfWork wuow(ru);
             uassertStatusOK(_durable->renameCollection(ru, coll->catalogId(), to.ns()));
-            getOpObserver()->onRenameCollection(opCtx, from, to, dropTarget);
+            getOpObserver()->onRenameCollection(opCtx, from, to, coll->uuid(), dropTarget);
             wuow.commit();
         });
     } catch (const DBException& ex) {

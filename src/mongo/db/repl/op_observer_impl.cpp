@@ -132,14 +132,16 @@ void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Namespace
     logCommand(opCtx, nss.db(), b.obj(), uuid);
 }
 
-void OpObserverImpl::onDropCollection(OperationContext* opCtx, const NamespaceString& nss) {
+void OpObserverImpl::onDropCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                      const std::string& uuid) {
     if (!shouldLog(nss))
         return;
     logCommand(opCtx, nss.db(), BSON("drop" << nss.coll()));
 }
 
 void OpObserverImpl::onRenameCollection(OperationContext* opCtx, const NamespaceString& from,
-                                        const NamespaceString& to, bool dropTarget) {
+                                        const NamespaceString& to, const std::string& uuid,
+                                        bool dropTarget) {
     if (!shouldLog(from) && !shouldLog(to))
         return;
     logCommand(opCtx, from.db(),

@@ -21,9 +21,11 @@ public:
     void onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& doc) override;
     void onCreateCollection(OperationContext* opCtx, const NamespaceString& nss,
                             const BSONObj& options) override;
-    void onDropCollection(OperationContext* opCtx, const NamespaceString& nss) override;
+    void onDropCollection(OperationContext* opCtx, const NamespaceString& nss,
+                          const std::string& uuid) override;
     void onRenameCollection(OperationContext* opCtx, const NamespaceString& from,
-                            const NamespaceString& to, bool dropTarget) override;
+                            const NamespaceString& to, const std::string& uuid,
+                            bool dropTarget) override;
     void onCreateIndex(OperationContext* opCtx, const NamespaceString& nss,
                        const BSONObj& spec) override;
     void onDropIndex(OperationContext* opCtx, const NamespaceString& nss,

@@ -43,12 +43,14 @@ protected:
         ASSERT_TRUE(catalog->init(opCtx.get()).isOK());
         LocalOplog::get()->setMaxSizeBytes(16 * 1024 * 1024);
         ASSERT_TRUE(LocalOplog::get()->createOrOpen(opCtx.get()).isOK());
-        setOpObserver(std::make_unique<OpObserverImpl>());
+        auto observer = std::make_unique<OpObserverImpl>();
+        oplogObserver = observer.get();
+        getOpObserverRegistry().addObserver(std::move(observer));
         TransactionTable::get()->clearInMemory();
         coll = catalog->getOrCreateCollection(opCtx.get(), NamespaceString("test", "c"));
     }
     void TearDown() override {
-        setOpObserver(std::make_unique<OpObserver>());
+        getOpObserverRegistry().removeObserver(oplogObserver);
         TransactionTable::get()->clearInMemory();
         coll.reset();
         opCtx.reset();
@@ -82,6 +84,7 @@ protected:
     ServiceContext sc;
     std::unique_ptr<OperationContext> opCtx;
     std::shared_ptr<Collection> coll;
+    OpObserver* oplogObserver = nullptr;
 };
 
 TEST_F(TransactionTableTest, ExecutedStatementsAreFoundWithTheirOplogEntry) {

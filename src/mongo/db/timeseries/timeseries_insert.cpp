@@ -213,10 +213,11 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
     if (!sw.isOK())
         return sw.getStatus();
     if (sw.getValue().reopening) {
-        BSONObj fetched = fetchCandidate(opCtx, ts, *sw.getValue().reopening);
+        const bucket_catalog::ReopeningRequest request = *sw.getValue().reopening;
+        BSONObj fetched = fetchCandidate(opCtx, ts, request);
         opCtx->recoveryUnit()->abandonSnapshot();
         sw = bucket_catalog::insertWithReopeningContext(catalog, info, doc, fetched, index, keys,
-                                                            known);
+                                                        known, &request);
         if (!sw.isOK())
             return sw.getStatus();
     }
@@ -247,6 +248,9 @@ bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts,
 
 void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch) {
     const BucketWrite& w = batch.write;
+    // Checked inside the unit of work: a direct write that clears the bucket later
+    // conflicts with this one in storage, and the retry finds the bucket cleared.
+    uassertStatusOK(bucket_catalog::checkStillPrepared(BucketCatalog::get(), batch));
     // The bucket's oplog entry carries the statements of the retryable inserts in it.
     std::optional<repl::RetryableWriteScope> scope;
     if (auto owners = RetryableOwners::get().ownersOf(batch); !owners.empty())

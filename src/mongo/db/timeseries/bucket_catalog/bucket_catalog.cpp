@@ -552,18 +552,36 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
     if (p == Placement::kNeedsReopening) {
         if (auto req =
                 findReopeningCandidate(stripe, lk, coll, x.getValue().key(), x.getValue().time,
-                                       limits))
+                                       limits)) {
+            req->directWriteEpoch = catalog.directWriteEpoch.load();
             return InsertResult{nullptr, std::move(req)};
+        }
     }
     return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
                             limits, openedDueToMetadata);
 }
 
+namespace {
+
+/**
+ * True when the fetched bucket `id` may not stand on its latest committed state: a direct
+ * write to it is in progress, or one started or finished since `request` was made.
+ */
+bool reopenedAcrossDirectWrite(BucketCatalog& catalog, const BucketId& id,
+                               const ReopeningRequest* request) {
+    std::lock_guard lk(catalog.directWritesMutex);
+    return catalog.directWrites.count(id) > 0 ||
+        (request && request->directWriteEpoch != catalog.directWriteEpoch.load());
+}
+
+}  // namespace
+
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
                                                     int64_t userIndex, BucketKeyCache* keys,
-                                                    const KnownSeries* known) {
+                                                    const KnownSeries* known,
+                                                    const ReopeningRequest* request) {
     auto x = extractOrUse(coll, doc, keys, known);
     if (!x.isOK())
         return x.getStatus();
@@ -579,6 +597,10 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     }
     Stripe& stripe = stripeFor(catalog, x.getValue().key().hash);
     std::unique_lock lk(stripe.mutex);
+    if (reopened && reopenedAcrossDirectWrite(catalog, reopened->bucketId, request)) {
+        stats.inc(&ExecutionStats::numBucketReopeningsFailed);
+        reopened.reset();
+    }
     if (reopened) {
         if (stripe.openBucketsById.count(reopened->bucketId)) {
             stats.inc(&ExecutionStats::numDuplicateBucketsReopened);
@@ -756,12 +778,40 @@ bool isFrozen(BucketCatalog& catalog, const BucketId& bucketId) {
 }
 
 void directWriteStart(BucketCatalog& catalog, const std::string& collUUID, const OID& oid) {
+    {
+        // Marked first: a reopening installed from now on is refused, one installed
+        // before is removed below.
+        std::lock_guard lk(catalog.directWritesMutex);
+        ++catalog.directWrites[BucketId{collUUID, oid}];
+        catalog.directWriteEpoch.fetch_add(1);
+    }
     removeEverywhere(catalog, collUUID, oid);
 }
 
 void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, const OID& oid) {
-    // Nothing is blocked while a direct write is in progress: the in-memory copy was
-    // already dropped by directWriteStart, and later inserts reopen or open a bucket.
+    std::lock_guard lk(catalog.directWritesMutex);
+    auto it = catalog.directWrites.find(BucketId{collUUID, oid});
+    invariant(it != catalog.directWrites.end());
+    if (--it->second == 0)
+        catalog.directWrites.erase(it);
+    // A candidate fetched before the write committed must not be reopened after this.
+    catalog.directWriteEpoch.fetch_add(1);
+}
+
+bool isBeingDirectlyWritten(BucketCatalog& catalog, const BucketId& bucketId) {
+    std::lock_guard lk(catalog.directWritesMutex);
+    return catalog.directWrites.count(bucketId) > 0;
+}
+
+Status checkStillPrepared(BucketCatalog& catalog, const WriteBatch& batch) {
+    Stripe& stripe = stripeFor(catalog, batch.bucketKey.hash);
+    std::lock_guard lk(stripe.mutex);
+    auto it = stripe.openBucketsById.find(batch.bucketId);
+    if (it != stripe.openBucketsById.end() && it->second->preparedBatch.get() == &batch)
+        return Status::OK();
+    return Status(ErrorCodes::TimeseriesBucketCleared,
+                  "time-series bucket " + batch.bucketId.oid.toString() +
+                      " was cleared while its batch was being committed");
 }
 
 void clear(BucketCatalog& catalog, const std::string& collUUID) {

@@ -105,6 +105,19 @@ public:
     std::mutex statsMutex;
     std::map<std::string, std::shared_ptr<ExecutionStats>> collectionStats;
 
+    /**
+     * Buckets written directly whose unit of work has not finished, with the number of such
+     * writes: never reopened meanwhile. Thread safety: directWritesMutex (taken after a
+     * stripe mutex, never before one).
+     */
+    std::mutex directWritesMutex;
+    std::map<BucketId, int> directWrites;
+    /**
+     * Moves at every directWriteStart and directWriteFinish: a reopening candidate fetched
+     * across a move may predate a direct write and is refused.
+     */
+    std::atomic<uint64_t> directWriteEpoch{0};
+
 private:
     std::optional<BucketLimits> _limits;
 };
@@ -113,6 +126,8 @@ private:
 struct ReopeningRequest {
     /** An archived bucket's _id to fetch, or an aggregation pipeline over system.buckets. */
     std::variant<OID, std::vector<BSONObj>> candidate;
+    /** BucketCatalog::directWriteEpoch when the request was made (before the fetch). */
+    uint64_t directWriteEpoch = 0;
 };
 
 struct InsertResult {
@@ -172,14 +187,17 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
 /**
  * Second step after a ReopeningRequest: `fetched` is the bucket document the caller found
  * (empty when none). The bucket is reopened when valid (else counted as a failed
- * reopening) and the measurement staged; never returns another request.
+ * reopening) and the measurement staged; never returns another request. A bucket being
+ * written directly is not reopened, nor one fetched for a `request` across a direct write
+ * (its epoch moved); `request` null (tests) skips that second check.
  */
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
                                                     const CollectionInfo& coll,
                                                     const BSONObj& doc, const BSONObj& fetched,
                                                     int64_t userIndex = 0,
                                                     BucketKeyCache* keys = nullptr,
-                                                    const KnownSeries* known = nullptr);
+                                                    const KnownSeries* known = nullptr,
+                                                    const ReopeningRequest* request = nullptr);
 
 /**
  * Prepares a batch whose commit rights the caller holds: waits for any other prepared
@@ -213,16 +231,30 @@ void abort(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch, Sta
 void freeze(BucketCatalog& catalog, const BucketId& bucketId);
 bool isFrozen(BucketCatalog& catalog, const BucketId& bucketId);
 
-/** A direct write to a bucket document: its in-memory copy is cleared. */
+/**
+ * A write to the bucket document `oid` that does not come from the catalog's own commits
+ * (the TimeseriesOpObserver calls these): directWriteStart drops its in-memory copy (open
+ * or archived; pending batches fail with TimeseriesBucketCleared) and keeps it from being
+ * reopened until the matching directWriteFinish, called once the write's unit of work
+ * committed or rolled back. Calls pair up; several writes may overlap on one bucket.
+ * Cost: a pass over every stripe and its archived buckets.
+ */
 void directWriteStart(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
 void directWriteFinish(BucketCatalog& catalog, const std::string& collUUID, const OID& oid);
+/** True between a directWriteStart on the bucket and its directWriteFinish. */
+bool isBeingDirectlyWritten(BucketCatalog& catalog, const BucketId& bucketId);
+
+/**
+ * The catalog's own commit path, inside its unit of work, before writing `batch`:
+ * TimeseriesBucketCleared when the batch's bucket no longer holds it prepared (a direct
+ * write or drop cleared it since prepareCommit), so that a write prepared against an
+ * older copy of the bucket is not applied to what the direct write left.
+ */
+Status checkStillPrepared(BucketCatalog& catalog, const WriteBatch& batch);
 
 /** Drops every bucket of a collection and its counters (drop, rename). */
 void clear(BucketCatalog& catalog, const std::string& collUUID);
-/**
- * Drops every in-memory bucket of a collection but keeps its counters (collMod of the
- * bucketing parameters, direct writes whose documents are not known one by one).
- */
+/** Drops every in-memory bucket of a collection but keeps its counters. */
 void clearBuckets(BucketCatalog& catalog, const std::string& collUUID);
 
 /** Appends the collection's execution counters (collStats `timeseries` section). */

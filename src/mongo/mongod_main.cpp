@@ -30,6 +30,7 @@
 #include "mongo/db/startup_collections.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/db/logical_session_cache.h"
 #include "mongo/idl/server_parameter.h"
@@ -582,6 +583,8 @@ int runMongod(int argc, char** argv) {
         Status s = catalog.init(&opCtx);
         if (s.isOK())
             s = createStartupCollections(&opCtx);
+        // Writes to system.buckets.* that bypass the bucket catalog clear its copies.
+        getOpObserverRegistry().addObserver(std::make_unique<timeseries::TimeseriesOpObserver>());
         if (s.isOK() && !opts.server.replSet.empty()) {
             // Replica-set mode: every write also logs an oplog entry (repl/README.md).
             repl::LocalOplog::get()->setMaxSizeBytes(

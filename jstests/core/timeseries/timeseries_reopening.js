@@ -1,7 +1,7 @@
 /**
  * Reopening (spec §3.8): a bucket archived after a measurement went back in time is fetched
- * by _id and reopened; after the in-memory buckets are dropped (a direct write to
- * system.buckets), a series' bucket is found again by query through the {meta, time}
+ * by _id and reopened; after its in-memory bucket is dropped (a direct write to that
+ * bucket in system.buckets), a series' bucket is found again by query through the {meta, time}
  * index; a bucket with control.closed: true is never reopened.
  */
 const name = jsTestName();
@@ -35,9 +35,9 @@ function queryBasedReopening() {
     setUp();
     assert.commandWorked(coll.insertOne({t: new Date(base), m: 1}));
     assert.commandWorked(coll.insertOne({t: new Date(base), m: 2}));
-    // A direct write drops the catalog's in-memory buckets of the collection.
+    // A direct write drops the catalog's in-memory copy of the bucket it wrote.
     assert.commandWorked(db.runCommand({update: buckets.getName(),
-                                        updates: [{q: {meta: 1}, u: {$set: {"control.closed": false}}}]}));
+                                        updates: [{q: {meta: 2}, u: {$set: {"control.closed": false}}}]}));
     assert.commandWorked(coll.insertOne({t: new Date(base + 10000), m: 2}));
     const s = stats();
     assert.eq(1, Number(s.numBucketsQueried), tojson(s));

@@ -11,7 +11,6 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/db_raii.h"
-#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/repl/transaction_table.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/db/update/update_driver.h"
@@ -125,12 +124,6 @@ public:
             });
             if (!ok && cmd.getOrdered())
                 break;
-        }
-        if (nss.isTimeseriesBucketsCollection() && (nModified > 0 || anyUpsert)) {
-            // A direct write to buckets: forget the catalog's in-memory copies.
-            if (auto c = opCtx->getServiceContext()->catalog->lookup(nss))
-                timeseries::bucket_catalog::clearBuckets(timeseries::bucket_catalog::BucketCatalog::get(),
-                                                  c->uuid());
         }
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);

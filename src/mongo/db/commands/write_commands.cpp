@@ -18,7 +18,6 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
-#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/idl/write_ops_gen.h"
@@ -253,13 +252,6 @@ void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollecti
     appendWriteErrorsOf(res.errors, result);
 }
 
-/** A direct write to system.buckets.<coll> invalidates the catalog's in-memory buckets. */
-void clearBucketCatalogAfterDirectWrite(const std::shared_ptr<Collection>& coll) {
-    if (coll && coll->ns().isTimeseriesBucketsCollection())
-        timeseries::bucket_catalog::clearBuckets(timeseries::bucket_catalog::BucketCatalog::get(),
-                                          coll->uuid());
-}
-
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
@@ -363,14 +355,6 @@ public:
             }
         }
     done:
-        if (nss.isTimeseriesBucketsCollection()) {
-            // Raw bucket inserts: forget in-memory copies of the same buckets.
-            for (const auto& d : docs)
-                if (d["_id"].type() == BSONType::kOid)
-                    timeseries::bucket_catalog::directWriteStart(
-                        timeseries::bucket_catalog::BucketCatalog::get(),
-                        coll.getCollection()->uuid(), d["_id"].OID());
-        }
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }
@@ -438,8 +422,6 @@ public:
             if (!ok && cmd.getOrdered())
                 break;
         }
-        if (n > 0)
-            clearBucketCatalogAfterDirectWrite(coll.getCollection());
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }

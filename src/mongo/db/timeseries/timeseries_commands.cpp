@@ -240,10 +240,7 @@ void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& 
                                      existingBuckets ? collationOption(existingBuckets->options())
                                                      : collation));
     if (!s.isOK() && !existingBuckets) {
-        // Undo the half-created pair.
-        bucket_catalog::clear(bucket_catalog::BucketCatalog::get(),
-                              catalog->lookup(bucketsNss) ? catalog->lookup(bucketsNss)->uuid()
-                                                          : std::string());
+        // Undo the half-created pair (the TimeseriesOpObserver clears its buckets).
         catalog->dropCollection(opCtx, bucketsNss).ignore();
     }
     if (s.code() == ErrorCodes::NamespaceExists)
@@ -255,14 +252,12 @@ bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& ns
                               BSONObjBuilder& result) {
     auto* catalog = catalogOf(opCtx);
     auto dropBuckets = [&](const NamespaceString& bucketsNss) {
-        auto buckets = catalog->lookup(bucketsNss);
-        if (!buckets)
+        if (!catalog->lookup(bucketsNss))
             return false;
-        std::string uuid = buckets->uuid();
+        // The TimeseriesOpObserver clears the bucket catalog when the drop commits.
         Status s = catalog->dropCollection(opCtx, bucketsNss);
         if (s.code() != ErrorCodes::NamespaceNotFound)
             uassertStatusOK(s);
-        bucket_catalog::clear(bucket_catalog::BucketCatalog::get(), uuid);
         return true;
     };
     if (nss.isTimeseriesBucketsCollection()) {

@@ -24,6 +24,7 @@
 #include "mongo/db/timeseries/timeseries_bucket_rewrite.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
+#include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/timeseries/timeseries_write_util.h"
 #include "mongo/db/update/document_diff.h"
 #include "mongo/util/assert_util.h"
@@ -251,6 +252,8 @@ void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBa
     // Checked inside the unit of work: a direct write that clears the bucket later
     // conflicts with this one in storage, and the retry finds the bucket cleared.
     uassertStatusOK(bucket_catalog::checkStillPrepared(BucketCatalog::get(), batch));
+    // The catalog's own write: the TimeseriesOpObserver must not clear what it writes.
+    BucketCatalogWriteScope ownWrite;
     // The bucket's oplog entry carries the statements of the retryable inserts in it.
     std::optional<repl::RetryableWriteScope> scope;
     if (auto owners = RetryableOwners::get().ownersOf(batch); !owners.empty())

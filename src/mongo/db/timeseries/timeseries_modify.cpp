@@ -127,12 +127,6 @@ void checkNotFrozen(const TimeseriesCollection& ts, const OID& oid) {
                                       bucket_catalog::BucketId{ts.buckets->uuid(), oid}));
 }
 
-/** The catalog drops its in-memory copy: later inserts reopen or open a bucket. */
-void forgetBuckets(const TimeseriesCollection& ts, const std::vector<OID>& oids) {
-    for (const OID& oid : oids)
-        bucket_catalog::directWriteStart(BucketCatalog::get(), ts.buckets->uuid(), oid);
-}
-
 /** Writes the source bucket back with `survivors` (deleted when there are none). */
 void writeBackSource(OperationContext* opCtx, const TimeseriesCollection& ts,
                      const Candidate& c, std::vector<BSONObj> survivors,
@@ -212,10 +206,8 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
     const std::string& timeField = ts.options.getTimeField();
 
     TimeseriesModifyStats stats;
-    std::vector<OID> touched;
     inOneUnitOfWork(opCtx, mode, "timeseriesDelete", [&] {
         stats = TimeseriesModifyStats();
-        touched.clear();
         if (firstDeleted)
             firstDeleted->reset();
         auto candidates = fetchCandidates(opCtx, ts, params, !op.multi, residual.get());
@@ -227,7 +219,6 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
                 stats.nMeasurementsMatched += n;
                 stats.nMeasurementsDeleted += n;
                 ++stats.nBucketsDeleted;
-                touched.push_back(oid);
                 if (mode == ModifyMode::kWrite)
                     ts.buckets->deleteDocument(opCtx, c.rid, c.bucket);
                 continue;
@@ -250,19 +241,14 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
                 continue;
             stats.nMeasurementsMatched += deleted;
             stats.nMeasurementsDeleted += deleted;
-            touched.push_back(oid);
-            if (mode == ModifyMode::kWrite) {
-                forgetBuckets(ts, {oid});
+            if (mode == ModifyMode::kWrite)
                 writeBackSource(opCtx, ts, c, std::move(survivors), stats);
-            }
             if (!op.multi)
                 break;
         }
         if (mode == ModifyMode::kWrite && op.inUnitOfWork && stats.nMeasurementsDeleted > 0)
             op.inUnitOfWork(stats, firstDeleted ? *firstDeleted : std::optional<BSONObj>());
     });
-    if (mode == ModifyMode::kWrite)
-        forgetBuckets(ts, touched);
     return stats;
 }
 
@@ -281,10 +267,8 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
     FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
 
     TimeseriesUpdateOutcome out;
-    std::vector<OID> touched;
     inOneUnitOfWork(opCtx, mode, "timeseriesUpdate", [&] {
         out = TimeseriesUpdateOutcome();
-        touched.clear();
         TimeseriesModifyStats& stats = out.stats;
         std::vector<BSONObj> modified;
         auto candidates = fetchCandidates(opCtx, ts, params, !op.multi, matcher.get());
@@ -326,11 +310,8 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
             }
             if (changedHere.empty())
                 continue;
-            touched.push_back(oid);
-            if (mode == ModifyMode::kWrite) {
-                forgetBuckets(ts, {oid});
+            if (mode == ModifyMode::kWrite)
                 writeBackSource(opCtx, ts, c, std::move(survivors), stats);
-            }
             for (auto& m : changedHere)
                 modified.push_back(std::move(m));
         }
@@ -358,8 +339,6 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
             (stats.nMeasurementsUpdated > 0 || out.upsertedId))
             op.inUnitOfWork(out);
     });
-    if (mode == ModifyMode::kWrite)
-        forgetBuckets(ts, touched);
     return out;
 }
 

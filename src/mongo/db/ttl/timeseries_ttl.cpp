@@ -6,7 +6,8 @@
 //  * partial TTL indexes {control.min.<time>: 1} (created through the view with a
 //    meta-only partialFilterExpression): buckets whose key is at or before the same
 //    bound and that match the index's partial filter.
-// Deleted buckets are direct writes for the bucket catalog (their in-memory copies go).
+// Deleted buckets are direct writes for the bucket catalog: the TimeseriesOpObserver
+// (timeseries_op_observer.h) drops their in-memory copies.
 #include <shared_mutex>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -16,7 +17,6 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
-#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_options.h"
@@ -26,15 +26,13 @@ namespace mongo {
 namespace {
 
 
-/** Deletes the buckets matching `filter`, in batches. */
+/**
+ * Deletes the buckets matching `filter`, in batches. The TimeseriesOpObserver drops each
+ * deleted bucket from the bucket catalog.
+ */
 long long deleteBuckets(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                         const BSONObj& filter) {
-    auto& catalog = timeseries::bucket_catalog::BucketCatalog::get();
-    // A deleted bucket must not stay open (or archived) in the bucket catalog.
-    return deleteMatchingInBatches(opCtx, coll, filter, [&](const BSONObj& doc) {
-        if (doc["_id"].type() == BSONType::kOid)
-            timeseries::bucket_catalog::directWriteStart(catalog, coll->uuid(), doc["_id"].OID());
-    });
+    return deleteMatchingInBatches(opCtx, coll, filter);
 }
 
 std::optional<long long> expireTimeseriesBuckets(OperationContext* opCtx,

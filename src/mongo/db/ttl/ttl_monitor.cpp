@@ -42,8 +42,7 @@ TTLMetrics& ttlMetrics() {
 }
 
 long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
-                                  const BSONObj& filter,
-                                  const std::function<void(const BSONObj&)>& beforeDelete) {
+                                  const BSONObj& filter) {
     FindPlanParams params;
     params.filter = filter;
     params.matcher = uassertStatusOK(parseMatchExpression(filter));
@@ -73,8 +72,6 @@ long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr
                 // Re-check: the document may have changed since it was found.
                 if (coll->recordStore()->findRecord(ru, id, &doc) &&
                     (!params.matcher || params.matcher->matchesBSON(doc))) {
-                    if (beforeDelete)
-                        beforeDelete(doc);
                     coll->deleteDocument(opCtx, id, doc);
                     ++deleted;
                 }
@@ -95,7 +92,7 @@ long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<
     std::string field(desc.keyPattern.firstElementFieldNameStringData());
     Date_t cutoff = now - std::chrono::milliseconds(*desc.expireAfterSeconds * 1000);
     BSONObj filter = BSON(field << BSON("$lte" << cutoff));
-    return deleteMatchingInBatches(opCtx, coll, filter, nullptr);
+    return deleteMatchingInBatches(opCtx, coll, filter);
 }
 
 OID maxOidForSeconds(long long secs) {
@@ -128,7 +125,7 @@ long long deleteExpiredClusteredDocuments(OperationContext* opCtx,
     if (cutoffSecs >= 0)
         ors.append(BSON("_id" << BSON("$lte" << maxOidForSeconds(cutoffSecs))));
     ors.append(BSON("_id" << BSON("$lte" << cutoff)));
-    return deleteMatchingInBatches(opCtx, coll, BSON("$or" << ors.arr()), nullptr);
+    return deleteMatchingInBatches(opCtx, coll, BSON("$or" << ors.arr()));
 }
 
 long long doTTLPass(OperationContext* opCtx, Date_t now) {

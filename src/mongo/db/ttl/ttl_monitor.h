@@ -46,12 +46,10 @@ void registerTTLCollectionHandler(TTLCollectionHandler handler);
 /**
  * Deletes the documents of `coll` matching `filter`, in batches of 1,000 (each
  * document re-checked and deleted in its own unit of work, write conflicts retried).
- * `beforeDelete` (may be empty) runs inside the unit of work before each delete.
  * Returns the number deleted.
  */
 long long deleteMatchingInBatches(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
-                                  const BSONObj& filter,
-                                  const std::function<void(const BSONObj&)>& beforeDelete);
+                                  const BSONObj& filter);
 
 long long deleteExpiredDocuments(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                                  const IndexEntry& index, Date_t now);

@@ -665,6 +665,11 @@ def main(argv):
                                             for s, files in plan for t in files]}, f, indent=2)
             print("0 passed, %d failed" % n_planned)
             return 1
+    if n_planned and not all(s.get("upstream") for s, _ in plan) and \
+            not os.path.isfile(os.path.join(REPO_ROOT, "jstests", "libs", "error_codes.js")):
+        # Generated from idl/error_codes.idl by the build (git-ignored).
+        raise SystemExit("resmoke.py: jstests/libs/error_codes.js is missing; run "
+                         "buildscripts/build.sh (or scons ... mongod) first")
     base_tmp = tempfile.mkdtemp(prefix="resmoke-")
     if args.upstream_root:
         args.error_codes_json = resmoke_upstream.error_codes_json(

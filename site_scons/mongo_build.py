@@ -165,6 +165,14 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         gen_headers.append(t[0])
         return t[1]
 
+    # The jstests' ErrorCodes table, from the same IDL as the server's (git-ignored; the shell
+    # loads it from jstests/libs/, so it is written there rather than into the build dir).
+    error_codes_js = env.Command(
+        '#jstests/libs/error_codes.js',
+        ['#idl/error_codes.idl', '#buildscripts/idl/gen_error_codes_js.py'],
+        Action('/usr/bin/python3 ${SOURCES[1]} ${SOURCES[0]} --out $TARGET', 'GEN $TARGET'))
+    env.Depends(error_codes_js, idlc_deps)
+
     obj_root = os.path.join(build_abs, 'obj')
 
     def objects(e, sources):
@@ -280,7 +288,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         mongod = program(mongod_env, os.path.join(build_abs, 'mongod'),
                          objects(mongod_env, main_srcs), all_lib_names)
         targets['mongod'] = mongod
-        Alias('mongod', mongod)
+        targets['error_codes_js'] = error_codes_js
+        Alias('mongod', [mongod, error_codes_js])
 
     # Unit tests.
     test_env = prog_env.Clone()

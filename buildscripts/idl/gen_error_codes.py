@@ -1,13 +1,15 @@
 """Generates class mongo::ErrorCodes from the `error_codes` section of an IDL file."""
 
 
-def _check(doc):
+def check(doc):
+    """Exits on a name (or alias) or number given twice, or an undeclared category."""
     seen_names, seen_codes = set(), set()
     cats = set(doc.get('error_categories', []))
     for e in doc['error_codes']:
-        if e['name'] in seen_names or e['code'] in seen_codes:
+        names = [e['name']] + e.get('aliases', [])
+        if any(n in seen_names for n in names) or e['code'] in seen_codes:
             raise SystemExit('idlc: duplicate error code %r' % e)
-        seen_names.add(e['name'])
+        seen_names.update(names)
         seen_codes.add(e['code'])
         for c in e.get('categories', []):
             if c not in cats:
@@ -15,7 +17,7 @@ def _check(doc):
 
 
 def generate(doc, out):
-    _check(doc)
+    check(doc)
     codes = doc['error_codes']
     cats = doc.get('error_categories', [])
     h = out.h
@@ -32,7 +34,7 @@ def generate(doc, out):
     h.append('    };\n')
     h.append('    /** The code\'s name, or "Location<n>" for a code not in the table. */')
     h.append('    static std::string errorString(Error code);')
-    h.append('    /** The code named `name`, or UnknownError. */')
+    h.append('    /** The code named `name` (or one of its aliases), or UnknownError. */')
     h.append('    static Error fromString(std::string_view name);')
     h.append('    /** True when `code` is listed in the table. */')
     h.append('    static bool isKnown(int code);')
@@ -53,8 +55,9 @@ def generate(doc, out):
     c.append('}\n')
     c.append('ErrorCodes::Error ErrorCodes::fromString(std::string_view name) {')
     for e in codes:
-        c.append('    if (name == "%s")' % e['name'])
-        c.append('        return %s;' % e['name'])
+        for n in [e['name']] + e.get('aliases', []):
+            c.append('    if (name == "%s")' % n)
+            c.append('        return %s;' % e['name'])
     c.append('    return UnknownError;')
     c.append('}\n')
     c.append('bool ErrorCodes::isKnown(int code) {')

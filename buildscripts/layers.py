@@ -7,7 +7,8 @@ site_scons/mongo_build.py (LIBRARIES, in layer order); the table itself must lis
 library after its dependencies (no cycle, nothing upward). The table is the layer order of
 ARCHITECTURE.md. Headers belong to the library whose folder holds them (non-recursive, as the
 build takes sources); generated IDL headers (mongo/idl/<stem>_gen.h) to the library that
-claims <stem>.idl. Unit tests (unittests/) may include anything.
+claims <stem>.idl, also a test-only one of TEST_LIBRARIES (whose headers no library may
+include). Unit tests (unittests/) may include anything.
 
 The link check (--symbols LIBDIR, after a build): every symbol a library's objects leave
 undefined must be defined by the library itself, by a library of its dependency closure, or
@@ -32,19 +33,22 @@ import sys
 INCLUDE = re.compile(r'\s*#\s*include\s+"mongo/([^"]+)"')
 
 
-def load_table(root):
-    """LIBRARIES from site_scons/mongo_build.py, read as data (the module needs SCons)."""
+def load_table(root, name="LIBRARIES", required=True):
+    """A table (LIBRARIES, TEST_LIBRARIES) from site_scons/mongo_build.py, read as data (the
+    module needs SCons); [] for a missing table that is not `required`."""
     with open(os.path.join(root, "site_scons", "mongo_build.py")) as f:
         tree = ast.parse(f.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "LIBRARIES" for t in node.targets):
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
             return ast.literal_eval(node.value)
-    raise SystemExit("layers.py: LIBRARIES not found in site_scons/mongo_build.py")
+    if not required:
+        return []
+    raise SystemExit("layers.py: %s not found in site_scons/mongo_build.py" % name)
 
 
 class Layers:
-    def __init__(self, table):
+    def __init__(self, table, test_table=()):
         self.order = [name for (name, _, _, _) in table]
         self.deps = {name: deps for (name, _, _, deps) in table}
         self.files = {}    # "mongo/db/x.cpp" -> lib (single files claimed by the table)
@@ -59,6 +63,11 @@ class Layers:
             else:
                 for stem in idls:
                     self.idls[stem] = name
+        # Test-only libraries: no library of the table may include their headers (they are
+        # not in any closure), only tests.
+        for name, _, idls, _ in test_table:
+            for stem in idls:
+                self.idls[stem] = name
 
     def table_errors(self):
         errors = []
@@ -93,7 +102,7 @@ class Layers:
 
 
 def check(root):
-    layers = Layers(load_table(root))
+    layers = Layers(load_table(root), load_table(root, "TEST_LIBRARIES", required=False))
     problems = list(layers.table_errors())
     src = os.path.join(root, "src")
     for d, _, names in os.walk(os.path.join(src, "mongo")):

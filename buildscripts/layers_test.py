@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Self-check of layers.py on made-up miniature trees: a clean tree passes, an upward
-include, a header of no library and a table listing a dependency after its user each fail;
-the link check passes archives whose calls go down and reports one whose call goes up.
+include, a header of no library, a table listing a dependency after its user and a library
+including a test-only IDL header each fail; the link check passes archives whose calls go down
+and reports one whose call goes up.
 Prints one line per check and `N passed, M failed`."""
 import os
 import shutil
@@ -131,6 +132,15 @@ graph = layers.graph(tree(CLEAN))
 check("the graph lists each library in order with its dependencies",
       [l.split()[1] for l in graph if not l.startswith("      ")] == ["low", "mid", "idl", "top"]
       and graph[-2].endswith("-> mid, idl"), graph)
+
+test_only = TABLE + "TEST_LIBRARIES = [\n    ('idl_test', [], ['testonly'], ['idl']),\n]\n"
+uses_test_idl = dict(CLEAN)
+uses_test_idl["mongo/top/c.cpp"] = '#include "mongo/idl/testonly_gen.h"\n'
+uses_test_idl["mongo/top/c_test.cpp"] = '#include "mongo/idl/testonly_gen.h"\n'
+problems = layers.check(tree(uses_test_idl, test_only))
+check("a test-only IDL header is for tests only",
+      problems == ["mongo/top/c.cpp:1: top includes mongo/idl/testonly_gen.h of idl_test"],
+      problems)
 
 print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
 sys.exit(0 if all(results) else 1)

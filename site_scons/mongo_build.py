@@ -62,6 +62,12 @@ LIBRARIES = [
       'idl', 'auth', 'ttl']),
 ]
 
+# Test-only libraries, in the same shape: linked into the unit tests only, never into mongod.
+# `unittest.idl` declares the types and server parameters the IDL compiler's own tests use.
+TEST_LIBRARIES = [
+    ('idl_test', [], ['unittest'], ['idl']),
+]
+
 
 def _closure(name, table):
     deps = {n: d for (n, _, _, d) in table}
@@ -147,7 +153,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
 
     idl_files = sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in os.listdir(os.path.join(top, 'idl')) if p.endswith('.idl'))
-    claimed = {s for (_, _, idls, _) in LIBRARIES if idls != 'rest' for s in idls}
+    claimed = {s for (_, _, idls, _) in LIBRARIES + TEST_LIBRARIES if idls != 'rest'
+               for s in idls}
 
     idl_builder = Builder(action=Action(
         '/usr/bin/python3 ${SOURCES[1]} ${SOURCES[0]} --header ${TARGETS[0]} '
@@ -225,12 +232,25 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         libs.append((name, lib))
         lib_by_name[name] = lib
 
+    test_libs = {}  # test-only library name -> (library, the production libraries it needs)
+    for name, folders, idls, deps in TEST_LIBRARIES:
+        srcs = [gen_idl(stem) for stem in idls]
+        for folder in folders:
+            srcs += folder_sources(folder)
+        lib = env.StaticLibrary(os.path.join(build_abs, 'lib', 'mongo_' + name),
+                                objects(env, srcs))
+        test_libs[name] = (lib, deps)
+
     def lib_nodes(names):
         """Our static libraries for `names` (and their dependencies), in layer order."""
         wanted = set()
         for n in names:
             wanted |= _closure(n, LIBRARIES)
         return [lib[0] for (n, lib) in libs if n in wanted]
+
+    def test_lib_nodes(names):
+        """The test-only libraries that build on any of the libraries `names`."""
+        return [lib[0] for (lib, deps) in test_libs.values() if set(deps) & set(names)]
 
     # Our libraries are linked whole-archive (commands and parameters register
     # themselves from static initialisers) and as a group (layers call each other).
@@ -261,8 +281,8 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
                 f.write(text)
         san_objs = objects(env, [path])
 
-    def program(e, target, sources, lib_names):
-        mlibs = lib_nodes(lib_names)
+    def program(e, target, sources, lib_names, extra_libs=()):
+        mlibs = list(extra_libs) + lib_nodes(lib_names)
         prog = e.Program(target, list(sources) + san_objs, MONGO_LIBS=mlibs)
         e.Depends(prog, mlibs)
         return prog
@@ -305,12 +325,13 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
         tobjs = objects(test_env, tsrcs)
         all_tests += tobjs
         prog = program(test_env, os.path.join(build_abs, 'unittests_' + name),
-                       tobjs + objects(test_env, ['#unittests/unittest_main.cpp']), [name])
+                       tobjs + objects(test_env, ['#unittests/unittest_main.cpp']), [name],
+                       test_lib_nodes([name]))
         Alias('unittests_' + name, prog)
     if all_tests:
         prog = program(test_env, os.path.join(build_abs, 'unittests'),
                        all_tests + objects(test_env, ['#unittests/unittest_main.cpp']),
-                       all_lib_names)
+                       all_lib_names, test_lib_nodes(all_lib_names))
         Alias('unittests', prog)
 
     # Benchmarks (Google Benchmark): every src/**/*_bm.cpp is one program.

@@ -23,10 +23,11 @@ LIBRARIES = [
     ('idl', ['mongo/idl'], 'rest', ['bson']),  # every other idl/*.idl
     ('transport', ['mongo/transport', 'mongo/rpc'], [], ['bson', 'logv2']),
     ('storage', ['mongo/db/storage', 'mongo/db/storage/wiredtiger'], [], ['bson', 'logv2']),
-    # Operation/service state, namespaces and the cursor registry, used by every layer above
-    # storage.
+    # Operation/service state, namespaces, the cursor registry and write errors (db/ops), used
+    # by every layer above storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
-                 'mongo/db/service_context.cpp', 'mongo/db/cursor_manager.cpp', 'mongo/db/stats'],
+                 'mongo/db/service_context.cpp', 'mongo/db/cursor_manager.cpp', 'mongo/db/stats',
+                 'mongo/db/ops'],
      [], ['storage', 'bson']),
     # Geometry parsing and predicates over Google S2 (libs2).
     ('geo', ['mongo/db/geo'], [], ['bson']),

@@ -42,7 +42,7 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
             u.appendAs(id.firstElement(), "_id");
         }
     }
-    appendWriteErrorsOf(res.errors, result);
+    appendWriteErrors(res.errors, result);
 }
 
 class UpdateCmd : public Command {
@@ -78,25 +78,29 @@ public:
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
         bool anyUpsert = false;
-        for (size_t i = 0; i < updates.size(); ++i) {
-            const auto& stmt = updates[i];
+        // False for a retried statement that already ran.
+        auto mustRun = [&](size_t i) {
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
-            if (auto entry = retryable.executed(opCtx, i)) {
-                // Already ran: its result comes from its oplog entry (an upsert is an 'i').
-                checkRetriedEntryKind(*entry, "update", 40638, {"u", "i"});
-                ++n;
-                if ((*entry)["op"].valueStringData() == "u") {
-                    ++nModified;
-                } else {
-                    anyUpsert = true;
-                    BSONObjBuilder u;
-                    u.append("index", static_cast<int>(i));
-                    u.appendAs((*entry)["o"].embeddedObject()["_id"], "_id");
-                    upserted.append(u.obj());
-                }
-                continue;
+            auto entry = retryable.executed(opCtx, i);
+            if (!entry)
+                return true;
+            // Already ran: its result comes from its oplog entry (an upsert is an 'i').
+            checkRetriedEntryKind(*entry, "update", 40638, {"u", "i"});
+            ++n;
+            if ((*entry)["op"].valueStringData() == "u") {
+                ++nModified;
+            } else {
+                anyUpsert = true;
+                BSONObjBuilder u;
+                u.append("index", static_cast<int>(i));
+                u.appendAs((*entry)["o"].embeddedObject()["_id"], "_id");
+                upserted.append(u.obj());
             }
-            bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+            return false;
+        };
+        runStatements(
+            updates.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
+                const auto& stmt = updates[i];
                 uassert(ErrorCodes::InvalidOptions,
                         "Cannot use (or request) retryable writes with multi=true",
                         !retryable.active() || !stmt.getMulti());
@@ -122,9 +126,6 @@ public:
                     upserted.append(u.obj());
                 }
             });
-            if (!ok && cmd.getOrdered())
-                break;
-        }
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (anyUpsert)

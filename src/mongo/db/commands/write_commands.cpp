@@ -65,20 +65,6 @@ StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc) {
     return out;
 }
 
-void appendWriteErrors(const std::vector<WriteError>& errors, BSONObjBuilder& result) {
-    if (errors.empty())
-        return;
-    BSONArrayBuilder arr(result.subarrayStart("writeErrors"));
-    for (const auto& e : errors) {
-        BSONObjBuilder we(arr.subobjStart());
-        we.append("index", e.index);
-        we.append("code", static_cast<int>(e.status.code()));
-        if (e.extra)
-            e.extra->serialize(&we);
-        we.append("errmsg", e.status.reason());
-    }
-}
-
 RetryableWrite::RetryableWrite(OperationContext* opCtx, const CommandRequest& req,
                                size_t numOps) {
     auto osi = repl::parseOperationSessionInfo(req.commandName(), req.body);
@@ -233,7 +219,7 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
     auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered,
                                                     stmts ? &*stmts : nullptr);
     result.appendNumber("n", res.n);
-    appendWriteErrorsOf(res.errors, result);
+    appendWriteErrors(res.errors, result);
 }
 
 /** Delete on a time-series view: measurement deletes (timeseries_write_ops.h). */
@@ -249,7 +235,7 @@ void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollecti
     auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered(),
                                                     log ? &*log : nullptr);
     result.appendNumber("n", res.n);
-    appendWriteErrorsOf(res.errors, result);
+    appendWriteErrors(res.errors, result);
 }
 
 class InsertCmd : public Command {
@@ -392,15 +378,19 @@ public:
         std::vector<WriteError> errors;
         long long n = 0;
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWrite);
-        for (size_t i = 0; i < deletes.size(); ++i) {
-            const auto& stmt = deletes[i];
+        // False for a retried statement that already ran (counted, not applied again).
+        auto mustRun = [&](size_t i) {
             opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
-            if (auto entry = retryable.executed(opCtx, i)) {
-                checkRetriedEntryKind(*entry, "delete", 40637, {"d"});
-                ++n;
-                continue;
-            }
-            bool ok = runStatement(static_cast<int>(i), &errors, [&] {
+            auto entry = retryable.executed(opCtx, i);
+            if (!entry)
+                return true;
+            checkRetriedEntryKind(*entry, "delete", 40637, {"d"});
+            ++n;
+            return false;
+        };
+        runStatements(
+            deletes.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
+                const auto& stmt = deletes[i];
                 uassert(ErrorCodes::FailedToParse,
                         "The limit field in delete objects must be 0 or 1. Got " +
                             std::to_string(stmt.getLimit()),
@@ -419,9 +409,6 @@ public:
                 retryable.openScope(scope, i);
                 n += deleteMatching(opCtx, coll.getCollection(), params);
             });
-            if (!ok && cmd.getOrdered())
-                break;
-        }
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }

@@ -1,5 +1,5 @@
-// Shared pieces of the write commands (insert, update, delete, findAndModify):
-// document checks before insert and the writeErrors reply format.
+// Shared pieces of the write commands (insert, update, delete, findAndModify): retryable
+// statements and document checks before insert (write errors: db/ops/write_error.h).
 #pragma once
 
 #include <optional>
@@ -7,6 +7,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/ops/write_error.h"
 #include "mongo/db/repl/retryable_write_scope.h"
 #include "mongo/db/repl/transaction_table.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
@@ -79,51 +80,12 @@ private:
  */
 StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc);
 
-/** One failed statement of a write command. */
-struct WriteError {
-    int index;
-    Status status;
-    std::shared_ptr<const ErrorExtraInfo> extra;
-};
-
 /**
  * A retried statement's oplog entry must be of the same kind as the retry: `code` (upstream's
  * 40636 insert, 40637 delete, 40638 update) otherwise.
  */
 void checkRetriedEntryKind(const BSONObj& entry, StringData what, int code,
                            std::initializer_list<StringData> allowedOps);
-
-/** Appends writeErrors: [{index, code, errmsg, ...extra}] when there are any. */
-void appendWriteErrors(const std::vector<WriteError>& errors, BSONObjBuilder& result);
-
-/**
- * appendWriteErrors() for the per-statement errors of a time-series write result
- * (`{index, status}` with an optional `extra`).
- */
-template <typename E>
-void appendWriteErrorsOf(const std::vector<E>& from, BSONObjBuilder& result) {
-    std::vector<WriteError> errors;
-    errors.reserve(from.size());
-    for (const auto& e : from) {
-        if constexpr (requires { e.extra; })
-            errors.push_back(WriteError{e.index, e.status, e.extra});
-        else
-            errors.push_back(WriteError{e.index, e.status, nullptr});
-    }
-    appendWriteErrors(errors, result);
-}
-
-/** Runs `f`, turning a DBException into a WriteError for statement `index`. */
-template <typename F>
-bool runStatement(int index, std::vector<WriteError>* errors, F&& f) {
-    try {
-        f();
-        return true;
-    } catch (const DBException& ex) {
-        errors->push_back(WriteError{index, ex.toStatus(), ex.sharedExtraInfo()});
-        return false;
-    }
-}
 
 /**
  * Inserts already-fixed documents in one unit of work (write conflicts retried). With a

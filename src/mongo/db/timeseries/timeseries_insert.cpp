@@ -590,13 +590,13 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         } else {
             auto& [index, status] = *failed.begin();
             result.n = index;
-            result.errors.push_back({index, userFacing(status)});
+            result.errors.push_back({index, userFacing(status), nullptr});
         }
         return result;
     }
     result.n = static_cast<long long>(measurements.size() - failed.size());
     for (auto& [index, status] : failed)
-        result.errors.push_back({index, userFacing(status)});
+        result.errors.push_back({index, userFacing(status), nullptr});
     return result;
 }
 

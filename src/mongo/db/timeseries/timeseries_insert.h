@@ -11,8 +11,8 @@
 
 #include <vector>
 
-#include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/ops/write_error.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 
 namespace mongo {
@@ -24,14 +24,9 @@ class RetryableSession;
 
 namespace mongo::timeseries {
 
-struct TimeseriesInsertError {
-    int index;
-    Status status;
-};
-
 struct TimeseriesInsertResult {
     long long n = 0;
-    std::vector<TimeseriesInsertError> errors;  // ordered by index
+    std::vector<WriteError> errors;  // ordered by index
 };
 
 /**

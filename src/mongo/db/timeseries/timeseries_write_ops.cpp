@@ -10,18 +10,6 @@
 namespace mongo::timeseries {
 namespace {
 
-/** Runs one statement; false (and a write error) when it threw. */
-template <typename F>
-bool runOne(int index, TimeseriesWriteResult& result, F&& f) {
-    try {
-        f();
-        return true;
-    } catch (const DBException& ex) {
-        result.errors.push_back(TimeseriesWriteError{index, ex.toStatus(), ex.sharedExtraInfo()});
-        return false;
-    }
-}
-
 UpdateDriver parseTimeseriesUpdate(const std::variant<BSONObj, std::vector<BSONObj>>& u,
                                    const std::optional<std::vector<BSONObj>>& arrayFilters) {
     uassert(ErrorCodes::InvalidOptions,
@@ -85,39 +73,38 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
                                                const std::vector<DeleteOpEntry>& deletes,
                                                bool ordered, TimeseriesStatementLog* log) {
     TimeseriesWriteResult result;
-    for (size_t i = 0; i < deletes.size(); ++i) {
-        const auto& stmt = deletes[i];
+    auto mustRun = [&](size_t) {
         opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
         opCtx->checkForInterrupt();
-        bool ok = runOne(static_cast<int>(i), result, [&] {
-            if (log)
-                if (auto rec = log->recorded(opCtx, i)) {
-                    result.n += (*rec)["n"].numberLong();  // ran before: not again
-                    return;
-                }
-            uassert(ErrorCodes::FailedToParse,
-                    "The limit field in delete objects must be 0 or 1. Got " +
-                        std::to_string(stmt.getLimit()),
-                    stmt.getLimit() == 0 || stmt.getLimit() == 1);
-            uassert(ErrorCodes::InvalidOptions,
-                    "Cannot use (or request) retryable writes with limit=0",
-                    !log || stmt.getLimit() == 1);
-            TimeseriesDeleteOp op;
-            if (log)
-                op.inUnitOfWork = [&](const TimeseriesModifyStats& stats,
-                                      const std::optional<BSONObj>&) {
-                    log->record(opCtx, i, BSON("n" << stats.nMeasurementsDeleted));
-                };
-            op.query = stmt.getQ();
-            op.hint = hintToBSON(stmt.getHint());
-            op.multi = stmt.getLimit() == 0;
-            if (stmt.getCollation())
-                op.collation = stmt.getCollation()->getOwned();
-            result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
-        });
-        if (!ok && ordered)
-            break;
-    }
+        return true;
+    };
+    runStatements(deletes.size(), ordered, &result.errors, mustRun, [&](size_t i) {
+        const auto& stmt = deletes[i];
+        if (log)
+            if (auto rec = log->recorded(opCtx, i)) {
+                result.n += (*rec)["n"].numberLong();  // ran before: not again
+                return;
+            }
+        uassert(ErrorCodes::FailedToParse,
+                "The limit field in delete objects must be 0 or 1. Got " +
+                    std::to_string(stmt.getLimit()),
+                stmt.getLimit() == 0 || stmt.getLimit() == 1);
+        uassert(ErrorCodes::InvalidOptions,
+                "Cannot use (or request) retryable writes with limit=0",
+                !log || stmt.getLimit() == 1);
+        TimeseriesDeleteOp op;
+        if (log)
+            op.inUnitOfWork = [&](const TimeseriesModifyStats& stats,
+                                  const std::optional<BSONObj>&) {
+                log->record(opCtx, i, BSON("n" << stats.nMeasurementsDeleted));
+            };
+        op.query = stmt.getQ();
+        op.hint = hintToBSON(stmt.getHint());
+        op.multi = stmt.getLimit() == 0;
+        if (stmt.getCollation())
+            op.collation = stmt.getCollation()->getOwned();
+        result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
+    });
     return result;
 }
 
@@ -126,46 +113,45 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
                                                const std::vector<UpdateOpEntry>& updates,
                                                bool ordered, TimeseriesStatementLog* log) {
     TimeseriesWriteResult result;
-    for (size_t i = 0; i < updates.size(); ++i) {
-        const auto& stmt = updates[i];
+    auto mustRun = [&](size_t) {
         opCtx->getServiceContext()->opCounters.update.fetch_add(1);
         opCtx->checkForInterrupt();
-        bool ok = runOne(static_cast<int>(i), result, [&] {
-            if (log)
-                if (auto rec = log->recorded(opCtx, i)) {
-                    addUpdateOutcome(*rec, static_cast<int>(i), result);  // ran before
-                    return;
-                }
-            uassert(ErrorCodes::InvalidOptions,
-                    "Cannot use (or request) retryable writes with multi=true",
-                    !log || !stmt.getMulti());
-            uassert(ErrorCodes::InvalidOptions,
-                    "Cannot perform an update with a sort on a time-series collection",
-                    !stmt.getSort() || stmt.getSort()->isEmpty());
-            UpdateDriver driver = parseTimeseriesUpdate(stmt.getU(), stmt.getArrayFilters());
-            TimeseriesUpdateOp op;
-            op.query = stmt.getQ();
-            op.driver = &driver;
-            op.hint = hintToBSON(stmt.getHint());
-            op.multi = stmt.getMulti();
-            op.upsert = stmt.getUpsert();
-            if (stmt.getCollation())
-                op.collation = stmt.getCollation()->getOwned();
-            if (log)
-                op.inUnitOfWork = [&](const TimeseriesUpdateOutcome& o) {
-                    log->record(opCtx, i, updateOutcome(o));
-                };
-            TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
-            result.n += o.stats.nMeasurementsMatched;
-            result.nModified += o.stats.nMeasurementsUpdated;
-            if (o.upsertedId) {
-                ++result.n;
-                result.upserted.emplace_back(static_cast<int>(i), *o.upsertedId);
+        return true;
+    };
+    runStatements(updates.size(), ordered, &result.errors, mustRun, [&](size_t i) {
+        const auto& stmt = updates[i];
+        if (log)
+            if (auto rec = log->recorded(opCtx, i)) {
+                addUpdateOutcome(*rec, static_cast<int>(i), result);  // ran before
+                return;
             }
-        });
-        if (!ok && ordered)
-            break;
-    }
+        uassert(ErrorCodes::InvalidOptions,
+                "Cannot use (or request) retryable writes with multi=true",
+                !log || !stmt.getMulti());
+        uassert(ErrorCodes::InvalidOptions,
+                "Cannot perform an update with a sort on a time-series collection",
+                !stmt.getSort() || stmt.getSort()->isEmpty());
+        UpdateDriver driver = parseTimeseriesUpdate(stmt.getU(), stmt.getArrayFilters());
+        TimeseriesUpdateOp op;
+        op.query = stmt.getQ();
+        op.driver = &driver;
+        op.hint = hintToBSON(stmt.getHint());
+        op.multi = stmt.getMulti();
+        op.upsert = stmt.getUpsert();
+        if (stmt.getCollation())
+            op.collation = stmt.getCollation()->getOwned();
+        if (log)
+            op.inUnitOfWork = [&](const TimeseriesUpdateOutcome& o) {
+                log->record(opCtx, i, updateOutcome(o));
+            };
+        TimeseriesUpdateOutcome o = updateTimeseriesMeasurements(opCtx, ts, op);
+        result.n += o.stats.nMeasurementsMatched;
+        result.nModified += o.stats.nMeasurementsUpdated;
+        if (o.upsertedId) {
+            ++result.n;
+            result.upserted.emplace_back(static_cast<int>(i), *o.upsertedId);
+        }
+    });
     return result;
 }
 

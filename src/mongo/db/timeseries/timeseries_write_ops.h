@@ -12,9 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "mongo/base/error_extra_info.h"
-#include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/ops/write_error.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/write_ops_gen.h"
 
@@ -45,17 +44,11 @@ public:
     virtual void record(OperationContext* opCtx, size_t index, const BSONObj& outcome) = 0;
 };
 
-struct TimeseriesWriteError {
-    int index;
-    Status status;
-    std::shared_ptr<const ErrorExtraInfo> extra;
-};
-
 struct TimeseriesWriteResult {
     long long n = 0;          // measurements deleted / matched (+ upserted)
     long long nModified = 0;  // measurements changed (update)
     std::vector<std::pair<int, BSONObj>> upserted;  // (statement index, {_id: v})
-    std::vector<TimeseriesWriteError> errors;       // by statement index
+    std::vector<WriteError> errors;                 // by statement index
 };
 
 /**

@@ -11,34 +11,12 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/pipeline_d.h"
-#include "mongo/idl/generic_argument_gen.h"
+#include "mongo/idl/generic_argument.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {
-
-bool isGenericArgument(StringData name) {
-    using G = GenericArguments;
-    static const StringData kNames[] = {
-        "$db", G::kLsidFieldName, G::kTxnNumberFieldName, G::kReadPreferenceFieldName,
-        G::kClusterTimeFieldName, G::kApiVersionFieldName, G::kApiStrictFieldName,
-        G::kApiDeprecationErrorsFieldName, G::kWriteConcernFieldName, G::kReadConcernFieldName,
-        G::kCommentFieldName, G::kMaxTimeMSFieldName, G::kAuditFieldName, G::kClientFieldName,
-        G::kAutocommitFieldName, G::kStartTransactionFieldName, G::kStmtIdFieldName,
-        G::kStmtIdsFieldName, G::kConfigServerStateFieldName, G::kGleStatsFieldName,
-        G::kDatabaseVersionFieldName, G::kShardVersionFieldName,
-        G::kMayBypassWriteBlockingFieldName, G::kQueryOptionsFieldName, G::kHelpFieldName,
-        G::kReadOnlyFieldName, G::kBypassDocumentValidationFieldName,
-        G::kTopologyTimeFieldName, G::kClientOperationKeyFieldName, G::kReplDataFieldName,
-        G::kOplogQueryDataFieldName, G::kTrackingInfoFieldName,
-        G::kUsesDefaultMaxTimeMSFieldName, G::kVersionContextFieldName, G::kRawDataFieldName,
-        G::kTraceCtxFieldName, G::kExpectPrefixFieldName, G::kReadOnlyFlagFieldName};
-    for (StringData n : kNames)
-        if (n == name)
-            return true;
-    return false;
-}
 
 class CurrentOpCmd : public Command {
 public:

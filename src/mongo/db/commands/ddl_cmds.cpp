@@ -1,6 +1,4 @@
 // create, drop, dropDatabase, renameCollection, collMod.
-#include <set>
-
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
@@ -15,6 +13,7 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/ddl_commands_gen.h"
+#include "mongo/idl/generic_argument.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -22,10 +21,6 @@ namespace {
 
 /** Options as stored and shown by listCollections: the create fields, minus generic ones. */
 BSONObj createOptionsFromCommand(const BSONObj& body) {
-    static const std::set<std::string> kIgnored = {
-        "$db", "lsid", "writeConcern", "comment", "maxTimeMS", "$readPreference",
-        "apiVersion", "apiStrict", "apiDeprecationErrors", "$clusterTime", "txnNumber",
-        "autocommit", "startTransaction", "readConcern"};
     BSONObjBuilder b;
     bool first = true;
     for (auto e : body) {
@@ -33,7 +28,7 @@ BSONObj createOptionsFromCommand(const BSONObj& body) {
             first = false;
             continue;
         }
-        if (kIgnored.count(std::string(e.fieldNameStringData())))
+        if (isGenericArgument(e.fieldNameStringData()))
             continue;
         b.append(e);
     }

@@ -3,6 +3,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/idl/generic_argument.h"
 #include "mongo/idl/server_parameter.h"
 #include "mongo/util/assert_util.h"
 
@@ -40,13 +41,6 @@ bool appendFeatureFlag(BSONObjBuilder& result, StringData name) {
         return true;
     }
     return false;
-}
-
-bool isGenericArgument(StringData name) {
-    return name == "$db" || name == "lsid" || name == "comment" || name == "$readPreference" ||
-        name == "apiVersion" || name == "apiStrict" || name == "apiDeprecationErrors" ||
-        name == "$clusterTime" || name == "maxTimeMS" || name == "writeConcern" ||
-        name == "readConcern";
 }
 
 class GetParameterCmd : public Command {

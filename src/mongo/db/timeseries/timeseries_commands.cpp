@@ -12,7 +12,7 @@
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/db/timeseries/timeseries_options.h"
-#include "mongo/idl/generic_argument_gen.h"
+#include "mongo/idl/generic_argument.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo::timeseries {
@@ -338,7 +338,7 @@ void checkTimeseriesCollModFields(const BSONObj& body) {
             timeseriesOption = true;
             continue;
         }
-        if (f == "$db" || f == "collectionUUID" || GenericArguments::isKnownField(f))
+        if (f == "collectionUUID" || isGenericArgument(f))
             continue;
         otherOption = true;
         if (f == "expireAfterSeconds" || f == "index")

@@ -8,7 +8,7 @@
 #include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/idl/ddl_commands_gen.h"
-#include "mongo/idl/generic_argument_gen.h"
+#include "mongo/idl/generic_argument.h"
 
 namespace mongo::timeseries {
 namespace {
@@ -166,8 +166,7 @@ Status validateCreateCommandFields(StringData ns, const BSONObj& cmd, bool isBuc
             continue;
         }
         StringData name = e.fieldNameStringData();
-        if (isWhitelistedCreateOption(name) || name == "$db" ||
-            GenericArguments::isKnownField(name))
+        if (isWhitelistedCreateOption(name) || isGenericArgument(name))
             continue;
         if (name == "capped" && !e.trueValue())
             continue;

@@ -21,7 +21,6 @@
 #include "mongo/db/pipeline/document_source_out.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/kv_engine.h"
-#include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/db/timeseries/timeseries_options.h"
@@ -145,16 +144,12 @@ bool writeTimeseriesOut(OperationContext* aggOpCtx, const NamespaceString& targe
             flush();
 
         // Replace: the target's view goes, the buckets are renamed over the target's, the view
-        // is made again over them (with the same options, TTL and collation).
-        auto& bucketCatalog = bucket_catalog::BucketCatalog::get();
-        const std::string tmpUuid = ts->buckets->uuid();
+        // is made again over them (with the same options, TTL and collation). The bucket
+        // catalog forgets both buckets collections' open buckets when the rename (and the drop
+        // of the target's buckets in it) commits (TimeseriesOpObserver).
         ts.reset();
-        if (existing) {
-            if (existing->buckets)
-                bucket_catalog::clear(bucketCatalog, existing->buckets->uuid());
+        if (existing)
             dropView(opCtx, target);
-        }
-        bucket_catalog::clear(bucketCatalog, tmpUuid);
         uassertStatusOK(catalog->renameCollection(opCtx, tmp.makeTimeseriesBucketsNamespace(),
                                                   target.makeTimeseriesBucketsNamespace(),
                                                   /*dropTarget*/ true));

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
 #include <yaml-cpp/yaml.h>
+#include <boost/program_options.hpp>
 
 #include <condition_variable>
 #include <cstdlib>
@@ -21,6 +21,7 @@
 #include "mongo/db/auth/security_key.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/cursor_manager.h"
+#include "mongo/db/logical_session_cache.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/op_observer_impl.h"
 #include "mongo/db/repl/oplog.h"
@@ -28,16 +29,15 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/service_entry_point_mongod.h"
 #include "mongo/db/startup_collections.h"
+#include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
 #include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/ttl/ttl_monitor.h"
-#include "mongo/db/logical_session_cache.h"
 #include "mongo/idl/server_parameter.h"
-#include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/idl/server_parameters_gen.h"
-#include "mongo/transport/transport_layer.h"
 #include "mongo/logv2/log.h"
+#include "mongo/transport/transport_layer.h"
 
 namespace po = boost::program_options;
 
@@ -113,7 +113,8 @@ std::vector<std::string> splitList(const std::string& s) {
     size_t start = 0;
     while (start <= s.size()) {
         size_t comma = s.find(',', start);
-        std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string part =
+            s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         while (!part.empty() && part.front() == ' ')
             part.erase(part.begin());
         while (!part.empty() && part.back() == ' ')
@@ -158,7 +159,8 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
             if (wt["engineConfig"] && wt["engineConfig"]["cacheSizeGB"])
                 opts->server.cacheSizeGB = wt["engineConfig"]["cacheSizeGB"].as<double>();
             if (wt["engineConfig"] && wt["engineConfig"]["journalCompressor"])
-                opts->server.journalCompressor = wt["engineConfig"]["journalCompressor"].as<std::string>();
+                opts->server.journalCompressor =
+                    wt["engineConfig"]["journalCompressor"].as<std::string>();
             if (wt["collectionConfig"] && wt["collectionConfig"]["blockCompressor"])
                 opts->server.collectionBlockCompressor =
                     wt["collectionConfig"]["blockCompressor"].as<std::string>();
@@ -212,8 +214,10 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
         if (security["authorization"]) {
             const std::string v = security["authorization"].as<std::string>();
             if (v != "enabled" && v != "disabled")
-                throw std::runtime_error("security.authorization must be 'enabled' or 'disabled', "
-                                         "not '" + v + "'");
+                throw std::runtime_error(
+                    "security.authorization must be 'enabled' or 'disabled', "
+                    "not '" +
+                    v + "'");
             opts->auth = v == "enabled";
         }
         if (security["keyFile"])
@@ -221,7 +225,8 @@ void applyConfigFile(const std::string& path, ParsedOptions* opts, BSONObjBuilde
     }
     if (auto sp = root["setParameter"]) {
         for (const auto& kv : sp)
-            opts->setParameters.emplace_back(kv.first.as<std::string>(), kv.second.as<std::string>());
+            opts->setParameters.emplace_back(kv.first.as<std::string>(),
+                                             kv.second.as<std::string>());
     }
     parsed->append("config", path);
     parsed->appendElements(yamlToBson(root));
@@ -418,13 +423,15 @@ int parseOptions(int argc, char** argv, ParsedOptions* opts) {
     if (vm.count("wiredTigerCacheSizeGB"))
         opts->server.cacheSizeGB = vm["wiredTigerCacheSizeGB"].as<double>();
     if (vm.count("wiredTigerCollectionBlockCompressor"))
-        opts->server.collectionBlockCompressor = vm["wiredTigerCollectionBlockCompressor"].as<std::string>();
+        opts->server.collectionBlockCompressor =
+            vm["wiredTigerCollectionBlockCompressor"].as<std::string>();
     if (vm.count("wiredTigerJournalCompressor"))
         opts->server.journalCompressor = vm["wiredTigerJournalCompressor"].as<std::string>();
     const auto& bc = opts->server.collectionBlockCompressor;
     if (bc != "none" && bc != "snappy" && bc != "zlib" && bc != "zstd") {
-        std::cerr << "Error parsing command line: bad value for wiredTigerCollectionBlockCompressor: "
-                  << bc << "\n";
+        std::cerr
+            << "Error parsing command line: bad value for wiredTigerCollectionBlockCompressor: "
+            << bc << "\n";
         return kExitBadOptions;
     }
     if (vm.count("setParameter")) {
@@ -468,7 +475,8 @@ int acquireLockFile(const std::string& dbpath) {
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         LOGV2_ERROR(20558,
-                    "Unable to lock the lock file. Another mongod instance is already running on the dbpath",
+                    "Unable to lock the lock file. Another mongod instance is already running on "
+                    "the dbpath",
                     BSON("lockFile" << path << "error" << std::strerror(errno)));
         ::close(fd);
         return -1;
@@ -528,9 +536,11 @@ int runMongod(int argc, char** argv) {
 
     LOGV2_OPTIONS(4615611, logv2::Component::kControl, "MongoDB starting",
                   BSON("pid" << static_cast<long long>(getpid()) << "port" << opts.server.port
-                             << "dbPath" << opts.server.dbpath << "architecture" << "64-bit"));
+                             << "dbPath" << opts.server.dbpath << "architecture"
+                             << "64-bit"));
     LOGV2_OPTIONS(23403, logv2::Component::kControl, "Build Info",
-                  BSON("buildInfo" << BSON("version" << "8.0.0")));
+                  BSON("buildInfo" << BSON("version"
+                                           << "8.0.0")));
     LOGV2_OPTIONS(21951, logv2::Component::kControl, "Options set by command line",
                   BSON("options" << opts.server.cmdLine["parsed"].embeddedObject()));
 
@@ -576,7 +586,8 @@ int runMongod(int argc, char** argv) {
     sc.catalog = &catalog;
     CursorManager cursors;
     sc.cursorManager = &cursors;
-    setCursorKillerForNamespace([&cursors](const NamespaceString& nss) { cursors.killForNamespace(nss); });
+    setCursorKillerForNamespace(
+        [&cursors](const NamespaceString& nss) { cursors.killForNamespace(nss); });
     {
         OperationContext opCtx(&sc, nullptr, 0);
         opCtx.swapRecoveryUnit(engine->newRecoveryUnit());
@@ -625,11 +636,13 @@ int runMongod(int argc, char** argv) {
         return 48;
     }
     sc.transportLayer = &tl;
-    sc.options.port = tl.boundPort();  // the real one when --port 0 asked for any ($collStats' host)
+    sc.options.port =
+        tl.boundPort();  // the real one when --port 0 asked for any ($collStats' host)
     tl.start();
     logv2::markStartupComplete();
     LOGV2_OPTIONS(23016, logv2::Component::kNetwork, "Waiting for connections",
-                  BSON("port" << tl.boundPort() << "ssl" << "off"));
+                  BSON("port" << tl.boundPort() << "ssl"
+                              << "off"));
 
     std::thread signalThread([&sigs] {
         logv2::setThreadName("signalProcessingThread");
@@ -649,7 +662,8 @@ int runMongod(int argc, char** argv) {
         logv2::setThreadName("clientcursormon");
         std::unique_lock<std::mutex> lk(gShutdownMutex);
         while (!gShutdownRequested) {
-            gShutdownCv.wait_for(lk, std::chrono::seconds(gClientCursorMonitorFrequencySecs.load()));
+            gShutdownCv.wait_for(lk,
+                                 std::chrono::seconds(gClientCursorMonitorFrequencySecs.load()));
             if (gShutdownRequested)
                 break;
             lk.unlock();

@@ -124,9 +124,9 @@ int compareElementValues(const BSONElement& l, const BSONElement& r,
             c = compareStrings(l.valueStringData(), r.valueStringData());
             if (c != 0)
                 return c;
-            return cmp3(std::memcmp(l.value() + 4 + l.valuestrsize(),
-                                    r.value() + 4 + r.valuestrsize(), 12),
-                        0);
+            return cmp3(
+                std::memcmp(l.value() + 4 + l.valuestrsize(), r.value() + 4 + r.valuestrsize(), 12),
+                0);
         }
         case BSONType::kCodeWScope: {
             const char* lv = l.value();
@@ -209,8 +209,7 @@ std::size_t hashElementValue(const BSONElement& e, std::size_t seed,
             }
             if (std::isnan(d))
                 return mix(seed, 0x7ff8);
-            if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
-                d == std::floor(d))
+            if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::floor(d))
                 return mix(seed, std::hash<long long>()(static_cast<long long>(d)));
             return mix(seed, std::hash<double>()(d));
         }
@@ -230,8 +229,8 @@ std::size_t hashElementValue(const BSONElement& e, std::size_t seed,
             }
             return seed;
         default:
-            return mix(seed, std::hash<std::string_view>()(
-                                 std::string_view(e.value(), e.valuesize())));
+            return mix(seed,
+                       std::hash<std::string_view>()(std::string_view(e.value(), e.valuesize())));
     }
 }
 

@@ -28,8 +28,8 @@ BSONElement::BSONElement(const char* data) : _data(data) {
 BSONElement::BSONElement(const char* data, int fieldNameSize)
     : _data(data), _fieldNameSize(fieldNameSize) {
     _totalSize = type() == BSONType::kEOO
-        ? 1
-        : 1 + _fieldNameSize + computeValueSize(type(), data + 1 + _fieldNameSize);
+                     ? 1
+                     : 1 + _fieldNameSize + computeValueSize(type(), data + 1 + _fieldNameSize);
 }
 
 int BSONElement::computeValueSize(BSONType type, const char* v) {
@@ -211,7 +211,7 @@ std::vector<BSONElement> BSONElement::Array() const {
 
 bool BSONElement::binaryEqualValues(const BSONElement& o) const {
     return type() == o.type() && valuesize() == o.valuesize() &&
-        std::memcmp(value(), o.value(), valuesize()) == 0;
+           std::memcmp(value(), o.value(), valuesize()) == 0;
 }
 
 namespace {

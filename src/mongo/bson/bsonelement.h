@@ -100,8 +100,8 @@ public:
         return readLE<std::int64_t>(value());
     }
     Decimal128 _numberDecimal() const {
-        return Decimal128(Decimal128::Value{readLE<std::uint64_t>(value()),
-                                            readLE<std::uint64_t>(value() + 8)});
+        return Decimal128(
+            Decimal128::Value{readLE<std::uint64_t>(value()), readLE<std::uint64_t>(value() + 8)});
     }
     bool boolean() const {
         return *value() != 0;

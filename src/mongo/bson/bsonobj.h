@@ -80,7 +80,8 @@ public:
     /** Relaxed extended JSON (via libbson). */
     std::string jsonString() const;
 
-    /** Canonical BSON comparison (see bson_comparator.h); field names count when `considerFieldName`. */
+    /** Canonical BSON comparison (see bson_comparator.h); field names count when
+     * `considerFieldName`. */
     int woCompare(const BSONObj& other, bool considerFieldName = true) const;
     bool binaryEqual(const BSONObj& o) const {
         return objsize() == o.objsize() && std::memcmp(_data, o._data, objsize()) == 0;

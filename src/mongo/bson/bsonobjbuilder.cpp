@@ -20,7 +20,8 @@ char* BufBuilder::grow(std::size_t by) {
     std::size_t want = static_cast<std::size_t>(_len) + by;
     if (want > static_cast<std::size_t>(kBufBuilderMaxSize))
         uasserted(13548, "BufBuilder attempted to grow() to " + std::to_string(want) +
-                      " bytes, past the " + std::to_string(kBufBuilderMaxSize >> 20) + "MB limit.");
+                             " bytes, past the " + std::to_string(kBufBuilderMaxSize >> 20) +
+                             "MB limit.");
     int need = static_cast<int>(want);
     if (need > _cap) {
         std::size_t cap = static_cast<std::size_t>(_cap);
@@ -53,7 +54,8 @@ BSONObjBuilder::BSONObjBuilder(int initSize) : _ownBuf(initSize), _b(_ownBuf), _
     _b.grow(4);
 }
 
-BSONObjBuilder::BSONObjBuilder(BufBuilder& parent) : _ownBuf(16), _b(parent), _offset(parent.len()) {
+BSONObjBuilder::BSONObjBuilder(BufBuilder& parent)
+    : _ownBuf(16), _b(parent), _offset(parent.len()) {
     _b.grow(4);
 }
 
@@ -233,8 +235,7 @@ BSONObjBuilder& BSONObjBuilder::appendBinData(StringData name, int len, BinDataT
     return *this;
 }
 
-BSONObjBuilder& BSONObjBuilder::appendRegex(StringData name, StringData pattern,
-                                            StringData flags) {
+BSONObjBuilder& BSONObjBuilder::appendRegex(StringData name, StringData pattern, StringData flags) {
     appendHeader(BSONType::kRegEx, name);
     _b.appendStr(pattern);
     _b.appendStr(flags);

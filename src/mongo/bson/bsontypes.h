@@ -63,7 +63,7 @@ int canonicalizeBSONType(BSONType t);
 
 inline bool isNumericBSONType(BSONType t) {
     return t == BSONType::kNumberDouble || t == BSONType::kNumberInt ||
-        t == BSONType::kNumberLong || t == BSONType::kNumberDecimal;
+           t == BSONType::kNumberLong || t == BSONType::kNumberDecimal;
 }
 
 }  // namespace mongo

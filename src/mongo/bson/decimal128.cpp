@@ -106,7 +106,8 @@ Decimal128::Decimal128(double d, RoundingPrecision precision, RoundingMode mode)
     // in which case one more step is needed.
     int e = bid128_ilogb(full, &f);
     for (int attempt = 0; attempt < 2; ++attempt) {
-        BID_UINT128 quantum = bid128_scalbn(bid128_from_int32(1), e - 14, BID_ROUNDING_TO_NEAREST, &f);
+        BID_UINT128 quantum =
+            bid128_scalbn(bid128_from_int32(1), e - 14, BID_ROUNDING_TO_NEAREST, &f);
         BID_UINT128 q = bid128_quantize(full, quantum, bidMode(mode), &f);
         if (bid128_ilogb(q, &f) == e) {
             *this = fromBid(q);
@@ -259,15 +260,15 @@ Decimal128 Decimal128::toAbs() const {
     return fromBid(bid128_abs(toBid(*this)));
 }
 
-#define MONGO_DECIMAL_BINARY_OP(name, fn)                                                  \
-    Decimal128 Decimal128::name(const Decimal128& o, RoundingMode mode) const {            \
-        std::uint32_t ignored = 0;                                                         \
-        return name(o, &ignored, mode);                                                    \
-    }                                                                                      \
-    Decimal128 Decimal128::name(const Decimal128& o, std::uint32_t* signalingFlags,        \
-                                RoundingMode mode) const {                                 \
-        Flags f(signalingFlags);                                                           \
-        return fromBid(fn(toBid(*this), toBid(o), bidMode(mode), &f));                     \
+#define MONGO_DECIMAL_BINARY_OP(name, fn)                                           \
+    Decimal128 Decimal128::name(const Decimal128& o, RoundingMode mode) const {     \
+        std::uint32_t ignored = 0;                                                  \
+        return name(o, &ignored, mode);                                             \
+    }                                                                               \
+    Decimal128 Decimal128::name(const Decimal128& o, std::uint32_t* signalingFlags, \
+                                RoundingMode mode) const {                          \
+        Flags f(signalingFlags);                                                    \
+        return fromBid(fn(toBid(*this), toBid(o), bidMode(mode), &f));              \
     }
 
 MONGO_DECIMAL_BINARY_OP(add, bid128_add)
@@ -278,14 +279,14 @@ MONGO_DECIMAL_BINARY_OP(power, bid128_pow)
 MONGO_DECIMAL_BINARY_OP(quantize, bid128_quantize)
 #undef MONGO_DECIMAL_BINARY_OP
 
-#define MONGO_DECIMAL_UNARY_OP(name, fn)                                                   \
-    Decimal128 Decimal128::name(RoundingMode mode) const {                                 \
-        std::uint32_t ignored = 0;                                                         \
-        return name(&ignored, mode);                                                       \
-    }                                                                                      \
-    Decimal128 Decimal128::name(std::uint32_t* signalingFlags, RoundingMode mode) const {  \
-        Flags f(signalingFlags);                                                           \
-        return fromBid(fn(toBid(*this), bidMode(mode), &f));                               \
+#define MONGO_DECIMAL_UNARY_OP(name, fn)                                                  \
+    Decimal128 Decimal128::name(RoundingMode mode) const {                                \
+        std::uint32_t ignored = 0;                                                        \
+        return name(&ignored, mode);                                                      \
+    }                                                                                     \
+    Decimal128 Decimal128::name(std::uint32_t* signalingFlags, RoundingMode mode) const { \
+        Flags f(signalingFlags);                                                          \
+        return fromBid(fn(toBid(*this), bidMode(mode), &f));                              \
     }
 
 MONGO_DECIMAL_UNARY_OP(exponential, bid128_exp)
@@ -314,8 +315,8 @@ Decimal128 Decimal128::logarithm(const Decimal128& base, std::uint32_t* signalin
         Flags f(signalingFlags);
         return fromBid(bid128_log10(toBid(*this), bidMode(mode), &f));
     }
-    return logarithm(signalingFlags, mode).divide(base.logarithm(signalingFlags, mode),
-                                                  signalingFlags, mode);
+    return logarithm(signalingFlags, mode)
+        .divide(base.logarithm(signalingFlags, mode), signalingFlags, mode);
 }
 
 Decimal128 Decimal128::log10(RoundingMode mode) const {
@@ -360,7 +361,7 @@ Decimal128 Decimal128::normalize() const {
         ++exp;
     }
     std::uint64_t nhi = (hi & kSignBit) | (static_cast<std::uint64_t>(exp + 6176) << 49) |
-        static_cast<std::uint64_t>(coeff >> 64);
+                        static_cast<std::uint64_t>(coeff >> 64);
     return Decimal128(Value{static_cast<std::uint64_t>(coeff), nhi});
 }
 

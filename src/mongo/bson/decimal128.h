@@ -141,7 +141,8 @@ public:
     Decimal128 power(const Decimal128& o, std::uint32_t* signalingFlags,
                      RoundingMode mode = kRoundTiesToEven) const;
     Decimal128 exponential(RoundingMode mode = kRoundTiesToEven) const;
-    Decimal128 exponential(std::uint32_t* signalingFlags, RoundingMode mode = kRoundTiesToEven) const;
+    Decimal128 exponential(std::uint32_t* signalingFlags,
+                           RoundingMode mode = kRoundTiesToEven) const;
     /** Natural logarithm. */
     Decimal128 logarithm(RoundingMode mode = kRoundTiesToEven) const;
     Decimal128 logarithm(std::uint32_t* signalingFlags, RoundingMode mode = kRoundTiesToEven) const;
@@ -151,7 +152,8 @@ public:
                          RoundingMode mode = kRoundTiesToEven) const;
     Decimal128 log10(RoundingMode mode = kRoundTiesToEven) const;
     Decimal128 squareRoot(RoundingMode mode = kRoundTiesToEven) const;
-    Decimal128 squareRoot(std::uint32_t* signalingFlags, RoundingMode mode = kRoundTiesToEven) const;
+    Decimal128 squareRoot(std::uint32_t* signalingFlags,
+                          RoundingMode mode = kRoundTiesToEven) const;
 
     // Rounding to an integral value (keeping the exponent at most 0).
     Decimal128 round(RoundingMode mode = kRoundTiesToEven) const;

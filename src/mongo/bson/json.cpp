@@ -79,7 +79,8 @@ std::string base64(const char* data, int len) {
     int i = 0;
     for (; i + 2 < len; i += 3) {
         unsigned v = (static_cast<unsigned char>(data[i]) << 16) |
-            (static_cast<unsigned char>(data[i + 1]) << 8) | static_cast<unsigned char>(data[i + 2]);
+                     (static_cast<unsigned char>(data[i + 1]) << 8) |
+                     static_cast<unsigned char>(data[i + 2]);
         out += kTable[v >> 18];
         out += kTable[(v >> 12) & 63];
         out += kTable[(v >> 6) & 63];
@@ -148,7 +149,8 @@ void appendValue(std::string& out, const BSONElement& e) {
             int len;
             const char* d = e.binData(len);
             std::snprintf(buf, sizeof(buf), "%02x", static_cast<int>(e.binDataType()));
-            out += "{\"$binary\":{\"base64\":\"" + base64(d, len) + "\",\"subType\":\"" + buf + "\"}}";
+            out +=
+                "{\"$binary\":{\"base64\":\"" + base64(d, len) + "\",\"subType\":\"" + buf + "\"}}";
             break;
         }
         case BSONType::kUndefined:
@@ -187,7 +189,7 @@ void appendValue(std::string& out, const BSONElement& e) {
             break;
         case BSONType::kTimestamp:
             out += "{\"$timestamp\":{\"t\":" + std::to_string(e.timestamp().getSecs()) +
-                ",\"i\":" + std::to_string(e.timestamp().getInc()) + "}}";
+                   ",\"i\":" + std::to_string(e.timestamp().getInc()) + "}}";
             break;
         case BSONType::kNumberDecimal:
             out += "{\"$numberDecimal\":\"" + e._numberDecimal().toString() + "\"}";

@@ -50,12 +50,15 @@ OID OID::gen() {
 
 StatusWith<OID> OID::parse(StringData hex) {
     if (hex.size() != 24)
-        return Status(ErrorCodes::BadValue, "Invalid string length for parsing to OID, expected 24 but found " + std::to_string(hex.size()));
+        return Status(ErrorCodes::BadValue,
+                      "Invalid string length for parsing to OID, expected 24 but found " +
+                          std::to_string(hex.size()));
     OID o;
     for (int i = 0; i < 12; ++i) {
         int hi = hexValue(hex[2 * i]), lo = hexValue(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
-            return Status(ErrorCodes::BadValue, "Invalid character found in hex string: " + std::string(hex));
+            return Status(ErrorCodes::BadValue,
+                          "Invalid character found in hex string: " + std::string(hex));
         o._data[i] = static_cast<unsigned char>(hi * 16 + lo);
     }
     return o;
@@ -71,7 +74,7 @@ void OID::initFromTimestampSeconds(std::uint32_t secs) {
 
 std::uint32_t OID::getTimestamp() const {
     return (std::uint32_t(_data[0]) << 24) | (std::uint32_t(_data[1]) << 16) |
-        (std::uint32_t(_data[2]) << 8) | std::uint32_t(_data[3]);
+           (std::uint32_t(_data[2]) << 8) | std::uint32_t(_data[3]);
 }
 
 std::string OID::toString() const {

@@ -194,8 +194,8 @@ bool ClientRegistry::killOp(long long opId, ErrorCodes::Error code) {
     std::lock_guard lk(_mutex);
     for (auto& [id, entry] : _clients) {
         // Opids are reported as 32-bit numbers: compare in that form.
-        if (entry.op && static_cast<unsigned int>(entry.op->getOpID()) ==
-                static_cast<unsigned int>(opId)) {
+        if (entry.op &&
+            static_cast<unsigned int>(entry.op->getOpID()) == static_cast<unsigned int>(opId)) {
             entry.op->markKilled(code);
             return true;
         }
@@ -232,8 +232,7 @@ std::vector<BSONObj> ClientRegistry::report(OperationContext* self,
         for (const auto& [id, entry] : _clients) {
             if (!entry.op && !options.idleConnections)
                 continue;
-            if (ownOnly &&
-                auth::AuthorizationSession::get(entry.client)->userNames() != selfUsers)
+            if (ownOnly && auth::AuthorizationSession::get(entry.client)->userNames() != selfUsers)
                 continue;
             BSONObjBuilder b;
             appendClient(&b, host, entry.client, entry.op != nullptr);

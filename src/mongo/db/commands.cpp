@@ -61,8 +61,8 @@ std::vector<BSONObj> CommandRequest::getObjectArray(StringData name) const {
             e.type() == BSONType::kArray);
     for (auto sub : e.embeddedObject()) {
         uassert(ErrorCodes::TypeMismatch,
-                "BSON field '" + std::string(commandName()) + "." + std::string(name) +
-                    "." + std::string(sub.fieldNameStringData()) + "' is the wrong type '" +
+                "BSON field '" + std::string(commandName()) + "." + std::string(name) + "." +
+                    std::string(sub.fieldNameStringData()) + "' is the wrong type '" +
                     std::string(typeName(sub.type())) + "', expected type 'object'",
                 sub.type() == BSONType::kObject);
         out.push_back(sub.embeddedObject());

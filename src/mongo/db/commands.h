@@ -105,13 +105,13 @@ public:
 };
 
 /** Registers a command object at static-initialisation time: MONGO_REGISTER_COMMAND(PingCmd). */
-#define MONGO_REGISTER_COMMAND(CLASS)                 \
-    namespace {                                       \
-    const bool CLASS##_registered = [] {              \
-        static CLASS instance;                        \
+#define MONGO_REGISTER_COMMAND(CLASS)                         \
+    namespace {                                               \
+    const bool CLASS##_registered = [] {                      \
+        static CLASS instance;                                \
         ::mongo::CommandRegistry::registerCommand(&instance); \
-        return true;                                  \
-    }();                                              \
+        return true;                                          \
+    }();                                                      \
     }
 
 /** Appends {ok: 0, errmsg, code, codeName} (and any extra info) for `status`. */

@@ -32,10 +32,11 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> cursor) {
 }
 
 StatusWith<std::unique_ptr<ClientCursor>> CursorManager::checkOut(long long id,
-                                                                   const NamespaceString& nss) {
+                                                                  const NamespaceString& nss) {
     std::lock_guard<std::mutex> lk(_mutex);
     if (_pinned.count(id))
-        return Status(ErrorCodes::CursorInUse, "cursor id " + std::to_string(id) + " is already in use");
+        return Status(ErrorCodes::CursorInUse,
+                      "cursor id " + std::to_string(id) + " is already in use");
     auto it = _idle.find(id);
     if (it == _idle.end())
         return Status(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");
@@ -110,8 +111,7 @@ int CursorManager::timeoutCursors(long long timeoutMillis) {
     std::lock_guard<std::mutex> lk(_mutex);
     Date_t now = Date_t::now();
     for (auto it = _idle.begin(); it != _idle.end();) {
-        if (!it->second->noCursorTimeout &&
-            (now - it->second->lastUsed).count() > timeoutMillis) {
+        if (!it->second->noCursorTimeout && (now - it->second->lastUsed).count() > timeoutMillis) {
             doomed.push_back(std::move(it->second));
             it = _idle.erase(it);
             ++_timedOut;

@@ -55,7 +55,8 @@ std::vector<BSONObj> LogicalSessionCache::endAll() {
     return out;
 }
 
-std::vector<BSONObj> LogicalSessionCache::reapExpired(Date_t now, std::chrono::milliseconds timeout) {
+std::vector<BSONObj> LogicalSessionCache::reapExpired(Date_t now,
+                                                      std::chrono::milliseconds timeout) {
     std::lock_guard<std::mutex> lk(_mutex);
     std::vector<BSONObj> out;
     for (auto it = _sessions.begin(); it != _sessions.end();) {
@@ -108,10 +109,10 @@ std::vector<BSONObj> parseSessionIds(StringData cmdName, const BSONElement& e) {
                 id.type() == BSONType::kBinData && id.binDataType() == newUUID);
         for (auto f : lsid) {
             StringData n = f.fieldNameStringData();
-            uassert(40415,
-                    "BSON field 'LogicalSessionFromClient." + std::string(n) +
-                        "' is an unknown field.",
-                    n == "id" || n == "uid");
+            uassert(
+                40415,
+                "BSON field 'LogicalSessionFromClient." + std::string(n) + "' is an unknown field.",
+                n == "id" || n == "uid");
         }
         out.push_back(lsid.getOwned());
     }

@@ -16,8 +16,7 @@ Status NamespaceString::validateDatabaseName(StringData db) {
         return Status(ErrorCodes::InvalidNamespace, "Invalid database name: ''");
     if (db.size() > static_cast<size_t>(kMaxDatabaseNameLength))
         return Status(ErrorCodes::InvalidNamespace,
-                      "db name must be at most 63 characters, found: " +
-                          std::to_string(db.size()));
+                      "db name must be at most 63 characters, found: " + std::to_string(db.size()));
     for (char c : db) {
         if (c == '/' || c == '\\' || c == '.' || c == ' ' || c == '"' || c == '$' || c == '\0')
             return Status(ErrorCodes::InvalidNamespace,
@@ -31,13 +30,11 @@ Status NamespaceString::validateCollectionName() const {
     if (!s.isOK())
         return s;
     if (_coll.empty())
-        return Status(ErrorCodes::InvalidNamespace,
-                      "Invalid namespace specified '" + ns() + "'");
+        return Status(ErrorCodes::InvalidNamespace, "Invalid namespace specified '" + ns() + "'");
     if (_coll.find('\0') != std::string::npos || _coll[0] == '.' ||
         (_coll.find('$') != std::string::npos && _coll != "$cmd" &&
          _coll.rfind("oplog.$main", 0) != 0))
-        return Status(ErrorCodes::InvalidNamespace,
-                      "Invalid collection name: " + _coll);
+        return Status(ErrorCodes::InvalidNamespace, "Invalid collection name: " + _coll);
     if (ns().size() > static_cast<size_t>(kMaxNsLength))
         return Status(ErrorCodes::InvalidNamespace,
                       "Fully qualified namespace is too long. Namespace: " + ns() + " Max: 255");
@@ -46,7 +43,7 @@ Status NamespaceString::validateCollectionName() const {
 
 bool NamespaceString::isNormalCollection() const {
     return !isSystem() || isTimeseriesBucketsCollection() || _coll == "system.js" ||
-        _coll == "system.profile";
+           _coll == "system.profile";
 }
 
 }  // namespace mongo

@@ -46,8 +46,8 @@ void OperationContext::checkForKill() const {
         k = ErrorCodes::ClientDisconnect;
     if (k) {
         uasserted(k, k == ErrorCodes::ClientDisconnect
-                      ? "operation was interrupted because a client disconnected"
-                      : "operation was interrupted");
+                         ? "operation was interrupted because a client disconnected"
+                         : "operation was interrupted");
     }
 }
 

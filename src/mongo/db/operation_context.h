@@ -43,7 +43,8 @@ public:
     RecoveryUnit* recoveryUnit() const {
         return _ru.get();
     }
-    /** Replaces the RecoveryUnit (e.g. a cursor lends its own for a getMore); returns the old one. */
+    /** Replaces the RecoveryUnit (e.g. a cursor lends its own for a getMore); returns the old one.
+     */
     std::unique_ptr<RecoveryUnit> swapRecoveryUnit(std::unique_ptr<RecoveryUnit> ru);
 
     /** maxTimeMS: the operation fails with MaxTimeMSExpired 50 after `ms` milliseconds. */

@@ -41,7 +41,7 @@ struct ServerOptions {
     bool quiet = false;
     std::string collectionBlockCompressor = "snappy";
     std::string journalCompressor = "snappy";
-    double cacheSizeGB = 0;  // 0: default
+    double cacheSizeGB = 0;    // 0: default
     int maxConns = 1'000'000;  // --maxConns / net.maxIncomingConnections
     std::string replSet;
     /** {argv: [...], parsed: {...}} for getCmdLineOpts. */

@@ -19,11 +19,11 @@
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/idl/server_parameters_gen.h"
+#include "mongo/logv2/log.h"
 #include "mongo/rpc/factory.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/fail_point.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 
@@ -31,7 +31,7 @@ namespace {
 
 bool isCrudCommand(StringData name) {
     return name == "insert" || name == "update" || name == "delete" || name == "find" ||
-        name == "getMore";
+           name == "getMore";
 }
 
 void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
@@ -41,8 +41,7 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
         uassert(ErrorCodes::BadValue, "maxTimeMS must be a number", maxTime.isNumber());
         double v = maxTime.numberDouble();
         uassert(ErrorCodes::BadValue, "maxTimeMS value must be non-negative and an integer",
-                v >= 0 && v == static_cast<double>(static_cast<long long>(v)) &&
-                    v <= 2147483647.0);
+                v >= 0 && v == static_cast<double>(static_cast<long long>(v)) && v <= 2147483647.0);
         if (v > 0)
             opCtx->setDeadlineAfterMillis(static_cast<long long>(v));
     }
@@ -54,11 +53,12 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
                 "Transaction numbers are only allowed on a replica set member or mongos",
                 repl::ReplicationCoordinator::get()->isReplEnabled());
         const std::string what = req.commandName() == "insert"
-            ? "Cannot insert into a collection"
-            : "Cannot run '" + std::string(req.commandName()) + "'";
+                                     ? "Cannot insert into a collection"
+                                     : "Cannot run '" + std::string(req.commandName()) + "'";
         uasserted(ErrorCodes::OperationNotSupportedInTransaction,
-                  what + " in a multi-document transaction: this server does not support "
-                         "multi-document transactions");
+                  what +
+                      " in a multi-document transaction: this server does not support "
+                      "multi-document transactions");
     }
     BSONElement wc = req.body["writeConcern"];
     if (!wc.eoo()) {
@@ -97,7 +97,7 @@ bool wantsJournal(const CommandRequest& req) {
         return false;
     BSONObj w = wc.embeddedObject();
     return w["j"].trueValue() || w["fsync"].trueValue() ||
-        (w["w"].type() == BSONType::kString && w["w"].valueStringData() == "majority");
+           (w["w"].type() == BSONType::kString && w["w"].valueStringData() == "majority");
 }
 
 /**
@@ -139,8 +139,8 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
     StringData name = req.commandName();
     Command* cmd = CommandRegistry::find(name);
     if (!cmd) {
-        appendCommandStatusNoThrow(
-            result, Status(ErrorCodes::CommandNotFound, "no such command: '" + std::string(name) + "'"));
+        appendCommandStatusNoThrow(result, Status(ErrorCodes::CommandNotFound,
+                                                  "no such command: '" + std::string(name) + "'"));
         return result.obj();
     }
     if (isCrudCommand(name)) {

@@ -23,20 +23,23 @@ Status createStartupCollections(OperationContext* opCtx) {
         char host[256] = {0};
         gethostname(host, sizeof(host) - 1);
         BSONObj entry = BSON("_id" << std::string(host) + "-" +
-                                 std::to_string(Date_t::now().toMillisSinceEpoch())
-                                       << "hostname" << host << "startTime" << Date_t::now()
-                                       << "startTimeLocal" << Date_t::now().toString() << "cmdLine"
-                                       << sc->options.cmdLine["parsed"].embeddedObject() << "pid"
-                                       << static_cast<long long>(getpid()) << "buildinfo"
-                                       << BSON("version" << "8.0.0"));
+                                          std::to_string(Date_t::now().toMillisSinceEpoch())
+                                   << "hostname" << host << "startTime" << Date_t::now()
+                                   << "startTimeLocal" << Date_t::now().toString() << "cmdLine"
+                                   << sc->options.cmdLine["parsed"].embeddedObject() << "pid"
+                                   << static_cast<long long>(getpid()) << "buildinfo"
+                                   << BSON("version"
+                                           << "8.0.0"));
         insertDocumentsInOneUnit(opCtx, log.get(), {entry});
 
         NamespaceString version("admin", "system.version");
         if (!catalog->lookup(version)) {
             auto coll = uassertStatusOK(catalog->createCollection(opCtx, version, BSONObj()));
-            insertDocumentsInOneUnit(
-                opCtx, coll.get(),
-                {BSON("_id" << "featureCompatibilityVersion" << "version" << "8.0")});
+            insertDocumentsInOneUnit(opCtx, coll.get(),
+                                     {BSON("_id"
+                                           << "featureCompatibilityVersion"
+                                           << "version"
+                                           << "8.0")});
         }
     } catch (const DBException& ex) {
         return ex.toStatus();

@@ -50,7 +50,8 @@ void IDLParserContext::throwDuplicateField(StringData fieldName) const {
 void IDLParserContext::throwBadType(const BSONElement& elem,
                                     const std::vector<BSONType>& expected) const {
     std::string msg = "BSON field '" + getElementPath(elem.fieldNameStringData()) +
-        "' is the wrong type '" + std::string(typeName(elem.type())) + "', expected type";
+                      "' is the wrong type '" + std::string(typeName(elem.type())) +
+                      "', expected type";
     if (expected.size() == 1) {
         msg += " '" + std::string(typeName(expected[0])) + "'";
     } else {
@@ -66,9 +67,8 @@ void IDLParserContext::throwBadType(const BSONElement& elem,
 }
 
 void IDLParserContext::throwBadEnumValue(StringData value) const {
-    uasserted(ErrorCodes::BadValue,
-              "Enumeration value '" + std::string(value) + "' for field '" + _path +
-                  "' is not a valid value.");
+    uasserted(ErrorCodes::BadValue, "Enumeration value '" + std::string(value) + "' for field '" +
+                                        _path + "' is not a valid value.");
 }
 
 IDLAnyTypeOwned::IDLAnyTypeOwned(const BSONElement& elem) {
@@ -120,9 +120,8 @@ bool parseBool(const IDLParserContext& ctx, const BSONElement& elem) {
 }
 
 bool parseSafeBool(const IDLParserContext& ctx, const BSONElement& elem) {
-    ctx.assertType(elem,
-                   {BSONType::kBool, BSONType::kNumberLong, BSONType::kNumberInt,
-                    BSONType::kNumberDecimal, BSONType::kNumberDouble});
+    ctx.assertType(elem, {BSONType::kBool, BSONType::kNumberLong, BSONType::kNumberInt,
+                          BSONType::kNumberDecimal, BSONType::kNumberDouble});
     return elem.trueValue();
 }
 
@@ -164,9 +163,9 @@ IDLAnyTypeOwned parseSafeNumeric(const IDLParserContext& ctx, const BSONElement&
 
 void throwValidatorFailure(const IDLParserContext& ctx, StringData fieldName, StringData op,
                            const std::string& bound, const std::string& actual) {
-    uasserted(ErrorCodes::BadValue,
-              "BSON field '" + ctx.getElementPath(fieldName) + "' value must be " +
-                  std::string(op) + " " + bound + ", actual value '" + actual + "'");
+    uasserted(ErrorCodes::BadValue, "BSON field '" + ctx.getElementPath(fieldName) +
+                                        "' value must be " + std::string(op) + " " + bound +
+                                        ", actual value '" + actual + "'");
 }
 
 }  // namespace idl

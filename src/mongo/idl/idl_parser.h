@@ -60,7 +60,7 @@ public:
     [[noreturn]] void throwDuplicateField(StringData fieldName) const;  // 40413
     [[noreturn]] void throwBadType(const BSONElement& elem,
                                    const std::vector<BSONType>& expected) const;  // 14
-    [[noreturn]] void throwBadEnumValue(StringData value) const;        // BadValue
+    [[noreturn]] void throwBadEnumValue(StringData value) const;                  // BadValue
 
 private:
     std::string _path;

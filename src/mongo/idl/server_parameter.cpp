@@ -34,17 +34,16 @@ Status ServerParameterSet::setFromString(StringData name, StringData value) {
                       "Illegal --setParameter parameter: \"" + std::string(name) + "\"");
     if (!p->allowedToChangeAtStartup())
         return Status(ErrorCodes::BadValue,
-                      "Cannot use --setParameter to set \"" + std::string(name) +
-                          "\" at startup");
+                      "Cannot use --setParameter to set \"" + std::string(name) + "\" at startup");
     return p->setFromString(value);
 }
 
 Status ServerParameterSet::set(StringData name, const BSONElement& value) {
     ServerParameter* p = getIfExists(name);
     if (!p)
-        return Status(ErrorCodes::InvalidOptions,
-                      "attempted to set unrecognized parameter [" + std::string(name) +
-                          "], use help:true to see options ");
+        return Status(ErrorCodes::InvalidOptions, "attempted to set unrecognized parameter [" +
+                                                      std::string(name) +
+                                                      "], use help:true to see options ");
     if (!p->allowedToChangeAtRuntime())
         return Status(ErrorCodes::IllegalOperation,
                       "not allowed to change [" + std::string(name) + "] at runtime");
@@ -68,9 +67,8 @@ namespace idl {
 namespace {
 
 Status badValue(StringData name, StringData text, StringData what) {
-    return Status(ErrorCodes::BadValue,
-                  "Invalid value for parameter " + std::string(name) + ": '" + std::string(text) +
-                      "' is not " + std::string(what));
+    return Status(ErrorCodes::BadValue, "Invalid value for parameter " + std::string(name) + ": '" +
+                                            std::string(text) + "' is not " + std::string(what));
 }
 
 template <typename T>
@@ -85,9 +83,9 @@ StatusWith<T> parseInteger(StringData name, StringData text) {
 template <typename T>
 StatusWith<T> integerFromElement(StringData name, const BSONElement& e) {
     if (!e.isNumber())
-        return Status(ErrorCodes::TypeMismatch,
-                      "Invalid value for parameter " + std::string(name) + ": expected a number, got " +
-                          std::string(typeName(e.type())));
+        return Status(ErrorCodes::TypeMismatch, "Invalid value for parameter " + std::string(name) +
+                                                    ": expected a number, got " +
+                                                    std::string(typeName(e.type())));
     double d = e.numberDouble();
     if (e.type() != BSONType::kNumberLong && e.type() != BSONType::kNumberInt) {
         if (std::isnan(d) || std::trunc(d) != d)
@@ -158,8 +156,7 @@ StatusWith<double> parseParameterElement<double>(StringData name, const BSONElem
     return e.numberDouble();
 }
 template <>
-StatusWith<std::string> parseParameterElement<std::string>(StringData name,
-                                                           const BSONElement& e) {
+StatusWith<std::string> parseParameterElement<std::string>(StringData name, const BSONElement& e) {
     if (e.type() != BSONType::kString)
         return Status(ErrorCodes::TypeMismatch,
                       "Invalid value for parameter " + std::string(name) + ": expected a string");
@@ -170,8 +167,7 @@ namespace {
 template <typename T>
 Status boundFailure(StringData name, const T& v, StringData what, const T& bound) {
     std::ostringstream os;
-    os << "Invalid value for parameter " << name << ": " << v << " is not " << what << " "
-       << bound;
+    os << "Invalid value for parameter " << name << ": " << v << " is not " << what << " " << bound;
     return Status(ErrorCodes::BadValue, os.str());
 }
 }  // namespace
@@ -193,10 +189,10 @@ Status validateParamLt(StringData name, const T& v, const T& bound) {
     return v < bound ? Status::OK() : boundFailure(name, v, "less than", bound);
 }
 
-#define INSTANTIATE_VALIDATORS(T)                                               \
-    template Status validateParamGte<T>(StringData, const T&, const T&);        \
-    template Status validateParamGt<T>(StringData, const T&, const T&);         \
-    template Status validateParamLte<T>(StringData, const T&, const T&);        \
+#define INSTANTIATE_VALIDATORS(T)                                        \
+    template Status validateParamGte<T>(StringData, const T&, const T&); \
+    template Status validateParamGt<T>(StringData, const T&, const T&);  \
+    template Status validateParamLte<T>(StringData, const T&, const T&); \
     template Status validateParamLt<T>(StringData, const T&, const T&);
 INSTANTIATE_VALIDATORS(int)
 INSTANTIATE_VALIDATORS(long long)

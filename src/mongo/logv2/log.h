@@ -63,24 +63,24 @@ void markStartupComplete();
 #define LOGV2_IMPL(SEV, COMP, ID, MSG, ...) \
     ::mongo::logv2::log(SEV, COMP, ID, MSG __VA_OPT__(, ) __VA_ARGS__)
 
-#define LOGV2(ID, MSG, ...)                                                                   \
-    LOGV2_IMPL(::mongo::logv2::Severity::kInfo, ::mongo::logv2::Component::kDefault, ID, MSG \
-                   __VA_OPT__(, ) __VA_ARGS__)
+#define LOGV2(ID, MSG, ...)                                                              \
+    LOGV2_IMPL(::mongo::logv2::Severity::kInfo, ::mongo::logv2::Component::kDefault, ID, \
+               MSG __VA_OPT__(, ) __VA_ARGS__)
 #define LOGV2_OPTIONS(ID, COMP, MSG, ...) \
     LOGV2_IMPL(::mongo::logv2::Severity::kInfo, COMP, ID, MSG __VA_OPT__(, ) __VA_ARGS__)
-#define LOGV2_WARNING(ID, MSG, ...)                                                              \
-    LOGV2_IMPL(::mongo::logv2::Severity::kWarning, ::mongo::logv2::Component::kDefault, ID, MSG \
-                   __VA_OPT__(, ) __VA_ARGS__)
-#define LOGV2_ERROR(ID, MSG, ...)                                                              \
-    LOGV2_IMPL(::mongo::logv2::Severity::kError, ::mongo::logv2::Component::kDefault, ID, MSG \
-                   __VA_OPT__(, ) __VA_ARGS__)
-#define LOGV2_FATAL_NOTRACE(ID, MSG, ...)                                                      \
-    LOGV2_IMPL(::mongo::logv2::Severity::kFatal, ::mongo::logv2::Component::kDefault, ID, MSG \
-                   __VA_OPT__(, ) __VA_ARGS__)
-#define LOGV2_DEBUG(ID, LEVEL, MSG, ...)                                                    \
-    do {                                                                                    \
-        if (::mongo::logv2::verbosity() >= (LEVEL))                                         \
-            LOGV2_IMPL(static_cast<::mongo::logv2::Severity>(                               \
-                           static_cast<int>(::mongo::logv2::Severity::kInfo) + (LEVEL)),    \
+#define LOGV2_WARNING(ID, MSG, ...)                                                         \
+    LOGV2_IMPL(::mongo::logv2::Severity::kWarning, ::mongo::logv2::Component::kDefault, ID, \
+               MSG __VA_OPT__(, ) __VA_ARGS__)
+#define LOGV2_ERROR(ID, MSG, ...)                                                         \
+    LOGV2_IMPL(::mongo::logv2::Severity::kError, ::mongo::logv2::Component::kDefault, ID, \
+               MSG __VA_OPT__(, ) __VA_ARGS__)
+#define LOGV2_FATAL_NOTRACE(ID, MSG, ...)                                                 \
+    LOGV2_IMPL(::mongo::logv2::Severity::kFatal, ::mongo::logv2::Component::kDefault, ID, \
+               MSG __VA_OPT__(, ) __VA_ARGS__)
+#define LOGV2_DEBUG(ID, LEVEL, MSG, ...)                                                         \
+    do {                                                                                         \
+        if (::mongo::logv2::verbosity() >= (LEVEL))                                              \
+            LOGV2_IMPL(static_cast<::mongo::logv2::Severity>(                                    \
+                           static_cast<int>(::mongo::logv2::Severity::kInfo) + (LEVEL)),         \
                        ::mongo::logv2::Component::kDefault, ID, MSG __VA_OPT__(, ) __VA_ARGS__); \
     } while (false)

@@ -42,7 +42,8 @@ StatusWith<CommandInvocationInput> fromOpMsg(const Message& request) {
 BSONObj unwrapLegacyQuery(const BSONObj& query, StringData db) {
     BSONObj cmd = query;
     BSONElement first = query.firstElement();
-    const bool wrapped = first.type() == BSONType::kObject &&
+    const bool wrapped =
+        first.type() == BSONType::kObject &&
         (first.fieldNameStringData() == "$query" || first.fieldNameStringData() == "query");
     if (wrapped)
         cmd = first.embeddedObject();
@@ -103,9 +104,9 @@ StatusWith<CommandInvocationInput> parseCommandInvocation(const Message& request
             return parseCommandInvocation(inner.getValue());
         }
         default:
-            return Status(static_cast<ErrorCodes::Error>(kLegacyOpcodeRemoved),
-                          "Unsupported opcode " + std::to_string(request.operation()) +
-                              kLegacyRemovedMsg);
+            return Status(
+                static_cast<ErrorCodes::Error>(kLegacyOpcodeRemoved),
+                "Unsupported opcode " + std::to_string(request.operation()) + kLegacyRemovedMsg);
     }
 }
 

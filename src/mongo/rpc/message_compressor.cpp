@@ -38,8 +38,8 @@ Status decompressInto(MessageCompressorId id, const char* in, std::size_t inLen,
         }
         case MessageCompressorId::kZlib: {
             uLongf n = outLen;
-            if (uncompress(reinterpret_cast<Bytef*>(out), &n,
-                           reinterpret_cast<const Bytef*>(in), inLen) != Z_OK ||
+            if (uncompress(reinterpret_cast<Bytef*>(out), &n, reinterpret_cast<const Bytef*>(in),
+                           inLen) != Z_OK ||
                 n != outLen)
                 return bad("zlib payload is corrupt or of the wrong size");
             return Status::OK();

@@ -9,8 +9,8 @@ namespace mongo {
 
 namespace {
 
-constexpr std::uint32_t kKnownRequiredFlags = OpMsgRequest::kChecksumPresent |
-    OpMsgRequest::kMoreToCome;
+constexpr std::uint32_t kKnownRequiredFlags =
+    OpMsgRequest::kChecksumPresent | OpMsgRequest::kMoreToCome;
 constexpr std::uint32_t kRequiredFlagsMask = 0xFFFF;
 
 constexpr std::uint8_t kSectionBody = 0;
@@ -25,8 +25,8 @@ Status location(int code, std::string msg) {
 
 // Reads one BSON document at [p, end). On success sets *out (sharing `holder`)
 // and *size to the document's length.
-Status readDocument(const std::shared_ptr<const char[]>& holder, const char* p,
-                    const char* end, BSONObj* out, int* size) {
+Status readDocument(const std::shared_ptr<const char[]>& holder, const char* p, const char* end,
+                    BSONObj* out, int* size) {
     if (end - p < 4)
         return Status(ErrorCodes::InvalidBSON, "OP_MSG document truncated before its length");
     std::int32_t len;
@@ -41,8 +41,8 @@ Status readDocument(const std::shared_ptr<const char[]>& holder, const char* p,
     return Status::OK();
 }
 
-Status parseSequence(const std::shared_ptr<const char[]>& holder, const char* p,
-                     const char* end, DocumentSequence* seq, int* consumed) {
+Status parseSequence(const std::shared_ptr<const char[]>& holder, const char* p, const char* end,
+                     DocumentSequence* seq, int* consumed) {
     if (end - p < 4)
         return protocolError("OP_MSG document sequence truncated before its size");
     std::int32_t size;
@@ -161,8 +161,7 @@ StatusWith<std::vector<BSONObj>> OpMsgRequest::getDocuments(StringData name) con
     for (BSONElement e : field.embeddedObject()) {
         if (e.type() != BSONType::kObject)
             return Status(ErrorCodes::TypeMismatch,
-                          "BSON field '" + std::string(name) +
-                              "' must be an array of objects");
+                          "BSON field '" + std::string(name) + "' must be an array of objects");
         // Share the body's buffer so the documents outlive this request.
         out.push_back(body.isOwned() ? BSONObj(body.sharedBuffer(), e.value())
                                      : BSONObj(e.value()));

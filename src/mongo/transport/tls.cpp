@@ -53,8 +53,7 @@ StatusWith<unsigned> parseTlsDisabledProtocols(StringData list) {
         else if (item == "TLS1_3")
             bits |= kTls1_3;
         else
-            return Status(ErrorCodes::BadValue,
-                          "Unrecognized disabledProtocols '" + item + "'");
+            return Status(ErrorCodes::BadValue, "Unrecognized disabledProtocols '" + item + "'");
         start = comma + 1;
     }
     if (bits == (kTls1_0 | kTls1_1 | kTls1_2 | kTls1_3))

@@ -14,17 +14,17 @@
 #include <mutex>
 #include <thread>
 
-#include <boost/asio.hpp>
-#include <boost/asio/ssl.hpp>
 #include <openssl/asn1.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/logv2/log.h"
 #include "mongo/rpc/message.h"
 #include "mongo/transport/client.h"
 #include "mongo/transport/service_entry_point.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 
@@ -82,8 +82,7 @@ std::string verifiedSubject(SSL* ssl, const std::string& remote, std::int64_t id
         subject = x509NameToRfc2253(X509_get_subject_name(peer));
     } else {
         LOGV2_WARNING(23228, "SSL peer certificate validation failed",
-                      BSON("reason" << X509_verify_cert_error_string(
-                                           SSL_get_verify_result(ssl))
+                      BSON("reason" << X509_verify_cert_error_string(SSL_get_verify_result(ssl))
                                     << "remote" << remote << "connectionId" << id));
     }
     X509_free(peer);
@@ -147,8 +146,8 @@ Status TransportLayer::Impl::setupTls() {
         return Status::OK();
     using ssl = asio::ssl::context;
     auto ctx = std::make_unique<ssl>(ssl::tls_server);
-    ssl::options sslOptions = ssl::default_workarounds | ssl::no_sslv2 | ssl::no_sslv3 |
-        ssl::single_dh_use;
+    ssl::options sslOptions =
+        ssl::default_workarounds | ssl::no_sslv2 | ssl::no_sslv3 | ssl::single_dh_use;
     if (t.disabledProtocols & kTls1_0)
         sslOptions |= ssl::no_tlsv1;
     if (t.disabledProtocols & kTls1_1)
@@ -185,8 +184,7 @@ Status TransportLayer::Impl::setupTls() {
     if (!t.caFile.empty()) {
         ctx->load_verify_file(t.caFile, ec);
         if (ec)
-            return bad("cannot read certificate authority file: " + t.caFile + " " +
-                       ec.message());
+            return bad("cannot read certificate authority file: " + t.caFile + " " + ec.message());
         if (STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(t.caFile.c_str()))
             SSL_CTX_set_client_CA_list(native, names);
         ssl::verify_mode mode = ssl::verify_peer;
@@ -313,8 +311,8 @@ void TransportLayer::Impl::runSession(tcp::socket& socket, std::int64_t id,
                     LOGV2_OPTIONS(22988, kNetwork,
                                   "Error receiving request from client. Ending connection from "
                                   "remote",
-                                  BSON("error" << handshakeError(ec.message()) << "remote"
-                                               << remote << "connectionId" << id));
+                                  BSON("error" << handshakeError(ec.message()) << "remote" << remote
+                                               << "connectionId" << id));
                 } else {
                     client->setTls(verifiedSubject(stream.native_handle(), remote, id));
                     sep->onClientConnect(*client);
@@ -332,8 +330,9 @@ void TransportLayer::Impl::runSession(tcp::socket& socket, std::int64_t id,
                       BSON("error" << ex.what() << "remote" << remote << "connectionId" << id));
     } catch (...) {
         LOGV2_OPTIONS(22990, kNetwork, "Uncaught exception in request handler; ending connection",
-                      BSON("error" << "unknown exception" << "remote" << remote
-                                   << "connectionId" << id));
+                      BSON("error"
+                           << "unknown exception"
+                           << "remote" << remote << "connectionId" << id));
     }
     try {
         sep->onClientDisconnect(*client);
@@ -386,14 +385,13 @@ bool TransportLayer::Impl::serveOne(Stream& socket, int fd, Client& client) {
     std::int32_t len;
     std::memcpy(&len, header, sizeof(len));
     if (len < kMsgHeaderSize || len > kMaxMessageSizeBytes) {
-        LOGV2_OPTIONS(22988, kNetwork,
-                      "Error receiving request from client. Ending connection from remote",
-                      BSON("error" << ("ProtocolError: recv(): message msgLen " +
-                                       std::to_string(len) + " is invalid. Min " +
-                                       std::to_string(kMsgHeaderSize) + " Max: " +
-                                       std::to_string(kMaxMessageSizeBytes))
-                                   << "remote" << client.remote() << "connectionId"
-                                   << client.connectionId()));
+        LOGV2_OPTIONS(
+            22988, kNetwork, "Error receiving request from client. Ending connection from remote",
+            BSON("error" << ("ProtocolError: recv(): message msgLen " + std::to_string(len) +
+                             " is invalid. Min " + std::to_string(kMsgHeaderSize) +
+                             " Max: " + std::to_string(kMaxMessageSizeBytes))
+                         << "remote" << client.remote() << "connectionId"
+                         << client.connectionId()));
         return false;
     }
     Message request = Message::allocate(len);
@@ -426,8 +424,7 @@ bool TransportLayer::Impl::serveOne(Stream& socket, int fd, Client& client) {
         return false;  // the peer hung up while the request ran: nobody reads the reply
     if (!response.response.empty()) {
         response.response.setResponseToMsgId(request.getId());
-        asio::write(socket,
-                    asio::buffer(response.response.buf(), response.response.getLen()), ec);
+        asio::write(socket, asio::buffer(response.response.buf(), response.response.getLen()), ec);
         if (ec) {
             LOGV2_OPTIONS(22989, kNetwork,
                           "Error sending response to client. Ending connection from remote",
@@ -513,7 +510,7 @@ void TransportLayer::Impl::shutdown() {
 
     std::unique_lock lk(mutex);
     const bool selfBusy = tlSessionOwner == this && Client::getCurrent() &&
-        busy.count(Client::getCurrent()->connectionId());
+                          busy.count(Client::getCurrent()->connectionId());
     busyChanged.wait_for(lk, kShutdownRequestGrace,
                          [&] { return busy.size() <= (selfBusy ? 1u : 0u); });
     for (const auto& [id, fd] : sessionFds)

@@ -54,8 +54,8 @@ public:
 [[noreturn]] void uasserted(int code, const std::string& msg);
 [[noreturn]] void uassertedWithInfo(Status status, std::shared_ptr<const ErrorExtraInfo> extra);
 [[noreturn]] void invariantFailed(const char* expr, const char* file, unsigned line);
-[[noreturn]] void invariantFailedWithMsg(const char* expr, const std::string& msg,
-                                         const char* file, unsigned line);
+[[noreturn]] void invariantFailedWithMsg(const char* expr, const std::string& msg, const char* file,
+                                         unsigned line);
 
 inline void uassertStatusOK(const Status& s) {
     if (!s.isOK())
@@ -69,24 +69,24 @@ T uassertStatusOK(StatusWith<T> sw) {
     return std::move(sw.getValue());
 }
 
-#define uassert(code, msg, expr)                  \
-    do {                                          \
-        if (!(expr)) [[unlikely]]                 \
-            ::mongo::uasserted((code), (msg));    \
+#define uassert(code, msg, expr)               \
+    do {                                       \
+        if (!(expr)) [[unlikely]]              \
+            ::mongo::uasserted((code), (msg)); \
     } while (false)
 
 #define massert uassert
 
-#define invariant(expr)                                                    \
-    do {                                                                   \
-        if (!(expr)) [[unlikely]]                                          \
-            ::mongo::invariantFailed(#expr, __FILE__, __LINE__);           \
+#define invariant(expr)                                          \
+    do {                                                         \
+        if (!(expr)) [[unlikely]]                                \
+            ::mongo::invariantFailed(#expr, __FILE__, __LINE__); \
     } while (false)
 
-#define invariantWithMsg(expr, msg)                                               \
-    do {                                                                          \
-        if (!(expr)) [[unlikely]]                                                 \
-            ::mongo::invariantFailedWithMsg(#expr, (msg), __FILE__, __LINE__);    \
+#define invariantWithMsg(expr, msg)                                            \
+    do {                                                                       \
+        if (!(expr)) [[unlikely]]                                              \
+            ::mongo::invariantFailedWithMsg(#expr, (msg), __FILE__, __LINE__); \
     } while (false)
 
 #define MONGO_UNREACHABLE ::mongo::invariantFailed("unreachable", __FILE__, __LINE__)

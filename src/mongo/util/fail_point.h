@@ -95,9 +95,8 @@ bool takeConnectionCloseRequest();
 
 }  // namespace mongo
 
-#define MONGO_FAIL_POINT_DEFINE(fp)                                           \
-    ::mongo::FailPoint fp(#fp);                                               \
-    namespace {                                                               \
-    const bool fp##_failPointRegistered =                                     \
-        (::mongo::FailPointRegistry::get().add(&fp), true);                   \
+#define MONGO_FAIL_POINT_DEFINE(fp)                                                           \
+    ::mongo::FailPoint fp(#fp);                                                               \
+    namespace {                                                                               \
+    const bool fp##_failPointRegistered = (::mongo::FailPointRegistry::get().add(&fp), true); \
     }

@@ -11,10 +11,11 @@ namespace mongo {
 namespace {
 
 TEST(BSONObjBuilder, StreamSyntaxBuildsExpectedBytes) {
-    BSONObj o = BSON("a" << 1 << "b" << "x");
+    BSONObj o = BSON("a" << 1 << "b"
+                         << "x");
     // {a: int32 1, b: "x"}
-    const unsigned char expected[] = {0x15, 0, 0, 0, 0x10, 'a', 0, 1, 0, 0, 0,
-                                      0x02, 'b', 0, 2, 0, 0, 0, 'x', 0, 0};
+    const unsigned char expected[] = {0x15, 0,   0, 0, 0x10, 'a', 0, 1,   0, 0, 0,
+                                      0x02, 'b', 0, 2, 0,    0,   0, 'x', 0, 0};
     ASSERT_EQ(o.objsize(), 0x15);
     EXPECT_EQ(std::memcmp(o.objdata(), expected, 0x15), 0);
     EXPECT_TRUE(o.isOwned());
@@ -41,7 +42,9 @@ TEST(BSONObjBuilder, NestedSubBuildersCloseThemselves) {
 }
 
 TEST(BSONValidate, RejectsTruncatedAndBadLengths) {
-    BSONObj o = BSON("s" << "hello" << "n" << 3);
+    BSONObj o = BSON("s"
+                     << "hello"
+                     << "n" << 3);
     ASSERT_TRUE(validateBSON(o.objdata(), o.objsize()).isOK());
     std::string bytes(o.objdata(), o.objsize());
     for (std::size_t cut = 0; cut < bytes.size(); ++cut)
@@ -65,8 +68,8 @@ TEST(BSONValidate, RejectsCodeWithScopeStringLengthNearIntMax) {
     le32(0);  // total, patched below
     doc.push_back(0x0F);
     doc += std::string("c", 2);  // "c\0"
-    le32(14);                   // code-with-scope total
-    le32(0x7FFFFFFF);           // string length
+    le32(14);                    // code-with-scope total
+    le32(0x7FFFFFFF);            // string length
     doc += std::string(6, '\0');
     doc.push_back(0);
     std::int32_t total = static_cast<std::int32_t>(doc.size());
@@ -85,8 +88,9 @@ TEST(BSONCompare, NumbersCompareAcrossTypes) {
 }
 
 TEST(BSONCompare, TypesOrderCanonically) {
-    BSONObj o = BSON("mn" << MINKEY << "nl" << BSONNULL << "num" << 5 << "s" << "a" << "o"
-                          << BSONObj() << "oid" << OID() << "b" << true << "dt"
+    BSONObj o = BSON("mn" << MINKEY << "nl" << BSONNULL << "num" << 5 << "s"
+                          << "a"
+                          << "o" << BSONObj() << "oid" << OID() << "b" << true << "dt"
                           << Date_t::fromMillisSinceEpoch(0) << "mx" << MAXKEY);
     std::vector<BSONElement> els;
     for (auto e : o)
@@ -158,8 +162,10 @@ namespace mongo {
 namespace {
 
 TEST(Json, CompactFormMatchesUpstreamLogShape) {
-    BSONObj o = BSON("a" << 1 << "s" << "x\"y" << "d" << Date_t::fromMillisSinceEpoch(0) << "l"
-                         << 5LL << "f" << 1.5 << "n" << BSONNULL << "arr" << BSON_ARRAY(1 << true));
+    BSONObj o = BSON("a" << 1 << "s"
+                         << "x\"y"
+                         << "d" << Date_t::fromMillisSinceEpoch(0) << "l" << 5LL << "f" << 1.5
+                         << "n" << BSONNULL << "arr" << BSON_ARRAY(1 << true));
     EXPECT_EQ(tojsonCompact(o),
               "{\"a\":1,\"s\":\"x\\\"y\",\"d\":{\"$date\":\"1970-01-01T00:00:00.000+00:00\"},"
               "\"l\":5,\"f\":1.5,\"n\":null,\"arr\":[1,true]}");

@@ -82,7 +82,8 @@ TEST(Decimal128, ToIntAndLongRoundAndSignalInvalid) {
     EXPECT_EQ(dec("1.5").toLongExact(&flags, Decimal128::kRoundTowardZero), 1);
     EXPECT_TRUE(Decimal128::hasFlag(flags, Decimal128::kInexact));
     flags = 0;
-    EXPECT_EQ(dec("9223372036854775807").toLongExact(&flags), std::numeric_limits<long long>::max());
+    EXPECT_EQ(dec("9223372036854775807").toLongExact(&flags),
+              std::numeric_limits<long long>::max());
     EXPECT_EQ(flags, 0u);
 }
 
@@ -135,15 +136,19 @@ TEST(Decimal128, ComparesExactlyWithDoubles) {
     EXPECT_EQ(compareDecimalToDouble(dec("Infinity"), HUGE_VAL), 0);
     EXPECT_EQ(compareDecimalToDouble(dec("NaN"), std::nan("")), 0);
     EXPECT_LT(compareDecimalToDouble(dec("NaN"), -HUGE_VAL), 0);
-    EXPECT_EQ(compareDecimalToLong(dec("9223372036854775807.0"), std::numeric_limits<long long>::max()), 0);
-    EXPECT_GT(compareDecimalToLong(dec("9223372036854775807.5"), std::numeric_limits<long long>::max()), 0);
+    EXPECT_EQ(
+        compareDecimalToLong(dec("9223372036854775807.0"), std::numeric_limits<long long>::max()),
+        0);
+    EXPECT_GT(
+        compareDecimalToLong(dec("9223372036854775807.5"), std::numeric_limits<long long>::max()),
+        0);
 }
 
 TEST(Decimal128, CanonicalComparisonMixesNumberTypes) {
-    BSONObj o = BSON("d1" << dec("1") << "i1" << 1 << "f1" << 1.0 << "l1" << 1LL << "dp1"
-                          << dec("0.1") << "fp1" << 0.1 << "dnan" << dec("NaN") << "fnan"
-                          << std::nan("") << "big" << dec("9007199254740993") << "lbig"
-                          << 9007199254740993LL);
+    BSONObj o =
+        BSON("d1" << dec("1") << "i1" << 1 << "f1" << 1.0 << "l1" << 1LL << "dp1" << dec("0.1")
+                  << "fp1" << 0.1 << "dnan" << dec("NaN") << "fnan" << std::nan("") << "big"
+                  << dec("9007199254740993") << "lbig" << 9007199254740993LL);
     EXPECT_EQ(compareElementValues(o["d1"], o["i1"]), 0);
     EXPECT_EQ(compareElementValues(o["f1"], o["d1"]), 0);
     EXPECT_EQ(compareElementValues(o["l1"], o["d1"]), 0);
@@ -155,8 +160,8 @@ TEST(Decimal128, CanonicalComparisonMixesNumberTypes) {
 }
 
 TEST(Decimal128, EqualNumbersHashAlikeAcrossTypes) {
-    BSONObj o = BSON("a" << dec("1.00") << "b" << 1 << "c" << 1.0 << "d" << dec("0.5") << "e"
-                         << 0.5 << "f" << dec("0.10") << "g" << dec("0.1") << "h"
+    BSONObj o = BSON("a" << dec("1.00") << "b" << 1 << "c" << 1.0 << "d" << dec("0.5") << "e" << 0.5
+                         << "f" << dec("0.10") << "g" << dec("0.1") << "h"
                          << dec("9007199254740993") << "i" << 9007199254740993LL << "j"
                          << dec("NaN") << "k" << std::nan("") << "l" << dec("-0.0") << "m" << 0);
     auto h = [&](const char* f) { return hashElementValue(o[f]); };
@@ -170,8 +175,8 @@ TEST(Decimal128, EqualNumbersHashAlikeAcrossTypes) {
 }
 
 TEST(Decimal128, ElementNumberLongIsExactForDecimals) {
-    BSONObj o = BSON("a" << dec("9007199254740993.9") << "b" << dec("1E+30") << "c"
-                         << dec("-1E+30"));
+    BSONObj o =
+        BSON("a" << dec("9007199254740993.9") << "b" << dec("1E+30") << "c" << dec("-1E+30"));
     EXPECT_EQ(o["a"].numberLong(), 9007199254740993LL);
     EXPECT_EQ(o["b"].numberLong(), std::numeric_limits<long long>::max());
     EXPECT_EQ(o["c"].numberLong(), std::numeric_limits<long long>::min());

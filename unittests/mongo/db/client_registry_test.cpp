@@ -21,7 +21,8 @@ CommandRequest request(const std::string& db, const BSONObj& body) {
 /** A registered connection for the duration of a test. */
 class RegisteredClient {
 public:
-    explicit RegisteredClient(long long id) : client(id, "127.0.0.1:4000" + std::to_string(id), "") {
+    explicit RegisteredClient(long long id)
+        : client(id, "127.0.0.1:4000" + std::to_string(id), "") {
         ClientRegistry::get().addClient(&client);
     }
     ~RegisteredClient() {
@@ -40,9 +41,13 @@ std::vector<BSONObj> opsOf(const Client& c, const CurrentOpOptions& options) {
 
 TEST(ClientRegistry, RunningOperationIsReportedInUpstreamShape) {
     RegisteredClient rc(900001);
-    ASSERT_TRUE(rc.client.setClientMetadata(BSON("application" << BSON("name" << "app"))));
+    ASSERT_TRUE(rc.client.setClientMetadata(BSON("application" << BSON("name"
+                                                                       << "app"))));
     OperationContext opCtx(nullptr, &rc.client, 4242);
-    ClientRegistry::describe(request("test", BSON("find" << "c" << "filter" << BSONObj())), &opCtx);
+    ClientRegistry::describe(request("test", BSON("find"
+                                                  << "c"
+                                                  << "filter" << BSONObj())),
+                             &opCtx);
     opCtx.setPlanSummary("COLLSCAN");
     ClientRegistry::ActiveOp active(&rc.client, &opCtx);
 
@@ -108,8 +113,9 @@ TEST(ClientRegistry, LargeCommandsAreTruncatedOnlyWithTruncateOps) {
     RegisteredClient rc(900005);
     OperationContext opCtx(nullptr, &rc.client, 1003);
     const std::string pad(3000, 'x');
-    ClientRegistry::describe(
-        request("test", BSON("aggregate" << 1 << "pad" << pad << "comment" << "hi")), &opCtx);
+    ClientRegistry::describe(request("test", BSON("aggregate" << 1 << "pad" << pad << "comment"
+                                                              << "hi")),
+                             &opCtx);
     ClientRegistry::ActiveOp active(&rc.client, &opCtx);
     CurrentOpOptions options;
     EXPECT_EQ(pad, opsOf(rc.client, options)[0]["command"].Obj()["pad"].str());

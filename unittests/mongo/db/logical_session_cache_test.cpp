@@ -80,8 +80,8 @@ TEST(LogicalSessionCache, SessionIdListsAreChecked) {
     EXPECT_EQ(ErrorCodes::TypeMismatch, parse(BSON("endSessions" << 1)));
     EXPECT_EQ(ErrorCodes::TypeMismatch, parse(BSON("endSessions" << BSON_ARRAY(1))));
     EXPECT_EQ(40414, parse(BSON("endSessions" << BSON_ARRAY(BSONObj()))));
-    EXPECT_EQ(ErrorCodes::TypeMismatch,
-              parse(BSON("endSessions" << BSON_ARRAY(BSON("id" << "x")))));
+    EXPECT_EQ(ErrorCodes::TypeMismatch, parse(BSON("endSessions" << BSON_ARRAY(BSON("id"
+                                                                                    << "x")))));
     BSONObjBuilder extra;
     extra.appendElements(lsid(1));
     extra.append("other", 1);

@@ -18,48 +18,86 @@ ErrorCodes::Error tsCode(const BSONObj& o) {
 }
 
 TEST(TimeseriesIDL, OptionsFollowSpecErrors) {
-    auto o = TimeseriesOptions::parse(
-        BSON("timeField" << "t" << "metaField" << "m" << "granularity" << "minutes"));
+    auto o = TimeseriesOptions::parse(BSON("timeField"
+                                           << "t"
+                                           << "metaField"
+                                           << "m"
+                                           << "granularity"
+                                           << "minutes"));
     EXPECT_EQ(o.getTimeField(), "t");
     EXPECT_EQ(*o.getGranularity(), BucketGranularity::kMinutes);
-    EXPECT_EQ(tsCode(BSON("metaField" << "m")), ErrorCodes::IDLFailedToParse);
-    EXPECT_EQ(tsCode(BSON("timeField" << "t" << "x" << 1)), ErrorCodes::IDLUnknownField);
+    EXPECT_EQ(tsCode(BSON("metaField"
+                          << "m")),
+              ErrorCodes::IDLFailedToParse);
+    EXPECT_EQ(tsCode(BSON("timeField"
+                          << "t"
+                          << "x" << 1)),
+              ErrorCodes::IDLUnknownField);
     EXPECT_EQ(tsCode(BSON("timeField" << 1)), ErrorCodes::TypeMismatch);
-    EXPECT_EQ(tsCode(BSON("timeField" << "t" << "granularity" << "days")), ErrorCodes::BadValue);
-    EXPECT_EQ(tsCode(BSON("timeField" << "t" << "bucketMaxSpanSeconds" << 0)),
+    EXPECT_EQ(tsCode(BSON("timeField"
+                          << "t"
+                          << "granularity"
+                          << "days")),
               ErrorCodes::BadValue);
-    EXPECT_EQ(tsCode(BSON("timeField" << "t" << "bucketMaxSpanSeconds" << 31536001)),
+    EXPECT_EQ(tsCode(BSON("timeField"
+                          << "t"
+                          << "bucketMaxSpanSeconds" << 0)),
               ErrorCodes::BadValue);
-    EXPECT_EQ(tsCode(BSON("timeField" << "t" << "bucketRoundingSeconds" << 31536000)),
+    EXPECT_EQ(tsCode(BSON("timeField"
+                          << "t"
+                          << "bucketMaxSpanSeconds" << 31536001)),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(tsCode(BSON("timeField"
+                          << "t"
+                          << "bucketRoundingSeconds" << 31536000)),
               ErrorCodes::OK);
 }
 
 TEST(CommandIDL, CreateWithTimeseriesNestsErrorPath) {
-    auto sw = CreateCommand::parseNoThrow(BSON(
-        "create" << "ts" << "timeseries" << BSON("metaField" << "m") << "$db" << "test"));
+    auto sw = CreateCommand::parseNoThrow(BSON("create"
+                                               << "ts"
+                                               << "timeseries"
+                                               << BSON("metaField"
+                                                       << "m")
+                                               << "$db"
+                                               << "test"));
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::IDLFailedToParse);
     EXPECT_EQ(sw.getStatus().reason(),
               "BSON field 'create.timeseries.timeField' is missing but a required field");
-    auto cmd = CreateCommand::parse(BSON("create" << "ts" << "timeseries" << BSON("timeField" << "t")
-                                                  << "expireAfterSeconds" << 60 << "$db"
-                                                  << "test"));
+    auto cmd = CreateCommand::parse(BSON("create"
+                                         << "ts"
+                                         << "timeseries"
+                                         << BSON("timeField"
+                                                 << "t")
+                                         << "expireAfterSeconds" << 60 << "$db"
+                                         << "test"));
     EXPECT_EQ(cmd.getTimeseries()->getTimeField(), "t");
     EXPECT_EQ(*cmd.getExpireAfterSeconds(), 60);
 }
 
 TEST(CommandIDL, FindDefaultsAndGenericArguments) {
-    auto cmd = FindCommandRequest::parse(BSON("find" << "c" << "filter" << BSON("a" << 1)
-                                                     << "limit" << 1 << "comment" << "x"
-                                                     << "readConcern" << BSON("level" << "local")
-                                                     << "$db" << "test"));
+    auto cmd =
+        FindCommandRequest::parse(BSON("find"
+                                       << "c"
+                                       << "filter" << BSON("a" << 1) << "limit" << 1 << "comment"
+                                       << "x"
+                                       << "readConcern"
+                                       << BSON("level"
+                                               << "local")
+                                       << "$db"
+                                       << "test"));
     EXPECT_EQ(cmd.getNamespace(), "test.c");
     EXPECT_EQ(*cmd.getLimit(), 1);
     EXPECT_TRUE(cmd.getSort().isEmpty());
     EXPECT_FALSE(cmd.getSingleBatch());
     EXPECT_EQ(cmd.getComment()->getElement().str(), "x");
     EXPECT_EQ(cmd.getReadConcern()->getField("level").str(), "local");
-    auto sw = FindCommandRequest::parseNoThrow(BSON("find" << "c" << "limit" << "1" << "$db"
-                                                           << "test"));
+    auto sw = FindCommandRequest::parseNoThrow(BSON("find"
+                                                    << "c"
+                                                    << "limit"
+                                                    << "1"
+                                                    << "$db"
+                                                    << "test"));
     EXPECT_EQ(sw.getStatus().reason(),
               "BSON field 'find.limit' is the wrong type 'string', expected types "
               "'[long, int, decimal, double]'");
@@ -67,19 +105,23 @@ TEST(CommandIDL, FindDefaultsAndGenericArguments) {
 
 TEST(CommandIDL, UpdateStatementsReportUpstreamPaths) {
     auto cmd = UpdateCommandRequest::parse(BSON(
-        "update" << "c" << "updates"
-                 << BSON_ARRAY(BSON("q" << BSONObj() << "u" << BSON("$set" << BSON("a" << 1)))
-                               << BSON("q" << BSONObj() << "u"
-                                           << BSON_ARRAY(BSON("$set" << BSON("b" << 1)))
-                                           << "multi" << true))
-                 << "$db" << "test"));
+        "update"
+        << "c"
+        << "updates"
+        << BSON_ARRAY(BSON("q" << BSONObj() << "u" << BSON("$set" << BSON("a" << 1)))
+                      << BSON("q" << BSONObj() << "u" << BSON_ARRAY(BSON("$set" << BSON("b" << 1)))
+                                  << "multi" << true))
+        << "$db"
+        << "test"));
     ASSERT_EQ(cmd.getUpdates().size(), 2u);
     EXPECT_TRUE(std::holds_alternative<BSONObj>(cmd.getUpdates()[0].getU()));
     EXPECT_TRUE(cmd.getUpdates()[1].getMulti());
     EXPECT_TRUE(cmd.getOrdered());
     auto sw = UpdateCommandRequest::parseNoThrow(
-        BSON("update" << "c" << "updates" << BSON_ARRAY(BSON("q" << OID() << "u" << BSONObj()))
-                      << "$db" << "test"));
+        BSON("update"
+             << "c"
+             << "updates" << BSON_ARRAY(BSON("q" << OID() << "u" << BSONObj())) << "$db"
+             << "test"));
     EXPECT_EQ(sw.getStatus().reason(),
               "BSON field 'update.updates.q' is the wrong type 'objectId', expected type 'object'");
 }

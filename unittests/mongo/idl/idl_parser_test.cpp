@@ -29,7 +29,8 @@ ErrorCodes::Error parseCode(const BSONObj& obj) {
 }
 
 TEST(IDLStruct, ParsesRequiredAndAppliesDefaults) {
-    auto s = TestStruct::parse(BSON("name" << "n"));
+    auto s = TestStruct::parse(BSON("name"
+                                    << "n"));
     EXPECT_EQ(s.getName(), "n");
     EXPECT_EQ(s.getBig(), 7);
     EXPECT_TRUE(s.getFlag());
@@ -49,7 +50,10 @@ TEST(IDLStruct, MissingRequiredFieldIsIDLFailedToParse) {
 }
 
 TEST(IDLStruct, UnknownFieldInStrictStructIsIDLUnknownField) {
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "zzz" << 1)), ErrorCodes::IDLUnknownField);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "zzz" << 1)),
+              ErrorCodes::IDLUnknownField);
 }
 
 TEST(IDLStruct, UnknownFieldInLooseStructIsIgnored) {
@@ -58,60 +62,110 @@ TEST(IDLStruct, UnknownFieldInLooseStructIsIgnored) {
 }
 
 TEST(IDLStruct, DuplicateFieldIsIDLDuplicateField) {
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "name" << "m")), ErrorCodes::IDLDuplicateField);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "name"
+                             << "m")),
+              ErrorCodes::IDLDuplicateField);
 }
 
 TEST(IDLStruct, WrongTypeIsTypeMismatchWithUpstreamMessage) {
-    auto sw = TestStruct::parseNoThrow(BSON("name" << "n" << "big" << "x"), "find");
+    auto sw = TestStruct::parseNoThrow(BSON("name"
+                                            << "n"
+                                            << "big"
+                                            << "x"),
+                                       "find");
     ASSERT_FALSE(sw.isOK());
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::TypeMismatch);
     EXPECT_EQ(sw.getStatus().reason(),
               "BSON field 'find.big' is the wrong type 'string', expected types "
               "'[long, int, decimal, double]'");
-    auto sw2 = TestStruct::parseNoThrow(BSON("name" << "n" << "flag" << 1), "find");
+    auto sw2 = TestStruct::parseNoThrow(BSON("name"
+                                             << "n"
+                                             << "flag" << 1),
+                                        "find");
     EXPECT_EQ(sw2.getStatus().reason(),
               "BSON field 'find.flag' is the wrong type 'int', expected type 'bool'");
 }
 
 TEST(IDLStruct, SafeIntAcceptsAnyNumber) {
-    auto s = TestStruct::parse(BSON("name" << "n" << "count" << 5.0 << "big" << 9LL));
+    auto s = TestStruct::parse(BSON("name"
+                                    << "n"
+                                    << "count" << 5.0 << "big" << 9LL));
     EXPECT_EQ(*s.getCount(), 5);
     EXPECT_EQ(s.getBig(), 9);
 }
 
 TEST(IDLStruct, ValidatorsGiveBadValue) {
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "count" << 0)), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "count" << 101)), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "count" << 100)), ErrorCodes::OK);
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "ratio" << 1.0)), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "ratio" << 0.5)), ErrorCodes::OK);
-    auto sw = TestStruct::parseNoThrow(BSON("name" << "n" << "count" << 0), "T");
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "count" << 0)),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "count" << 101)),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "count" << 100)),
+              ErrorCodes::OK);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "ratio" << 1.0)),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "ratio" << 0.5)),
+              ErrorCodes::OK);
+    auto sw = TestStruct::parseNoThrow(BSON("name"
+                                            << "n"
+                                            << "count" << 0),
+                                       "T");
     EXPECT_EQ(sw.getStatus().reason(), "BSON field 'T.count' value must be >= 1, actual value '0'");
 }
 
 TEST(IDLStruct, EnumsParseAndRejectUnknownValues) {
-    auto s = TestStruct::parse(BSON("name" << "n" << "color" << "red"));
+    auto s = TestStruct::parse(BSON("name"
+                                    << "n"
+                                    << "color"
+                                    << "red"));
     EXPECT_EQ(*s.getColor(), TestColor::kRed);
-    auto sw = TestStruct::parseNoThrow(BSON("name" << "n" << "color" << "blue"), "T");
+    auto sw = TestStruct::parseNoThrow(BSON("name"
+                                            << "n"
+                                            << "color"
+                                            << "blue"),
+                                       "T");
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::BadValue);
     EXPECT_EQ(sw.getStatus().reason(),
               "Enumeration value 'blue' for field 'T.color' is not a valid value.");
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "color" << 1)), ErrorCodes::TypeMismatch);
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "color" << 1)),
+              ErrorCodes::TypeMismatch);
 }
 
 TEST(IDLStruct, NestedStructErrorsNameTheFullPath) {
-    auto s = TestStruct::parse(BSON("name" << "n" << "inner" << BSON("x" << 3)));
+    auto s = TestStruct::parse(BSON("name"
+                                    << "n"
+                                    << "inner" << BSON("x" << 3)));
     EXPECT_EQ(s.getInner()->getX(), 3);
-    auto sw = TestStruct::parseNoThrow(BSON("name" << "n" << "inner" << BSON("y" << "a")), "T");
+    auto sw = TestStruct::parseNoThrow(BSON("name"
+                                            << "n"
+                                            << "inner"
+                                            << BSON("y"
+                                                    << "a")),
+                                       "T");
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::IDLFailedToParse);
     EXPECT_EQ(sw.getStatus().reason(), "BSON field 'T.inner.x' is missing but a required field");
-    EXPECT_EQ(parseCode(BSON("name" << "n" << "inner" << BSON("x" << 1 << "q" << 1))),
+    EXPECT_EQ(parseCode(BSON("name"
+                             << "n"
+                             << "inner" << BSON("x" << 1 << "q" << 1))),
               ErrorCodes::IDLUnknownField);
 }
 
 TEST(IDLStruct, ArraysOfStructsAndScalars) {
-    auto s = TestStruct::parse(json(
-        "{name: 'n', inners: [{x: 1}, {x: 2, y: 'b'}], tags: ['a', 'b']}"));
+    auto s =
+        TestStruct::parse(json("{name: 'n', inners: [{x: 1}, {x: 2, y: 'b'}], tags: ['a', 'b']}"));
     ASSERT_EQ(s.getInners()->size(), 2u);
     EXPECT_EQ((*s.getInners())[1].getY(), std::optional<std::string>("b"));
     EXPECT_EQ(*s.getTags(), (std::vector<std::string>{"a", "b"}));
@@ -123,9 +177,10 @@ TEST(IDLStruct, ArraysOfStructsAndScalars) {
 }
 
 TEST(IDLStruct, NullOrUndefinedOptionalFieldIsNotPresent) {
-    auto s = TestStruct::parse(json("{name: 'n', count: null, big: null, flag: null, "
-                                    "color: null, shade: null, inner: null, inners: null, "
-                                    "tags: null, doc: null, when: null, id: null}"));
+    auto s =
+        TestStruct::parse(json("{name: 'n', count: null, big: null, flag: null, "
+                               "color: null, shade: null, inner: null, inners: null, "
+                               "tags: null, doc: null, when: null, id: null}"));
     EXPECT_FALSE(s.getCount().has_value());
     EXPECT_EQ(s.getBig(), 7);  // defaults stay
     EXPECT_TRUE(s.getFlag());
@@ -137,7 +192,9 @@ TEST(IDLStruct, NullOrUndefinedOptionalFieldIsNotPresent) {
     EXPECT_FALSE(s.getDoc().has_value());
     EXPECT_FALSE(s.getWhen().has_value());
     EXPECT_FALSE(s.getId().has_value());
-    auto u = TestStruct::parse(BSON("name" << "n" << "count" << BSONUndefined));
+    auto u = TestStruct::parse(BSON("name"
+                                    << "n"
+                                    << "count" << BSONUndefined));
     EXPECT_FALSE(u.getCount().has_value());
     // Still a duplicate when given twice.
     EXPECT_EQ(parseCode(json("{name: 'n', count: null, count: 3}")), ErrorCodes::IDLDuplicateField);

@@ -36,7 +36,8 @@ TEST(ServerParameter, SetFromStringAtStartup) {
 }
 
 TEST(ServerParameter, SetAtRuntime) {
-    BSONObj v = BSON("v" << 77 << "d" << 78.0 << "bad" << 1.5 << "s" << "str");
+    BSONObj v = BSON("v" << 77 << "d" << 78.0 << "bad" << 1.5 << "s"
+                         << "str");
     ASSERT_TRUE(params()->set("testIntParameter", v["v"]).isOK());
     EXPECT_EQ(gTestIntParameter.load(), 77);
     ASSERT_TRUE(params()->set("testIntParameter", v["d"]).isOK());

@@ -72,10 +72,10 @@ TEST(OpReply, HasHandshakeShape) {
     Message m = buildOpReply(doc);
     EXPECT_EQ(m.operation(), opReply);
     EXPECT_EQ(m.getLen(), 16 + 20 + doc.objsize());
-    EXPECT_EQ(readLE<std::int32_t>(m.data()), 8);        // responseFlags: AwaitCapable
-    EXPECT_EQ(readLE<std::int64_t>(m.data() + 4), 0);    // cursorID
-    EXPECT_EQ(readLE<std::int32_t>(m.data() + 12), 0);   // startingFrom
-    EXPECT_EQ(readLE<std::int32_t>(m.data() + 16), 1);   // numberReturned
+    EXPECT_EQ(readLE<std::int32_t>(m.data()), 8);       // responseFlags: AwaitCapable
+    EXPECT_EQ(readLE<std::int64_t>(m.data() + 4), 0);   // cursorID
+    EXPECT_EQ(readLE<std::int32_t>(m.data() + 12), 0);  // startingFrom
+    EXPECT_EQ(readLE<std::int32_t>(m.data() + 16), 1);  // numberReturned
     auto parsed = ReplyMessage::parse(m);
     ASSERT_TRUE(parsed.isOK());
     ASSERT_EQ(parsed.getValue().documents.size(), 1u);

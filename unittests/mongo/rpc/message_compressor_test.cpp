@@ -40,8 +40,8 @@ TEST(MessageCompressor, EveryCompressorRoundTrips) {
 }
 
 TEST(MessageCompressor, CorruptPayloadIsProtocolError) {
-    for (auto id : {MessageCompressorId::kSnappy, MessageCompressorId::kZlib,
-                    MessageCompressorId::kZstd}) {
+    for (auto id :
+         {MessageCompressorId::kSnappy, MessageCompressorId::kZlib, MessageCompressorId::kZstd}) {
         auto compressed = compressMessage(sampleMessage(), id);
         ASSERT_TRUE(compressed.isOK());
         Message m = compressed.getValue();
@@ -58,13 +58,12 @@ TEST(MessageCompressor, CorruptPayloadIsProtocolError) {
 TEST(MessageCompressor, BadHeaderIsProtocolError) {
     auto compressed = compressMessage(sampleMessage(), MessageCompressorId::kNoop);
     ASSERT_TRUE(compressed.isOK());
-    Message unknownId = Message::copyFrom(compressed.getValue().buf(),
-                                          compressed.getValue().getLen());
+    Message unknownId =
+        Message::copyFrom(compressed.getValue().buf(), compressed.getValue().getLen());
     unknownId.mutableBuf()[24] = 9;
     EXPECT_EQ(decompressMessage(unknownId).getStatus().code(), ErrorCodes::ProtocolError);
 
-    Message nested = Message::copyFrom(compressed.getValue().buf(),
-                                       compressed.getValue().getLen());
+    Message nested = Message::copyFrom(compressed.getValue().buf(), compressed.getValue().getLen());
     writeLE<std::int32_t>(nested.mutableBuf() + 16, dbCompressed);
     EXPECT_EQ(decompressMessage(nested).getStatus().code(), ErrorCodes::ProtocolError);
 

@@ -157,8 +157,7 @@ TEST(OpMsg, MoreToComeIsReported) {
 }
 
 TEST(OpMsg, TwoBodiesAreRejected) {
-    Message m =
-        RawMsg().u32(0).byte(0).doc(BSON("a" << 1)).byte(0).doc(BSON("b" << 1)).message();
+    Message m = RawMsg().u32(0).byte(0).doc(BSON("a" << 1)).byte(0).doc(BSON("b" << 1)).message();
     EXPECT_EQ(codeOf(OpMsgRequest::parse(m)), 40430);
 }
 

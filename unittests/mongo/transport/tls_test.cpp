@@ -37,9 +37,10 @@ TEST(TlsOptions, CertificateOptionsWithoutAModeAreRefused) {
     o.caFile = "/tmp/ca.pem";
     Status s = validateTlsOptions(o);
     EXPECT_EQ(ErrorCodes::BadValue, s.code());
-    EXPECT_EQ("need to enable TLS via the sslMode/tlsMode flag when using TLS configuration "
-              "parameters",
-              s.reason());
+    EXPECT_EQ(
+        "need to enable TLS via the sslMode/tlsMode flag when using TLS configuration "
+        "parameters",
+        s.reason());
     TlsOptions p;
     p.disabledProtocolsGiven = true;
     EXPECT_EQ(ErrorCodes::BadValue, validateTlsOptions(p).code());

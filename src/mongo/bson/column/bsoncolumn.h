@@ -115,8 +115,8 @@ public:
     /**
      * Fast path for regular (non-interleaved) columns of int32, int64, date, timestamp, bool
      * or double values (kinds may not be mixed: ints vs doubles). Errors: InvalidBSONColumn
-     * for malformed input; ExceededMemoryLimit past kMaxPositions; TypeMismatch when the column holds other types or mixes kinds
-     * (the caller then uses the iterator).
+     * for malformed input; ExceededMemoryLimit past kMaxPositions; TypeMismatch when the column
+     * holds other types or mixes kinds (the caller then uses the iterator).
      */
     Status decodeScalars(ScalarColumn* out) const;
 

@@ -172,7 +172,7 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
             st.lastSlot = 0;
             st.scale = bsoncolumn::kScaleRaw;
             st.base = t == BSONType::kNumberInt ? readLE<int32_t>(v)
-                : t == BSONType::kBool          ? int64_t(uint8_t(*v))
+                      : t == BSONType::kBool    ? int64_t(uint8_t(*v))
                                                 : readLE<int64_t>(v);
             if (!st.reserve(1, kind))
                 return tooManyPositions();

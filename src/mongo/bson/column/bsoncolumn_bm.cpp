@@ -67,16 +67,16 @@ std::vector<BSONObj> makeData(int kind) {
     return out;
 }
 
-const char* kNames[] = {"Int64Counter", "Date1s",     "Date10s",  "Double1Dec",
-                        "Double2Dec",   "ObjectId",   "ShortStr", "Object10Fields"};
+const char* kNames[] = {"Int64Counter", "Date1s",   "Date10s",  "Double1Dec",
+                        "Double2Dec",   "ObjectId", "ShortStr", "Object10Fields"};
 constexpr int kObjectCase = 7;
 
 /** For the object case, also the rate of scalar leaves (10 per object) and bytes per leaf. */
 void addLeafCounters(benchmark::State& state, size_t bytes) {
     if (state.range(0) != kObjectCase)
         return;
-    state.counters["leaves_per_second"] = benchmark::Counter(
-        double(state.iterations()) * kValues * 10, benchmark::Counter::kIsRate);
+    state.counters["leaves_per_second"] =
+        benchmark::Counter(double(state.iterations()) * kValues * 10, benchmark::Counter::kIsRate);
     state.counters["bytes_per_leaf"] = double(bytes) / (kValues * 10);
 }
 

@@ -14,9 +14,9 @@ Status invalidColumn(const char* why) {
 }
 
 Status tooManyPositions() {
-    return Status(ErrorCodes::ExceededMemoryLimit,
-                  "BSONColumn decodes to more than " + std::to_string(BSONColumn::kMaxPositions) +
-                      " values");
+    return Status(
+        ErrorCodes::ExceededMemoryLimit,
+        "BSONColumn decodes to more than " + std::to_string(BSONColumn::kMaxPositions) + " values");
 }
 
 int literalSize(const char* p, const char* end) {
@@ -381,8 +381,8 @@ Status ColumnDecoder::_buildPlan(const char* obj, bool descendArrays, int depth)
                 return s;
             _plan.push_back({PlanStep::kClose, e.type(), false, {}, -1});
         } else {
-            _plan.push_back({PlanStep::kLeaf, e.type(), false,
-                             std::string(e.fieldNameStringData()), int(_streams.size())});
+            _plan.push_back({PlanStep::kLeaf, e.type(), false, std::string(e.fieldNameStringData()),
+                             int(_streams.size())});
             _streams.emplace_back();
             _streams.back().initFrom(e.type(), e.value(), size_t(e.valuesize()));
         }

@@ -95,10 +95,10 @@ private:
     // One step of the plan that rebuilds an interleaved object from the reference.
     struct PlanStep {
         enum Kind : uint8_t { kLeaf, kOpen, kClose } kind;
-        BSONType type;       // kOpen: object or array
-        bool refEmpty;       // kOpen: the reference sub-document is empty
-        std::string name;    // kLeaf, kOpen
-        int stream;          // kLeaf
+        BSONType type;     // kOpen: object or array
+        bool refEmpty;     // kOpen: the reference sub-document is empty
+        std::string name;  // kLeaf, kOpen
+        int stream;        // kLeaf
     };
 
     Status _step();

@@ -21,11 +21,11 @@ inline int64_t add(int64_t a, int64_t b) {
 inline bool sameBytes(const char* a, const char* b, size_t len) {
     if (len >= 8 && len <= 16) {
         return readLE<uint64_t>(a) == readLE<uint64_t>(b) &&
-            readLE<uint64_t>(a + len - 8) == readLE<uint64_t>(b + len - 8);
+               readLE<uint64_t>(a + len - 8) == readLE<uint64_t>(b + len - 8);
     }
     if (len >= 4 && len < 8) {
         return readLE<uint32_t>(a) == readLE<uint32_t>(b) &&
-            readLE<uint32_t>(a + len - 4) == readLE<uint32_t>(b + len - 4);
+               readLE<uint32_t>(a + len - 4) == readLE<uint32_t>(b + len - 4);
     }
     return std::memcmp(a, b, len) == 0;
 }

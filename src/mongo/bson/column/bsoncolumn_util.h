@@ -110,13 +110,13 @@ inline bool usesDeltaOfDelta(BSONType t) {
 /** Types using 128-bit Simple-8b streams. */
 inline bool uses128bit(BSONType t) {
     return t == BSONType::kString || t == BSONType::kCode || t == BSONType::kBinData ||
-        t == BSONType::kNumberDecimal;
+           t == BSONType::kNumberDecimal;
 }
 /** Types with an integer delta representation on 64-bit streams. */
 inline bool uses64bitDelta(BSONType t) {
     return t == BSONType::kNumberDouble || t == BSONType::kNumberInt ||
-        t == BSONType::kNumberLong || t == BSONType::kBool || t == BSONType::kDate ||
-        t == BSONType::kTimestamp || t == BSONType::kOid;
+           t == BSONType::kNumberLong || t == BSONType::kBool || t == BSONType::kDate ||
+           t == BSONType::kTimestamp || t == BSONType::kOid;
 }
 
 /** ObjectId bytes -> the 7-byte interleaved integer (§A.5.3). */

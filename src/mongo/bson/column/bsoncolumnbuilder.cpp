@@ -381,8 +381,8 @@ BSONColumnBuilder::BinaryDiff BSONColumnBuilder::intermediate() {
         d.offset = int(off);
         d.data = _regular.flushedTail(off);
         d.data.push_back('\0');
-        _stableStart = _regular.openControl() >= 0 ? size_t(_regular.openControl())
-                                                   : _regular.buf().size();
+        _stableStart =
+            _regular.openControl() >= 0 ? size_t(_regular.openControl()) : _regular.buf().size();
         return d;
     }
     std::string full = finalize();

@@ -83,7 +83,7 @@ private:
     BSONObj _ref;
     std::vector<BSONObj> _buffered;
     std::vector<bsoncolumn::EncodingStream> _streams;
-    bsoncolumn::InterleavedSchema _schema;  // _ref flattened, while kAppending
+    bsoncolumn::InterleavedSchema _schema;   // _ref flattened, while kAppending
     std::vector<bsoncolumn::Val> _leafVals;  // scratch: one value per stream
     size_t _count = 0;
     size_t _stableStart = 0;

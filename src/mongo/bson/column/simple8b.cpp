@@ -187,8 +187,8 @@ struct Family {
     const Row* rows;
     int nRows;
 };
-constexpr Family kFamilies[4] = {{kBaseRows, 14}, {kSevenRows, 9}, {kEightSmallRows, 7},
-                                 {kEightLargeRows, 6}};
+constexpr Family kFamilies[4] = {
+    {kBaseRows, 14}, {kSevenRows, 9}, {kEightSmallRows, 7}, {kEightLargeRows, 6}};
 
 }  // namespace
 
@@ -312,7 +312,8 @@ uint64_t Simple8bBuilder<T>::_emitWord(int family) {
 }
 
 template <typename T>
-[[gnu::always_inline]] inline bool Simple8bBuilder<T>::_appendValue(T v, const Metrics& m, bool mayStartRle) {
+[[gnu::always_inline]] inline bool Simple8bBuilder<T>::_appendValue(T v, const Metrics& m,
+                                                                    bool mayStartRle) {
     if (_fits(m)) {
         _push(v, m, false);
         return true;

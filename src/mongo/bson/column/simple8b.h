@@ -182,7 +182,6 @@ private:
     [[gnu::always_inline]] static bool _metrics(T v, Metrics* m);
 
 public:
-
 private:
     struct Entry {
         T v;

@@ -11,6 +11,7 @@
 
 namespace mongo::auth {
 
+// clang-format off
 #define MONGO_AUTH_ACTIONS(X)                                                                    \
     X(anyAction) X(appendOplogNote) X(applicationMessage) X(applyOps) X(authSchemaUpgrade)         \
     X(bypassDocumentValidation) X(changeCustomData) X(changeOwnCustomData) X(changeOwnPassword)    \
@@ -30,6 +31,7 @@ namespace mongo::auth {
     X(serverStatus) X(setAuthenticationRestriction) X(setDefaultRWConcern)                         \
     X(setFeatureCompatibilityVersion) X(setParameter) X(shutdown) X(storageDetails) X(top)         \
     X(touch) X(unlock) X(update) X(useUUID) X(validate) X(viewRole) X(viewUser)
+// clang-format on
 
 enum class ActionType {
 #define MONGO_AUTH_ACTION_ENUM(name) k_##name,

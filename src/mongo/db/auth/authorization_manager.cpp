@@ -48,8 +48,8 @@ StatusWith<std::vector<RoleName>> parseRoleNameArray(const BSONObj& arr) {
         BSONObj o = e.embeddedObject();
         if (o["role"].type() != BSONType::kString || o["db"].type() != BSONType::kString)
             return Status(ErrorCodes::BadValue, "Role names must have string 'role' and 'db'");
-        out.push_back({std::string(o["role"].valueStringData()),
-                       std::string(o["db"].valueStringData())});
+        out.push_back(
+            {std::string(o["role"].valueStringData()), std::string(o["db"].valueStringData())});
     }
     return out;
 }
@@ -59,8 +59,7 @@ AuthorizationManager& AuthorizationManager::get() {
     return instance;
 }
 
-std::optional<BSONObj> AuthorizationManager::findDoc(OperationContext* opCtx,
-                                                     AuthCollection which,
+std::optional<BSONObj> AuthorizationManager::findDoc(OperationContext* opCtx, AuthCollection which,
                                                      const std::string& id) {
     auto coll = lookup(opCtx, which);
     if (!coll)
@@ -77,8 +76,7 @@ std::optional<BSONObj> AuthorizationManager::findDoc(OperationContext* opCtx,
     return found;
 }
 
-std::vector<BSONObj> AuthorizationManager::allDocs(OperationContext* opCtx,
-                                                   AuthCollection which) {
+std::vector<BSONObj> AuthorizationManager::allDocs(OperationContext* opCtx, AuthCollection which) {
     std::vector<BSONObj> out;
     if (auto coll = lookup(opCtx, which))
         scan(opCtx, coll.get(), [&](const Record& r) {
@@ -171,7 +169,7 @@ long long AuthorizationManager::removeDocs(OperationContext* opCtx, AuthCollecti
 
 bool AuthorizationManager::roleExists(OperationContext* opCtx, const RoleName& role) {
     return isBuiltinRole(role.role, role.db) ||
-        findDoc(opCtx, AuthCollection::kRoles, role.docId()).has_value();
+           findDoc(opCtx, AuthCollection::kRoles, role.docId()).has_value();
 }
 
 AuthorizationManager::ResolvedRoles AuthorizationManager::resolveRoles(

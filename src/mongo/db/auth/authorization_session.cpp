@@ -94,13 +94,13 @@ bool isLocalhostConnection(const Client* client) {
         return true;
     const std::string& r = client->remote();
     return r.rfind("127.", 0) == 0 || r.rfind("[::1]", 0) == 0 || r.rfind("::1", 0) == 0 ||
-        r.rfind("anonymous unix socket", 0) == 0 || (!r.empty() && r[0] == '/');
+           r.rfind("anonymous unix socket", 0) == 0 || (!r.empty() && r[0] == '/');
 }
 
 bool localhostExceptionApplies(OperationContext* opCtx) {
     auto& mgr = AuthorizationManager::get();
     return mgr.isAuthEnabled() && isLocalhostConnection(opCtx->getClient()) &&
-        !mgr.hasAnyUsersOrRoles(opCtx);
+           !mgr.hasAnyUsersOrRoles(opCtx);
 }
 
 }  // namespace mongo::auth

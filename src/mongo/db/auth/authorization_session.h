@@ -77,7 +77,7 @@ private:
     std::vector<RoleName> _roles;
     std::vector<Privilege> _privileges;
     long long _generation = 0;  // of _privileges; 0: never resolved
-    mutable std::mutex _mutex;   // guards _users and _roles against readers on other threads
+    mutable std::mutex _mutex;  // guards _users and _roles against readers on other threads
     std::unique_ptr<SaslConversation> _conversation;
     int _lastConversationId = 0;
     int _failedAttempts = 0;

@@ -34,8 +34,8 @@ std::string hashOf(HashAlgorithm alg, StringData data) {
 std::string hmacOf(HashAlgorithm alg, StringData key, StringData data) {
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
-    invariant(HMAC(md(alg), key.data(), static_cast<int>(key.size()), bytes(data), data.size(),
-                   out, &len) != nullptr);
+    invariant(HMAC(md(alg), key.data(), static_cast<int>(key.size()), bytes(data), data.size(), out,
+                   &len) != nullptr);
     return std::string(reinterpret_cast<char*>(out), len);
 }
 

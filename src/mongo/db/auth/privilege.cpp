@@ -25,8 +25,7 @@ StringData bucketsName(StringData coll) {
 }
 
 Status badResource(const BSONObj& obj) {
-    return Status(ErrorCodes::BadValue,
-                  "Unrecognized resource pattern: " + obj.toString());
+    return Status(ErrorCodes::BadValue, "Unrecognized resource pattern: " + obj.toString());
 }
 
 }  // namespace
@@ -54,8 +53,8 @@ StatusWith<ResourcePattern> ResourcePattern::parse(const BSONObj& obj) {
         if (d.empty())
             return ResourcePattern(c.empty() ? Kind::kAnySystemBuckets : Kind::kSystemBucketsAnyDb,
                                    "", c);
-        return ResourcePattern(c.empty() ? Kind::kSystemBucketsInDb : Kind::kExactSystemBuckets,
-                               d, c);
+        return ResourcePattern(c.empty() ? Kind::kSystemBucketsInDb : Kind::kExactSystemBuckets, d,
+                               c);
     }
     if (db.type() != BSONType::kString || coll.type() != BSONType::kString || n != 2)
         return badResource(obj);
@@ -97,7 +96,7 @@ bool ResourcePattern::matches(const ResourceTarget& t) const {
             return t.kind == TK::kDatabase || (t.kind == TK::kNamespace && isNormal(t.coll));
         case Kind::kDatabase:
             return t.db == _db &&
-                (t.kind == TK::kDatabase || (t.kind == TK::kNamespace && isNormal(t.coll)));
+                   (t.kind == TK::kDatabase || (t.kind == TK::kNamespace && isNormal(t.coll)));
         case Kind::kCollectionInAnyDb:
             return t.kind == TK::kNamespace && t.coll == _coll;
         case Kind::kExactNamespace:
@@ -110,7 +109,7 @@ bool ResourcePattern::matches(const ResourceTarget& t) const {
             return t.kind == TK::kNamespace && isBuckets(t.coll) && bucketsName(t.coll) == _coll;
         case Kind::kExactSystemBuckets:
             return t.kind == TK::kNamespace && t.db == _db && isBuckets(t.coll) &&
-                bucketsName(t.coll) == _coll;
+                   bucketsName(t.coll) == _coll;
     }
     return false;
 }
@@ -129,9 +128,8 @@ StatusWith<Privilege> Privilege::parse(const BSONObj& obj) {
             return Status(ErrorCodes::BadValue, "Privilege actions must be strings");
         auto action = parseActionName(a.valueStringData());
         if (!action)
-            return Status(ErrorCodes::BadValue,
-                          "Unrecognized action privilege string: " +
-                              std::string(a.valueStringData()));
+            return Status(ErrorCodes::BadValue, "Unrecognized action privilege string: " +
+                                                    std::string(a.valueStringData()));
         p.actions.add(*action);
     }
     if (p.actions.empty())

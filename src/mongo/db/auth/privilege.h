@@ -34,16 +34,16 @@ struct ResourceTarget {
 class ResourcePattern {
 public:
     enum class Kind {
-        kCluster,               // {cluster: true}
-        kAnyResource,           // {anyResource: true}
-        kAnyNormal,             // {db: "", collection: ""}
-        kDatabase,              // {db: "d", collection: ""}
-        kCollectionInAnyDb,     // {db: "", collection: "c"}
-        kExactNamespace,        // {db: "d", collection: "c"}
-        kAnySystemBuckets,      // {system_buckets: ""} or {db: "", system_buckets: ""}
-        kSystemBucketsInDb,     // {db: "d", system_buckets: ""}
-        kSystemBucketsAnyDb,    // {db: "", system_buckets: "c"} or {system_buckets: "c"}
-        kExactSystemBuckets,    // {db: "d", system_buckets: "c"}
+        kCluster,             // {cluster: true}
+        kAnyResource,         // {anyResource: true}
+        kAnyNormal,           // {db: "", collection: ""}
+        kDatabase,            // {db: "d", collection: ""}
+        kCollectionInAnyDb,   // {db: "", collection: "c"}
+        kExactNamespace,      // {db: "d", collection: "c"}
+        kAnySystemBuckets,    // {system_buckets: ""} or {db: "", system_buckets: ""}
+        kSystemBucketsInDb,   // {db: "d", system_buckets: ""}
+        kSystemBucketsAnyDb,  // {db: "", system_buckets: "c"} or {system_buckets: "c"}
+        kExactSystemBuckets,  // {db: "d", system_buckets: "c"}
     };
     ResourcePattern() = default;
     ResourcePattern(Kind kind, std::string db = "", std::string coll = "")

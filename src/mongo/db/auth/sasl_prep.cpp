@@ -54,9 +54,9 @@ StatusWith<std::string> saslPrep(StringData input) {
     std::vector<UChar> out(len16 * 4 + 16);
     UParseError parseErr;
     err = U_ZERO_ERROR;
-    int32_t outLen = usprep_prepare(profile.get(), in.data(), len16, out.data(),
-                                    static_cast<int32_t>(out.size()), USPREP_DEFAULT, &parseErr,
-                                    &err);
+    int32_t outLen =
+        usprep_prepare(profile.get(), in.data(), len16, out.data(),
+                       static_cast<int32_t>(out.size()), USPREP_DEFAULT, &parseErr, &err);
     if (err == U_BUFFER_OVERFLOW_ERROR) {
         out.resize(outLen + 1);
         err = U_ZERO_ERROR;

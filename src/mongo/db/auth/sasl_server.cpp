@@ -9,9 +9,9 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/idl/server_parameters_gen.h"
+#include "mongo/logv2/log.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo::auth {
 namespace {
@@ -44,13 +44,13 @@ StatusWith<ScramCredentials> lookupCredentials(OperationContext* opCtx, const st
                       "Could not find user \"" + user + "\" for db \"" + db + "\"");
     BSONElement creds = (*doc)["credentials"];
     BSONElement mech = creds.type() == BSONType::kObject
-        ? creds.embeddedObject()[mechanismName(alg)]
-        : BSONElement();
+                           ? creds.embeddedObject()[mechanismName(alg)]
+                           : BSONElement();
     if (mech.type() != BSONType::kObject)
-        return Status(kMechanismUnavailable,
-                      "Unable to use " + std::string(mechanismName(alg)) +
-                          " based authentication for user without any " +
-                          std::string(mechanismName(alg)) + " credentials registered");
+        return Status(kMechanismUnavailable, "Unable to use " + std::string(mechanismName(alg)) +
+                                                 " based authentication for user without any " +
+                                                 std::string(mechanismName(alg)) +
+                                                 " credentials registered");
     return ScramCredentials::parse(mech.embeddedObject());
 }
 
@@ -64,10 +64,9 @@ void recordFailure(OperationContext* opCtx, AuthorizationSession* session,
                    Speculative speculative, const Status& why) {
     LOGV2_OPTIONS(20249, logv2::Component::kAccessControl, "Authentication failed",
                   BSON("mechanism" << mechanism << "speculative"
-                                   << (speculative == Speculative::kYes) << "principalName"
-                                   << user << "authenticationDatabase" << db << "remote"
-                                   << remoteOf(opCtx) << "extraInfo" << BSONObj() << "error"
-                                   << why.toString()));
+                                   << (speculative == Speculative::kYes) << "principalName" << user
+                                   << "authenticationDatabase" << db << "remote" << remoteOf(opCtx)
+                                   << "extraInfo" << BSONObj() << "error" << why.toString()));
     if (session) {
         session->recordFailure();
         session->conversation().reset();
@@ -90,11 +89,11 @@ void recordFailure(OperationContext* opCtx, AuthorizationSession* session,
 
 void logSuccess(OperationContext* opCtx, Speculative speculative, StringData mechanism,
                 const std::string& user, const std::string& db) {
-    LOGV2_OPTIONS(5286306, logv2::Component::kAccessControl, "Successfully authenticated",
-                  BSON("client" << remoteOf(opCtx) << "isSpeculative"
-                                << (speculative == Speculative::kYes) << "isClusterMember"
-                                << false << "mechanism" << mechanism << "user" << user << "db"
-                                << db << "result" << 0 << "extraInfo" << BSONObj()));
+    LOGV2_OPTIONS(
+        5286306, logv2::Component::kAccessControl, "Successfully authenticated",
+        BSON("client" << remoteOf(opCtx) << "isSpeculative" << (speculative == Speculative::kYes)
+                      << "isClusterMember" << false << "mechanism" << mechanism << "user" << user
+                      << "db" << db << "result" << 0 << "extraInfo" << BSONObj()));
 }
 
 /** The steps of MONGODB-X509 in upstream's order; returns the user name. */
@@ -137,12 +136,12 @@ void replyToStep(OperationContext* opCtx, AuthorizationSession* session, Specula
     const bool done = scram.isDone() || (scram.proofVerified() && conv.skipEmptyExchange);
     if (!verifiedBefore && scram.proofVerified()) {
         session->addUser(opCtx, UserName{scram.userName(), conv.db});
-        LOGV2_OPTIONS(5286306, logv2::Component::kAccessControl, "Successfully authenticated",
-                      BSON("client" << remoteOf(opCtx) << "isSpeculative"
-                                    << (speculative == Speculative::kYes) << "isClusterMember"
-                                    << false << "mechanism" << conv.mechanism << "user"
-                                    << scram.userName() << "db" << conv.db << "result" << 0
-                                    << "extraInfo" << BSONObj()));
+        LOGV2_OPTIONS(
+            5286306, logv2::Component::kAccessControl, "Successfully authenticated",
+            BSON("client" << remoteOf(opCtx) << "isSpeculative"
+                          << (speculative == Speculative::kYes) << "isClusterMember" << false
+                          << "mechanism" << conv.mechanism << "user" << scram.userName() << "db"
+                          << conv.db << "result" << 0 << "extraInfo" << BSONObj()));
     }
     result->append("conversationId", conv.conversationId);
     result->append("done", done);
@@ -200,11 +199,10 @@ void runSaslStart(OperationContext* opCtx, const std::string& db, const BSONObj&
     conv->mechanism = mechanism;
     HashAlgorithm a = *alg;
     conv->scram = std::make_unique<ScramServerConversation>(
-        a, [opCtx, db, a](const std::string& user) {
-            return lookupCredentials(opCtx, db, a, user);
-        });
+        a,
+        [opCtx, db, a](const std::string& user) { return lookupCredentials(opCtx, db, a, user); });
     const bool skipEmpty = cmd["options"].type() == BSONType::kObject &&
-        cmd["options"].embeddedObject()["skipEmptyExchange"].trueValue();
+                           cmd["options"].embeddedObject()["skipEmptyExchange"].trueValue();
     conv->skipEmptyExchange = skipEmpty;
     session->conversation() = std::move(conv);
     replyToStep(opCtx, session, speculative, payload, result);

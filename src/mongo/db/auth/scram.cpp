@@ -21,8 +21,8 @@ std::vector<std::string> splitComma(StringData s) {
     size_t start = 0;
     while (true) {
         size_t comma = s.find(',', start);
-        out.emplace_back(s.substr(start, comma == StringData::npos ? StringData::npos
-                                                                  : comma - start));
+        out.emplace_back(
+            s.substr(start, comma == StringData::npos ? StringData::npos : comma - start));
         if (comma == StringData::npos)
             return out;
         start = comma + 1;
@@ -115,10 +115,9 @@ ScramCredentials generateScramCredentialsWithSalt(HashAlgorithm alg, StringData 
     return c;
 }
 
-ScramCredentials generateScramCredentials(HashAlgorithm alg, StringData password,
-                                          int iterations) {
-    return generateScramCredentialsWithSalt(
-        alg, password, secureRandomBytes(digestLength(alg) - 4), iterations);
+ScramCredentials generateScramCredentials(HashAlgorithm alg, StringData password, int iterations) {
+    return generateScramCredentialsWithSalt(alg, password, secureRandomBytes(digestLength(alg) - 4),
+                                            iterations);
 }
 
 StatusWith<std::string> ScramServerConversation::step(StringData input) {
@@ -167,8 +166,8 @@ StatusWith<std::string> ScramServerConversation::_first(StringData input) {
     std::string serverNonce =
         _fixedNonce.empty() ? base64Encode(secureRandomBytes(24)) : _fixedNonce;
     _nonce = clientNonce + serverNonce;
-    _serverFirst = "r=" + _nonce + ",s=" + _creds.salt + ",i=" +
-        std::to_string(_creds.iterationCount);
+    _serverFirst =
+        "r=" + _nonce + ",s=" + _creds.salt + ",i=" + std::to_string(_creds.iterationCount);
     _state = State::kSentServerFirst;
     return _serverFirst;
 }

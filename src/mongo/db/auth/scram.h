@@ -40,8 +40,7 @@ std::string mongoPasswordDigest(StringData user, StringData password);
  * Credentials for `password` (already digested for SHA-1 or SASLprep'ed for SHA-256) with a
  * fresh random salt (hash length - 4 bytes, as upstream). Cost O(iterations).
  */
-ScramCredentials generateScramCredentials(HashAlgorithm alg, StringData password,
-                                          int iterations);
+ScramCredentials generateScramCredentials(HashAlgorithm alg, StringData password, int iterations);
 /** The same with a given raw salt (test vectors). */
 ScramCredentials generateScramCredentialsWithSalt(HashAlgorithm alg, StringData password,
                                                   StringData rawSalt, int iterations);

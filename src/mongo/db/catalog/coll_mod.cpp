@@ -27,8 +27,9 @@ Status validateTTLSeconds(double seconds) {
     if (seconds < 0)
         return invalidOptions("TTL index 'expireAfterSeconds' option cannot be less than 0");
     if (seconds > static_cast<double>(INT32_MAX))
-        return invalidOptions("TTL index 'expireAfterSeconds' option must be within an "
-                              "acceptable range, try a lower number");
+        return invalidOptions(
+            "TTL index 'expireAfterSeconds' option must be within an "
+            "acceptable range, try a lower number");
     return Status::OK();
 }
 
@@ -47,7 +48,7 @@ struct CollModOptionsChange {
 
     bool empty() const {
         return !validator && !validationLevel && !validationAction && !expireAfterSeconds &&
-            !cappedSize && !cappedMax;
+               !cappedSize && !cappedMax;
     }
 };
 
@@ -72,8 +73,7 @@ void checkCapped(const Collection& coll, const CollModCommand& cmd, CollModOptio
 }
 
 /** expireAfterSeconds: "off" or a number; collections clustered by _id only. */
-void checkCollectionTTL(const Collection& coll, const BSONElement& ttl,
-                        CollModOptionsChange* out) {
+void checkCollectionTTL(const Collection& coll, const BSONElement& ttl, CollModOptionsChange* out) {
     uassert(ErrorCodes::InvalidOptions,
             "'expireAfterSeconds' option is only supported on collections clustered by _id",
             coll.isClustered());
@@ -92,9 +92,10 @@ void checkCollectionTTL(const Collection& coll, const BSONElement& ttl,
 /** Counts the top-level modifications of `cmd` (for prepareUnique and dryRun rules). */
 int countTopLevelModifications(const CollModCommand& cmd) {
     return int(cmd.getValidator().has_value()) + int(cmd.getValidationLevel().has_value()) +
-        int(cmd.getValidationAction().has_value()) + int(cmd.getPipeline().has_value()) +
-        int(cmd.getViewOn().has_value()) + int(cmd.getChangeStreamPreAndPostImages().has_value()) +
-        int(cmd.getExpireAfterSeconds().has_value()) + int(cmd.getTimeseries().has_value());
+           int(cmd.getValidationAction().has_value()) + int(cmd.getPipeline().has_value()) +
+           int(cmd.getViewOn().has_value()) +
+           int(cmd.getChangeStreamPreAndPostImages().has_value()) +
+           int(cmd.getExpireAfterSeconds().has_value()) + int(cmd.getTimeseries().has_value());
 }
 
 CollModOptionsChange validateOptions(const Collection& coll, const CollModCommand& cmd) {
@@ -137,10 +138,11 @@ BSONObj applyToOptions(const BSONObj& current, const CollModOptionsChange& chang
     BSONObjBuilder b;
     auto replaced = [&](StringData f) {
         return (f == "validator" && change.validator) ||
-            (f == "validationLevel" && change.validationLevel) ||
-            (f == "validationAction" && change.validationAction) ||
-            (f == "expireAfterSeconds" && change.expireAfterSeconds) ||
-            (f == "size" && change.cappedSize) || (f == "max" && change.cappedMax) || f == "uuid";
+               (f == "validationLevel" && change.validationLevel) ||
+               (f == "validationAction" && change.validationAction) ||
+               (f == "expireAfterSeconds" && change.expireAfterSeconds) ||
+               (f == "size" && change.cappedSize) || (f == "max" && change.cappedMax) ||
+               f == "uuid";
     };
     for (auto e : current)
         if (!replaced(e.fieldNameStringData()))
@@ -213,7 +215,7 @@ void checkCollectionUUIDMismatch(OperationContext* opCtx, const NamespaceString&
     auto hasUuid = [&](const Collection& c) {
         BSONElement u = c.options()["uuid"];
         return u.type() == BSONType::kBinData && u.valuesize() == uuid.valuesize() &&
-            std::memcmp(u.value(), uuid.value(), u.valuesize()) == 0;
+               std::memcmp(u.value(), uuid.value(), u.valuesize()) == 0;
     };
     auto coll = catalog->lookup(nss);
     if (coll && hasUuid(*coll))
@@ -258,10 +260,10 @@ IndexEntry* resolveCollModIndex(const Collection& coll, const CollModIndex& requ
     uassert(ErrorCodes::AmbiguousIndexKeyPattern,
             "index keyPattern " + keyPattern.toString() + " matches " +
                 std::to_string(matches.size()) + " indexes, must use index name. " +
-                "Conflicting indexes:" + (matches.size() > 1 ? matches[0]->desc.spec.toString() +
-                                                                   ", " +
-                                                                   matches[1]->desc.spec.toString()
-                                                             : std::string()),
+                "Conflicting indexes:" +
+                (matches.size() > 1
+                     ? matches[0]->desc.spec.toString() + ", " + matches[1]->desc.spec.toString()
+                     : std::string()),
             matches.size() <= 1);
     uassert(ErrorCodes::IndexNotFound,
             "cannot find index " + keyPattern.toString() + " for ns " + coll.ns().ns(),
@@ -426,8 +428,8 @@ void collModCollection(OperationContext* opCtx, const NamespaceString& nss,
     auto* catalog = opCtx->getServiceContext()->catalog;
     applyCollModIndex(opCtx, nss, indexChange, result);
     if (!options.empty())
-        uassertStatusOK(catalog->updateCollectionOptions(opCtx, nss,
-                                                         applyToOptions(currentOptions, options)));
+        uassertStatusOK(
+            catalog->updateCollectionOptions(opCtx, nss, applyToOptions(currentOptions, options)));
 }
 
 }  // namespace mongo

@@ -7,13 +7,13 @@
 #include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/logv2/log.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/logv2/log.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -67,8 +67,8 @@ void throwDuplicateKey(const NamespaceString& nss, const IndexEntry& index, cons
         kv.appendAs(v, f.fieldNameStringData());
     }
     BSONObj keyValue = kv.obj();
-    std::string msg = "E11000 duplicate key error collection: " + nss.ns() +
-        " index: " + index.desc.name +
+    std::string msg =
+        "E11000 duplicate key error collection: " + nss.ns() + " index: " + index.desc.name +
         (collated ? " collation: " + index.desc.spec["collation"].embeddedObject().toString()
                   : std::string()) +
         " dup key: " + keyValue.toString();
@@ -76,8 +76,8 @@ void throwDuplicateKey(const NamespaceString& nss, const IndexEntry& index, cons
                       std::make_shared<DuplicateKeyErrorInfo>(index.desc.keyPattern, keyValue));
 }
 
-Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid,
-                       BSONObj options, std::unique_ptr<RecordStore> rs)
+Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid, BSONObj options,
+                       std::unique_ptr<RecordStore> rs)
     : _nss(std::move(nss)),
       _catalogId(catalogId),
       _uuid(std::move(uuid)),
@@ -93,7 +93,7 @@ Collection::Collection(NamespaceString nss, RecordId catalogId, std::string uuid
     }
     BSONElement validator = _options["validator"];
     bool off = _options["validationLevel"].type() == BSONType::kString &&
-        _options["validationLevel"].valueStringData() == "off";
+               _options["validationLevel"].valueStringData() == "off";
     if (validator.type() == BSONType::kObject && !validator.embeddedObject().isEmpty() && !off) {
         auto sw = parseMatchExpression(validator.embeddedObject());
         if (sw.isOK()) {
@@ -113,8 +113,9 @@ void Collection::checkValidation(OperationContext* opCtx, const BSONObj& doc,
         return;
     BSONObjBuilder info;
     info.appendAs(doc["_id"], "failingDocumentId");
-    info.append("details", BSON("operatorName" << _validator->serialize().firstElementFieldNameStringData()
-                                               << "specifiedAs" << _options["validator"].embeddedObject()));
+    info.append("details",
+                BSON("operatorName" << _validator->serialize().firstElementFieldNameStringData()
+                                    << "specifiedAs" << _options["validator"].embeddedObject()));
     BSONObj errInfo = info.obj();
     BSONElement action = _options["validationAction"];
     if (action.type() == BSONType::kString && action.valueStringData() == "warn") {
@@ -249,14 +250,12 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
             uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse,
                                          &before, index->desc.collator(), index->desc.twoD));
         if (coveredAfter)
-            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse,
-                                         &after, index->desc.collator(), index->desc.twoD));
+            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse, &after,
+                                         index->desc.collator(), index->desc.twoD));
         if (after.multikey)
             _markMultikey(opCtx, index.get());
         // Keys are sorted: remove those only in `before`, add those only in `after`.
-        auto less = [](const BSONObj& a, const BSONObj& b) {
-            return a.woCompare(b, false) < 0;
-        };
+        auto less = [](const BSONObj& a, const BSONObj& b) { return a.woCompare(b, false) < 0; };
         std::vector<BSONObj> removed, added;
         std::set_difference(before.keys.begin(), before.keys.end(), after.keys.begin(),
                             after.keys.end(), std::back_inserter(removed), less);

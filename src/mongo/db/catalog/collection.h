@@ -65,7 +65,9 @@ class CollectionUUIDMismatchInfo : public ErrorExtraInfo {
 public:
     CollectionUUIDMismatchInfo(std::string db, BSONObj uuid, std::string expected,
                                std::optional<std::string> actual)
-        : _db(std::move(db)), _uuid(uuid.getOwned()), _expected(std::move(expected)),
+        : _db(std::move(db)),
+          _uuid(uuid.getOwned()),
+          _expected(std::move(expected)),
           _actual(std::move(actual)) {}
     void serialize(BSONObjBuilder* bob) const override;
 
@@ -192,8 +194,7 @@ public:
     /** Deletes the record and its index keys. */
     void deleteDocument(OperationContext* opCtx, RecordId id, const BSONObj& doc);
     /** Adds `doc`'s keys to one index (index builds). */
-    void indexDocument(OperationContext* opCtx, IndexEntry* index, RecordId id,
-                       const BSONObj& doc);
+    void indexDocument(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
 
     long long numRecords(OperationContext* opCtx) const;
     long long dataSize(OperationContext* opCtx) const;
@@ -227,7 +228,7 @@ private:
     std::string _uuid;
     BSONObj _options;
     std::unique_ptr<RecordStore> _rs;
-    std::shared_ptr<MatchExpression> _validator;  // null: none or validationLevel off
+    std::shared_ptr<MatchExpression> _validator;                // null: none or validationLevel off
     std::shared_ptr<const CollatorInterface> _defaultCollator;  // null: simple
     std::vector<std::shared_ptr<IndexEntry>> _indexes;
     mutable std::shared_mutex _lock;

@@ -6,13 +6,13 @@
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_factory.h"
+#include "mongo/db/stats/top.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/kv_engine.h"
 #include "mongo/db/storage/recovery_unit.h"
-#include "mongo/db/stats/top.h"
 #include "mongo/db/storage/write_conflict_exception.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 
@@ -35,7 +35,7 @@ bool sameCollation(const BSONObj& a, const BSONObj& b) {
     if (ca.eoo() || cb.eoo())
         return ca.eoo() && cb.eoo();
     return ca.type() == BSONType::kObject && cb.type() == BSONType::kObject &&
-        ca.embeddedObject().binaryEqual(cb.embeddedObject());
+           ca.embeddedObject().binaryEqual(cb.embeddedObject());
 }
 }  // namespace
 
@@ -52,14 +52,13 @@ std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
     auto entry = _durable->getEntry(opCtx->recoveryUnit(), catalogId);
     invariant(entry.has_value());
     BSONObj md = entry->md;
-    auto coll = std::make_shared<Collection>(nss, catalogId, entry->uuid(),
-                                             md["options"].embeddedObject(),
-                                             _durable->getRecordStore(*entry));
+    auto coll =
+        std::make_shared<Collection>(nss, catalogId, entry->uuid(), md["options"].embeddedObject(),
+                                     _durable->getRecordStore(*entry));
     if (BSONElement f = md[kMixedSchemaFlag]; f.isBoolean())
         coll->timeseriesFlags().mayHaveMixedSchemaData = f.boolean();
     coll->timeseriesFlags().requiresExtendedRangeSupport = md[kExtendedRangeFlag].trueValue();
-    coll->timeseriesFlags().bucketingParametersHaveChanged =
-        md[kParametersChangedFlag].trueValue();
+    coll->timeseriesFlags().bucketingParametersHaveChanged = md[kParametersChangedFlag].trueValue();
     for (auto idx : md["indexes"].embeddedObject()) {
         BSONObj idxMd = idx.embeddedObject();
         BSONObj spec = idxMd["spec"].embeddedObject();
@@ -88,8 +87,7 @@ Status CollectionCatalog::init(OperationContext* opCtx) {
             BSONObj idxMd = idx.embeddedObject();
             if (!idxMd["ready"].trueValue()) {
                 std::string name = idxMd["spec"].embeddedObject()["name"].str();
-                LOGV2_OPTIONS(4614100, logv2::Component::kIndex,
-                              "Dropping unfinished index build",
+                LOGV2_OPTIONS(4614100, logv2::Component::kIndex, "Dropping unfinished index build",
                               BSON("namespace" << entry.ns << "index" << name));
                 writeConflictRetry(ru, "dropUnfinishedIndex", [&] {
                     WriteUnitOfWork wuow(ru);
@@ -149,7 +147,7 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
     // _id index marked `clustered` (our records are keyed by RecordId, not _id).
     BSONElement clustered = options["clusteredIndex"];
     bool wantIdIndex = clustered.ok() ||
-        !(options["autoIndexId"].isBoolean() && !options["autoIndexId"].boolean());
+                       !(options["autoIndexId"].isBoolean() && !options["autoIndexId"].boolean());
     // The _id index shares the collection's default collation (options hold its full spec).
     std::unique_ptr<CollatorInterface> defaultCollator;
     BSONObj defaultCollation;
@@ -169,14 +167,16 @@ StatusWith<std::shared_ptr<Collection>> CollectionCatalog::createCollection(
             if (wantIdIndex) {
                 BSONObj idSpec = idIndexSpec(defaultCollation);
                 if (clustered.ok()) {
-                    std::string name = clustered.type() == BSONType::kObject &&
-                            clustered.embeddedObject()["name"].type() == BSONType::kString
-                        ? clustered.embeddedObject()["name"].str()
-                        : std::string(IndexDescriptor::kIdIndexName);
+                    std::string name =
+                        clustered.type() == BSONType::kObject &&
+                                clustered.embeddedObject()["name"].type() == BSONType::kString
+                            ? clustered.embeddedObject()["name"].str()
+                            : std::string(IndexDescriptor::kIdIndexName);
                     idSpec = BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << name
                                       << "unique" << true << "clustered" << true);
                 } else if (options["idIndex"].type() == BSONType::kObject) {
-                    idSpec = uassertStatusOK(validateIndexSpec(options["idIndex"].embeddedObject()));
+                    idSpec =
+                        uassertStatusOK(validateIndexSpec(options["idIndex"].embeddedObject()));
                     idSpec = applyCollationDefault(idSpec, defaultCollator.get());
                     BSONElement c = idSpec["collation"];
                     uassert(ErrorCodes::BadValue,
@@ -265,7 +265,8 @@ Status CollectionCatalog::renameCollection(OperationContext* opCtx, const Namesp
     std::lock_guard<std::mutex> ddl(_ddlMutex);
     auto coll = lookup(from);
     if (!coll)
-        return Status(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist");
+        return Status(ErrorCodes::NamespaceNotFound,
+                      "Source collection " + from.ns() + " does not exist");
     if (from == to)
         return Status(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
     if (lookup(to)) {
@@ -397,14 +398,17 @@ StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createInde
             // Another key pattern or collation is another index: it needs its own name.
             if (!existing->desc.keyPattern.binaryEqual(key) ||
                 !sameCollation(existing->desc.spec, spec))
-                return Status(ErrorCodes::IndexKeySpecsConflict,
-                              "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: " +
-                                  spec.toString() + ", existing index: " +
-                                  existing->desc.spec.toString());
+                return Status(
+                    ErrorCodes::IndexKeySpecsConflict,
+                    "An existing index has the same name as the requested index. When index names "
+                    "are not specified, they are auto generated and can cause conflicts. Please "
+                    "refer to our documentation. Requested index: " +
+                        spec.toString() + ", existing index: " + existing->desc.spec.toString());
             return Status(ErrorCodes::IndexOptionsConflict,
-                          "An equivalent index already exists with the same name but different options. Requested index: " +
-                              spec.toString() + ", existing index: " +
-                              existing->desc.spec.toString());
+                          "An equivalent index already exists with the same name but different "
+                          "options. Requested index: " +
+                              spec.toString() +
+                              ", existing index: " + existing->desc.spec.toString());
         }
         bool skip = false;
         for (IndexEntry* same : coll->findIndexesByKeyPattern(key)) {
@@ -441,7 +445,8 @@ Status CollectionCatalog::dropIndex(OperationContext* opCtx, const NamespaceStri
     std::unique_lock<std::shared_mutex> collLock(coll->lock());
     IndexEntry* idx = coll->findIndexByName(name);
     if (!idx)
-        return Status(ErrorCodes::IndexNotFound, "index not found with name [" + std::string(name) + "]");
+        return Status(ErrorCodes::IndexNotFound,
+                      "index not found with name [" + std::string(name) + "]");
     if (idx->desc.isIdIndex())
         return Status(ErrorCodes::InvalidOptions, "cannot drop _id index");
     killCursors(nss);
@@ -605,8 +610,8 @@ Status CollectionCatalog::convertIndexUniqueness(OperationContext* opCtx,
     std::unique_lock<std::shared_mutex> collLock(coll->lock());
     IndexEntry* idx = coll->findIndexByName(name);
     if (!idx)
-        return Status(ErrorCodes::IndexNotFound, "cannot find index " + std::string(name) +
-                          " for ns " + nss.ns());
+        return Status(ErrorCodes::IndexNotFound,
+                      "cannot find index " + std::string(name) + " for ns " + nss.ns());
     RecoveryUnit* ru = opCtx->recoveryUnit();
     if (unique) {
         BSONObj shared;
@@ -674,10 +679,11 @@ Status CollectionCatalog::setTimeseriesFlag(OperationContext* opCtx,
                                             const std::shared_ptr<Collection>& coll,
                                             StringData flag, bool value) {
     auto& flags = coll->timeseriesFlags();
-    std::atomic<bool>* slot = flag == kMixedSchemaFlag ? &flags.mayHaveMixedSchemaData
-        : flag == kExtendedRangeFlag                  ? &flags.requiresExtendedRangeSupport
-        : flag == kParametersChangedFlag              ? &flags.bucketingParametersHaveChanged
-                                                      : nullptr;
+    std::atomic<bool>* slot = flag == kMixedSchemaFlag     ? &flags.mayHaveMixedSchemaData
+                              : flag == kExtendedRangeFlag ? &flags.requiresExtendedRangeSupport
+                              : flag == kParametersChangedFlag
+                                  ? &flags.bucketingParametersHaveChanged
+                                  : nullptr;
     invariant(slot);
     if (slot->load() == value)
         return Status::OK();

@@ -72,8 +72,8 @@ public:
     /** Drops one index by name. IndexNotFound 27; the _id index: InvalidOptions 72. */
     Status dropIndex(OperationContext* opCtx, const NamespaceString& nss, StringData name);
     /** Changes an index option (hidden, expireAfterSeconds) in the catalog and in memory. */
-    Status updateIndexSpec(OperationContext* opCtx, const NamespaceString& nss,
-                           StringData name, const BSONObj& newSpec);
+    Status updateIndexSpec(OperationContext* opCtx, const NamespaceString& nss, StringData name,
+                           const BSONObj& newSpec);
     /**
      * collMod of one index: sets `hidden` and/or `expireAfterSeconds` (either may be
      * EOO) and appends {hidden_old, hidden_new, expireAfterSeconds_old/new} to `result`.

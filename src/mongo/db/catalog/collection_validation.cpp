@@ -7,11 +7,11 @@
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/index_key_generator.h"
-#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/storage/key_string.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -120,8 +120,7 @@ public:
         if (_extra.arrSize() > 0)
             addError("Detected " + std::to_string(_extra.arrSize()) + " extra index entries.");
         if (_missing.arrSize() > 0)
-            addError("Detected " + std::to_string(_missing.arrSize()) +
-                     " missing index entries.");
+            addError("Detected " + std::to_string(_missing.arrSize()) + " missing index entries.");
         // As upstream's foreground validate: a clean pass replaces the count and data size,
         // which are approximate after an unclean shutdown (the size storer's last flush).
         if (_valid)
@@ -155,8 +154,8 @@ private:
     void validateRecord(const Record& rec) {
         const BSONObj& doc = rec.data;
         Status s = doc.objsize() >= 5
-            ? validateBSON(doc.objdata(), static_cast<std::size_t>(doc.objsize()))
-            : Status(ErrorCodes::InvalidBSON, "record shorter than a BSON document");
+                       ? validateBSON(doc.objdata(), static_cast<std::size_t>(doc.objsize()))
+                       : Status(ErrorCodes::InvalidBSON, "record shorter than a BSON document");
         if (!s.isOK()) {
             LOGV2(4835001, "Document corruption details - Document validation failed with error",
                   BSON("recordId" << rec.id.getLong() << "error" << s.toString()));

@@ -11,13 +11,32 @@
 namespace mongo {
 
 namespace {
-const std::set<std::string> kAllowedFields = {
-    "v",       "key",        "name",          "unique",     "sparse",
-    "partialFilterExpression", "expireAfterSeconds",         "hidden",
-    "collation", "background", "ns",          "storageEngine", "weights",
-    "default_language", "language_override", "textIndexVersion", "2dsphereIndexVersion",
-    "bits",    "min",        "max",           "bucketSize", "wildcardProjection",
-    "clustered", "prepareUnique", "originalSpec", "dropDups"};
+const std::set<std::string> kAllowedFields = {"v",
+                                              "key",
+                                              "name",
+                                              "unique",
+                                              "sparse",
+                                              "partialFilterExpression",
+                                              "expireAfterSeconds",
+                                              "hidden",
+                                              "collation",
+                                              "background",
+                                              "ns",
+                                              "storageEngine",
+                                              "weights",
+                                              "default_language",
+                                              "language_override",
+                                              "textIndexVersion",
+                                              "2dsphereIndexVersion",
+                                              "bits",
+                                              "min",
+                                              "max",
+                                              "bucketSize",
+                                              "wildcardProjection",
+                                              "clustered",
+                                              "prepareUnique",
+                                              "originalSpec",
+                                              "dropDups"};
 
 std::string numberToKeyString(const BSONElement& e) {
     if (e.type() == BSONType::kString)
@@ -54,8 +73,7 @@ Status validateKeyPattern(const BSONObj& key) {
     for (auto e : key) {
         StringData f = e.fieldNameStringData();
         if (f.empty())
-            return Status(ErrorCodes::CannotCreateIndex,
-                          "Index keys cannot be an empty field.");
+            return Status(ErrorCodes::CannotCreateIndex, "Index keys cannot be an empty field.");
         if (f.find("..") != StringData::npos || f.front() == '.' || f.back() == '.')
             return Status(ErrorCodes::CannotCreateIndex,
                           "Index key contains an illegal field name: " + std::string(f));
@@ -65,9 +83,9 @@ Status validateKeyPattern(const BSONObj& key) {
         if (e.isNumber()) {
             double d = e.numberDouble();
             if (d == 0 || d != d)
-                return Status(ErrorCodes::CannotCreateIndex,
-                              "Values in the index key pattern can't be all zero or NaN: " +
-                                  key.toString());
+                return Status(
+                    ErrorCodes::CannotCreateIndex,
+                    "Values in the index key pattern can't be all zero or NaN: " + key.toString());
             continue;
         }
         if (e.type() == BSONType::kString &&
@@ -90,9 +108,9 @@ Status validateKeyPattern(const BSONObj& key) {
 Status validateIndexCollation(const BSONObj& spec, BSONObj* normalised) {
     BSONElement c = spec["collation"];
     if (c.type() != BSONType::kObject)
-        return Status(ErrorCodes::TypeMismatch,
-                      "The field 'collation' must be an object, but got " +
-                          std::string(typeName(c.type())));
+        return Status(
+            ErrorCodes::TypeMismatch,
+            "The field 'collation' must be an object, but got " + std::string(typeName(c.type())));
     if (c.embeddedObject().isEmpty())
         return Status(ErrorCodes::BadValue, "The field 'collation' cannot be an empty object.");
     BSONElement v = spec["v"];
@@ -103,7 +121,9 @@ Status validateIndexCollation(const BSONObj& spec, BSONObj* normalised) {
     auto sw = makeCollator(c.embeddedObject());
     if (!sw.isOK())
         return sw.getStatus();
-    *normalised = sw.getValue() ? sw.getValue()->getSpec() : BSON("locale" << "simple");
+    *normalised = sw.getValue() ? sw.getValue()->getSpec()
+                                : BSON("locale"
+                                       << "simple");
     return Status::OK();
 }
 }  // namespace
@@ -124,18 +144,19 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
         return Status(ErrorCodes::FailedToParse,
                       "The 'key' field is a required property of an index specification");
     if (key.type() != BSONType::kObject)
-        return Status(ErrorCodes::TypeMismatch,
-                      "The field 'key' must be an object, but got " +
-                          std::string(typeName(key.type())));
+        return Status(ErrorCodes::TypeMismatch, "The field 'key' must be an object, but got " +
+                                                    std::string(typeName(key.type())));
     Status s = validateKeyPattern(key.embeddedObject());
     if (!s.isOK())
-        return Status(s.code(), "Error in specification " + spec.toString() + " :: caused by :: " + s.reason());
+        return Status(s.code(), "Error in specification " + spec.toString() +
+                                    " :: caused by :: " + s.reason());
     for (auto e : spec) {
         std::string f(e.fieldNameStringData());
         if (!kAllowedFields.count(f))
-            return Status(ErrorCodes::InvalidIndexSpecificationOption,
-                          "The field '" + f + "' is not valid for an index specification. Specification: " +
-                              spec.toString());
+            return Status(
+                ErrorCodes::InvalidIndexSpecificationOption,
+                "The field '" + f +
+                    "' is not valid for an index specification. Specification: " + spec.toString());
     }
     {
         bool twoD = false;
@@ -149,9 +170,8 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
     }
     BSONElement name = spec["name"];
     if (!name.eoo() && name.type() != BSONType::kString)
-        return Status(ErrorCodes::TypeMismatch,
-                      "The field 'name' must be a string, but got " +
-                          std::string(typeName(name.type())));
+        return Status(ErrorCodes::TypeMismatch, "The field 'name' must be a string, but got " +
+                                                    std::string(typeName(name.type())));
     if (!name.eoo() && name.valueStringData().empty())
         return Status(ErrorCodes::CannotCreateIndex, "index name cannot be empty");
     BSONElement v = spec["v"];
@@ -161,24 +181,28 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
                           "; cannot create an index with v=" + v.toString(false));
     BSONElement pfe = spec["partialFilterExpression"];
     if (!pfe.eoo() && pfe.type() != BSONType::kObject)
-        return Status(ErrorCodes::TypeMismatch, "The field 'partialFilterExpression' must be an object");
+        return Status(ErrorCodes::TypeMismatch,
+                      "The field 'partialFilterExpression' must be an object");
     if (!pfe.eoo() && spec["sparse"].trueValue())
         return Status(ErrorCodes::CannotCreateIndex,
                       "cannot mix \"partialFilterExpression\" and \"sparse\" options");
     BSONElement ttl = spec["expireAfterSeconds"];
     if (!ttl.eoo()) {
         if (!ttl.isNumber())
-            return Status(ErrorCodes::CannotCreateIndex,
-                          "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
-                              std::string(typeName(ttl.type())) + "'. Index spec: " + spec.toString());
+            return Status(
+                ErrorCodes::CannotCreateIndex,
+                "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
+                    std::string(typeName(ttl.type())) + "'. Index spec: " + spec.toString());
         if (key.embeddedObject().nFields() > 1)
             return Status(ErrorCodes::CannotCreateIndex,
-                          "TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: " +
+                          "TTL indexes are single-field indexes, compound indexes do not support "
+                          "TTL. Index spec: " +
                               spec.toString());
         double d = ttl.numberDouble();
         if (d < 0 || d > 2147483647.0 || d != d)
             return Status(ErrorCodes::InvalidOptions,
-                          "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: " +
+                          "TTL index 'expireAfterSeconds' option must be within an acceptable "
+                          "range, try a lower number. Index spec: " +
                               spec.toString());
     }
     for (auto e : key.embeddedObject())
@@ -190,7 +214,8 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
     if (spec["unique"].trueValue() && spec["prepareUnique"].trueValue())
         return Status(ErrorCodes::CannotCreateIndex,
                       "Cannot create an index with both 'unique' and 'prepareUnique' set to "
-                      "true. Index spec: " + spec.toString());
+                      "true. Index spec: " +
+                          spec.toString());
     BSONObj collation;
     if (!spec["collation"].eoo()) {
         Status cs = validateIndexCollation(spec, &collation);
@@ -232,7 +257,8 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
         !(key.embeddedObject().nFields() == 1 &&
           key.embeddedObject().firstElementFieldNameStringData() == "_id"))
         return Status(ErrorCodes::BadValue,
-                      "The index name '_id_' is reserved for the _id index, which must have key pattern {_id: 1}, found key: " +
+                      "The index name '_id_' is reserved for the _id index, which must have key "
+                      "pattern {_id: 1}, found key: " +
                           key.embeddedObject().toString());
     return out;
 }
@@ -283,9 +309,11 @@ BSONObj applyCollationDefault(const BSONObj& spec, const CollatorInterface* coll
 
 BSONObj idIndexSpec(const BSONObj& collation) {
     if (!collation.isEmpty())
-        return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << "_id_" << "collation"
-                        << collation);
-    return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name" << "_id_");
+        return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name"
+                        << "_id_"
+                        << "collation" << collation);
+    return BSON("v" << 2 << "key" << BSON("_id" << 1) << "name"
+                    << "_id_");
 }
 
 bool indexSpecsEquivalent(const BSONObj& a, const BSONObj& b) {

@@ -33,9 +33,8 @@ const BSONElement& missingInArrayNull() {
  * when given, receives the position of every array met on the way (leaf arrays included):
  * two key fields may go through the same arrays, not through different ones.
  */
-void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
-             bool* arrayOnPath, bool nullForMissingInArrays = false,
-             std::vector<const char*>* arrays = nullptr) {
+void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out, bool* arrayOnPath,
+             bool nullForMissingInArrays = false, std::vector<const char*>* arrays = nullptr) {
     auto dot = path.find('.');
     StringData head = path.substr(0, dot);
     BSONElement e = obj.getField(head);

@@ -52,8 +52,7 @@ struct IndexKeys {
  * strings are replaced by their comparison keys (appendCollationAwareElement).
  */
 Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, IndexKeys* out,
-                    const StringComparator* collator = nullptr,
-                    const TwoDGrid& grid = TwoDGrid());
+                    const StringComparator* collator = nullptr, const TwoDGrid& grid = TwoDGrid());
 
 /**
  * Appends `e` to `b` under `name`; with a `collator`, every String or Symbol value, at
@@ -87,7 +86,8 @@ Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
  */
 Status parseLegacyPoint2d(const BSONElement& e, double* x, double* y);
 
-/** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket", "2d"). */
+/** True for an index key type this file computes specially ("2dsphere", "2dsphere_bucket", "2d").
+ */
 bool isGeoKeyType(const BSONElement& keyPatternField);
 
 /** True for a "hashed" key field. */

@@ -1,5 +1,6 @@
 // Keys of 2dsphere (and time-series 2dsphere_bucket) index fields: S2 cell ids covering
-// each stored geometry; of 2d fields: the grid cell of each legacy point. See index_key_generator.h.
+// each stored geometry; of 2d fields: the grid cell of each legacy point. See
+// index_key_generator.h.
 #include <cmath>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -12,8 +13,8 @@ namespace mongo {
 namespace {
 
 Status cantExtract(const BSONObj& doc, const std::string& reason) {
-    return Status(ErrorCodes::Error(16755), "Can't extract geo keys: " + doc.toString() + "  " +
-                      reason);
+    return Status(ErrorCodes::Error(16755),
+                  "Can't extract geo keys: " + doc.toString() + "  " + reason);
 }
 
 /** Covers one stored value; arrays that are not legacy points are arrays of geometries. */
@@ -29,10 +30,10 @@ Status addCells(const BSONElement& e, const BSONObj& doc, bool lenient,
         }
         return Status::OK();
     }
-    StatusWith<GeometryContainer> sw = e.type() == BSONType::kObject &&
-            e.Obj()["type"].type() == BSONType::kString
-        ? GeometryContainer::parseGeoJSON(e.Obj())
-        : GeometryContainer::parseLegacyPoint(e, GeometryContainer::PointCRS::kSphere);
+    StatusWith<GeometryContainer> sw =
+        e.type() == BSONType::kObject && e.Obj()["type"].type() == BSONType::kString
+            ? GeometryContainer::parseGeoJSON(e.Obj())
+            : GeometryContainer::parseLegacyPoint(e, GeometryContainer::PointCRS::kSphere);
     if (!sw.isOK())
         return lenient ? Status::OK() : cantExtract(doc, sw.getStatus().reason());
     auto c = sw.getValue().coveringCellIds();
@@ -43,8 +44,8 @@ Status addCells(const BSONElement& e, const BSONObj& doc, bool lenient,
 /** Whether the array `e` holds several locations (its first value is an array or object). */
 bool holdsLocations(const BSONElement& e) {
     BSONObj o = e.Obj();
-    return !o.isEmpty() &&
-        (o.firstElement().type() == BSONType::kArray || o.firstElement().type() == BSONType::kObject);
+    return !o.isEmpty() && (o.firstElement().type() == BSONType::kArray ||
+                            o.firstElement().type() == BSONType::kObject);
 }
 
 /** Adds the 2d cell of each legacy point at `e` (a point, or an array of points). */
@@ -150,7 +151,8 @@ Status parseLegacyPoint2d(const BSONElement& e, double* x, double* y) {
         return Status(ErrorCodes::Error(13068), "geo field only has 1 element");
     BSONElement second = *it;
     if (!first.isNumber() || !second.isNumber())
-        return Status(ErrorCodes::Error(13026), "geo values have to be numbers: " + e.toString(false));
+        return Status(ErrorCodes::Error(13026),
+                      "geo values have to be numbers: " + e.toString(false));
     *x = first.numberDouble();
     *y = second.numberDouble();
     return Status::OK();
@@ -158,8 +160,8 @@ Status parseLegacyPoint2d(const BSONElement& e, double* x, double* y) {
 
 bool isGeoKeyType(const BSONElement& f) {
     return f.type() == BSONType::kString &&
-        (f.valueStringData() == "2dsphere" || f.valueStringData() == "2dsphere_bucket" ||
-         f.valueStringData() == "2d");
+           (f.valueStringData() == "2dsphere" || f.valueStringData() == "2dsphere_bucket" ||
+            f.valueStringData() == "2d");
 }
 
 Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
@@ -198,8 +200,8 @@ Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
                 }
         }
         for (const auto& e : leaves) {
-            Status s = type == "2d" ? add2dCells(e, doc, grid, cells)
-                                    : addCells(e, doc, false, cells);
+            Status s =
+                type == "2d" ? add2dCells(e, doc, grid, cells) : addCells(e, doc, false, cells);
             if (!s.isOK())
                 return s;
         }

@@ -98,7 +98,7 @@ void serialize(const BSONElement& e, std::string* out) {
 
 bool isHashedKeyType(const BSONElement& keyPatternField) {
     return keyPatternField.type() == BSONType::kString &&
-        keyPatternField.valueStringData() == "hashed";
+           keyPatternField.valueStringData() == "hashed";
 }
 
 long long hashIndexValue(const BSONElement& e) {

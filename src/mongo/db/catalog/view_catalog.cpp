@@ -164,10 +164,11 @@ void addTimeseriesFlags(OperationContext* opCtx, ResolvedView* r) {
         return;
     const auto& flags = coll->timeseriesFlags();
     BSONObj ts = coll->options()["timeseries"].type() == BSONType::kObject
-        ? coll->options()["timeseries"].Obj()
-        : BSONObj();
-    const bool fixed = !flags.bucketingParametersHaveChanged.load() &&
-        ts["bucketRoundingSeconds"].isNumber() && ts["bucketMaxSpanSeconds"].isNumber() &&
+                     ? coll->options()["timeseries"].Obj()
+                     : BSONObj();
+    const bool fixed =
+        !flags.bucketingParametersHaveChanged.load() && ts["bucketRoundingSeconds"].isNumber() &&
+        ts["bucketMaxSpanSeconds"].isNumber() &&
         ts["bucketRoundingSeconds"].numberLong() == ts["bucketMaxSpanSeconds"].numberLong();
     BSONObjBuilder spec;
     for (auto e : r->pipeline.front().firstElement().Obj()) {
@@ -234,9 +235,9 @@ Status checkGraph(const std::map<std::string, ViewDefinition>& views, const View
 Status checkCollations(const std::map<std::string, ViewDefinition>& views,
                        const ViewDefinition& def) {
     auto conflict = [&](const ViewDefinition& other) {
-        return Status(ErrorCodes::OptionNotSupportedOnView,
-                      "View " + def.name.ns() + " has conflicting collation with view " +
-                          other.name.ns());
+        return Status(
+            ErrorCodes::OptionNotSupportedOnView,
+            "View " + def.name.ns() + " has conflicting collation with view " + other.name.ns());
     };
     auto on = views.find(def.viewOn.ns());
     if (on != views.end() && !on->second.collation.binaryEqual(def.collation))

@@ -61,7 +61,8 @@ public:
     }
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         BSONElement ops = req.body.firstElement();
-        uassert(ErrorCodes::FailedToParse, "ops has to be an array", ops.type() == BSONType::kArray);
+        uassert(ErrorCodes::FailedToParse, "ops has to be an array",
+                ops.type() == BSONType::kArray);
         repl::ApplyOpsOptions options;
         if (BSONElement u = req.body["alwaysUpsert"]; !u.eoo())
             options.alwaysUpsert = u.trueValue();

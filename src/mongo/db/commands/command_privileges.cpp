@@ -131,9 +131,8 @@ void addStagePrivileges(const std::string& db, const BSONObj& stageObj, Required
             return ResourceTarget::ns(db, std::string(e.valueStringData()));
         if (e.type() == BSONType::kObject) {
             BSONObj o = e.embeddedObject();
-            std::string d = o["db"].type() == BSONType::kString
-                ? std::string(o["db"].valueStringData())
-                : db;
+            std::string d =
+                o["db"].type() == BSONType::kString ? std::string(o["db"].valueStringData()) : db;
             BSONElement c = o["coll"];
             if (c.type() == BSONType::kString)
                 return ResourceTarget::ns(d, std::string(c.valueStringData()));
@@ -144,7 +143,8 @@ void addStagePrivileges(const std::string& db, const BSONObj& stageObj, Required
     if (name == "$out") {
         out->push_back({targetOf(stage), {A::k_insert, A::k_remove}});
     } else if (name == "$merge") {
-        BSONElement into = stage.type() == BSONType::kObject ? stage.embeddedObject()["into"] : stage;
+        BSONElement into =
+            stage.type() == BSONType::kObject ? stage.embeddedObject()["into"] : stage;
         out->push_back({targetOf(into), {A::k_insert, A::k_update, A::k_remove}});
     } else if (name == "$lookup" || name == "$graphLookup" || name == "$unionWith") {
         BSONElement from = stage;
@@ -158,8 +158,8 @@ void addStagePrivileges(const std::string& db, const BSONObj& stageObj, Required
         for (auto sub : stage.embeddedObject())
             addPipelinePrivileges(db, sub, out);
     } else if (name == "$currentOp") {
-        bool allUsers = stage.type() == BSONType::kObject &&
-            stage.embeddedObject()["allUsers"].trueValue();
+        bool allUsers =
+            stage.type() == BSONType::kObject && stage.embeddedObject()["allUsers"].trueValue();
         if (allUsers)
             out->push_back({ResourceTarget::cluster(), {A::k_inprog}});
     }
@@ -182,7 +182,9 @@ RequiredPrivileges aggregatePrivileges(const CommandRequest& req) {
     StringData firstStage;
     if (pipeline.type() == BSONType::kArray && !pipeline.embeddedObject().isEmpty() &&
         pipeline.embeddedObject().firstElement().type() == BSONType::kObject)
-        firstStage = pipeline.embeddedObject().firstElement().embeddedObject()
+        firstStage = pipeline.embeddedObject()
+                         .firstElement()
+                         .embeddedObject()
                          .firstElementFieldNameStringData();
     if (firstStage == "$collStats") {
         out.push_back({target, {A::k_collStats}});
@@ -213,8 +215,8 @@ RequiredPrivileges computedPrivileges(const CommandAuthRule& rule, const Command
         innerReq.dbName = req.dbName;
         innerReq.body = inner.embeddedObject();
         Command* innerCmd = CommandRegistry::find(innerReq.commandName());
-        const CommandAuthRule* innerRule = innerCmd ? findCommandAuthRule(innerCmd->getName())
-                                                    : nullptr;
+        const CommandAuthRule* innerRule =
+            innerCmd ? findCommandAuthRule(innerCmd->getName()) : nullptr;
         if (!innerRule || innerCmd->getName() == "explain")
             return out;
         return requiredPrivileges(*innerRule, innerReq);
@@ -245,9 +247,9 @@ RequiredPrivileges computedPrivileges(const CommandAuthRule& rule, const Command
     } else if (name == "create") {
         out.push_back({target, {A::k_createCollection}});
         if (req.body["viewOn"].type() == BSONType::kString)
-            out.push_back({ResourceTarget::ns(req.dbName,
-                                              std::string(req.body["viewOn"].valueStringData())),
-                           {A::k_find}});
+            out.push_back(
+                {ResourceTarget::ns(req.dbName, std::string(req.body["viewOn"].valueStringData())),
+                 {A::k_find}});
     } else if (name == "renameCollection") {
         ResourceTarget from = fullNameTarget(req.body.firstElement(), req.dbName);
         ResourceTarget to = fullNameTarget(req.body["to"], req.dbName);
@@ -305,8 +307,7 @@ void checkAuthForCommand(OperationContext* opCtx, const Command& cmd, const Comm
         return;
     const CommandAuthRule* rule = findCommandAuthRule(cmd.getName());
     uassert(ErrorCodes::Unauthorized,
-            "command " + cmd.getName() + " declares no privileges and cannot run with auth",
-            rule);
+            "command " + cmd.getName() + " declares no privileges and cannot run with auth", rule);
     if (rule->kind == K::kNoAuth)
         return;
     auto* session = auth::AuthorizationSession::get(opCtx->getClient());
@@ -314,7 +315,8 @@ void checkAuthForCommand(OperationContext* opCtx, const Command& cmd, const Comm
         // The localhost exception lets user and role management create the first user.
         if (rule->kind == K::kCommandChecks && auth::localhostExceptionApplies(opCtx))
             return;
-        uasserted(ErrorCodes::Unauthorized, "command " + cmd.getName() + " requires authentication");
+        uasserted(ErrorCodes::Unauthorized,
+                  "command " + cmd.getName() + " requires authentication");
     }
     for (const auto& [target, actions] : requiredPrivileges(*rule, req)) {
         if (!session->isAuthorized(opCtx, target, actions))

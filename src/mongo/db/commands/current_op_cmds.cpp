@@ -12,8 +12,8 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/idl/generic_argument.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -39,10 +39,10 @@ public:
             filter.append(e);
         }
         std::vector<BSONObj> stages;
-        stages.push_back(BSON("$currentOp" << BSON("idleConnections" << body["$all"].trueValue()
-                                                                      << "allUsers"
-                                                                      << !body["$ownOps"].trueValue()
-                                                                      << "truncateOps" << true)));
+        stages.push_back(
+            BSON("$currentOp" << BSON("idleConnections" << body["$all"].trueValue() << "allUsers"
+                                                        << !body["$ownOps"].trueValue()
+                                                        << "truncateOps" << true)));
         stages.push_back(BSON("$match" << filter.obj()));
         AggregationRequestOptions opts;
         opts.collectionless = true;
@@ -66,14 +66,15 @@ long long parseOpId(const BSONObj& body) {
             "\"op\" had the wrong type. Expected number, found " + std::string(typeName(op.type())),
             op.isNumber());
     const double d = op.numberDouble();
-    uassert(ErrorCodes::BadValue,
-            "Expected field \"op\" to have a value exactly representable as a 64-bit integer, "
-            "but found " + op.toString(),
-            op.type() != BSONType::kNumberDouble ||
-                (d == static_cast<double>(static_cast<long long>(d)) && d >= -9.2e18 &&
-                 d <= 9.2e18));
-    const long long id = op.type() == BSONType::kNumberDouble ? static_cast<long long>(d)
-                                                              : op.numberLong();
+    uassert(
+        ErrorCodes::BadValue,
+        "Expected field \"op\" to have a value exactly representable as a 64-bit integer, "
+        "but found " +
+            op.toString(),
+        op.type() != BSONType::kNumberDouble ||
+            (d == static_cast<double>(static_cast<long long>(d)) && d >= -9.2e18 && d <= 9.2e18));
+    const long long id =
+        op.type() == BSONType::kNumberDouble ? static_cast<long long>(d) : op.numberLong();
     uassert(26823,
             "invalid op : " + std::to_string(id) + ". Op ID cannot be represented with 32 bits",
             id >= std::numeric_limits<int>::min() && id <= std::numeric_limits<int>::max());

@@ -87,9 +87,8 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
     BSONObjBuilder cursorObj(result.subobjStart("cursor"));
     BSONArrayBuilder batch(cursorObj.subarrayStart(firstBatch ? "firstBatch" : "nextBatch"));
     // batchSize 0 on the first batch opens the cursor without reading anything.
-    bool exhausted = (firstBatch && batchSize == 0)
-        ? false
-        : fillBatch(opCtx, cursor.get(), batchSize, &batch);
+    bool exhausted =
+        (firstBatch && batchSize == 0) ? false : fillBatch(opCtx, cursor.get(), batchSize, &batch);
     batch.done();
     appendPostBatchResumeToken(*cursor, &cursorObj);
     long long id = 0;

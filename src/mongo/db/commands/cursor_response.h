@@ -59,9 +59,9 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
 
 /**
  * Fills one batch from `cursor` (at most `batchSize` documents when > 0, none for a
- * first batch of size 0, all when < 0; and about 16 MB), then either registers the cursor (if more may come and !singleBatch) or
- * destroys it, and appends {cursor: {<batchField>, id, ns}} to `result`.
- * `opCtx`'s RecoveryUnit moves into a registered cursor.
+ * first batch of size 0, all when < 0; and about 16 MB), then either registers the cursor (if more
+ * may come and !singleBatch) or destroys it, and appends {cursor: {<batchField>, id, ns}} to
+ * `result`. `opCtx`'s RecoveryUnit moves into a registered cursor.
  */
 void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cursor,
                       long long batchSize, bool singleBatch, bool firstBatch,

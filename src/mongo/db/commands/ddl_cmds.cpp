@@ -106,8 +106,8 @@ void createViewFromCommand(OperationContext* opCtx, const NamespaceString& nss,
     if (auto existing = lookupView(opCtx, nss)) {
         // Re-creating an identical view is a no-op, as for collections.
         bool same = existing->viewOn == def.viewOn &&
-            existing->collation.binaryEqual(def.collation) &&
-            existing->pipeline.size() == def.pipeline.size();
+                    existing->collation.binaryEqual(def.collation) &&
+                    existing->pipeline.size() == def.pipeline.size();
         for (size_t i = 0; same && i < def.pipeline.size(); ++i)
             same = existing->pipeline[i].binaryEqual(def.pipeline[i]);
         uassert(ErrorCodes::NamespaceExists, "Namespace " + nss.ns() + " already exists", same);
@@ -215,14 +215,16 @@ public:
             uassert(ErrorCodes::InvalidOptions, "the 'size' field must be positive",
                     *cmd.getSize() > 0);
         } else {
-            uassert(ErrorCodes::InvalidOptions, "the 'size' field is only valid for capped collections",
+            uassert(ErrorCodes::InvalidOptions,
+                    "the 'size' field is only valid for capped collections",
                     !cmd.getSize() && !cmd.getMax());
         }
         uassert(ErrorCodes::InvalidNamespace,
-                "Invalid collection name: cannot create a collection in the system namespace " + nss.ns(),
+                "Invalid collection name: cannot create a collection in the system namespace " +
+                    nss.ns(),
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
-        BSONObj options =
-            storedCreateOptions(withNormalisedCollation(createOptionsFromCommand(req.body)), clustered);
+        BSONObj options = storedCreateOptions(
+            withNormalisedCollation(createOptionsFromCommand(req.body)), clustered);
         auto* catalog = opCtx->getServiceContext()->catalog;
         if (auto existing = catalog->lookup(nss)) {
             uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
@@ -307,12 +309,14 @@ public:
                 !lookupView(opCtx, from));
         uassert(ErrorCodes::NamespaceExists, "a view already exists with that name: " + to.ns(),
                 !lookupView(opCtx, to));
-        uassert(ErrorCodes::IllegalOperation, "error with source namespace: cannot rename system collections",
+        uassert(ErrorCodes::IllegalOperation,
+                "error with source namespace: cannot rename system collections",
                 from.isNormalCollection() && to.isNormalCollection());
         Status s = opCtx->getServiceContext()->catalog->renameCollection(opCtx, from, to,
                                                                          cmd.getDropTarget());
         if (s.code() == ErrorCodes::NamespaceNotFound)
-            uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist");
+            uasserted(ErrorCodes::NamespaceNotFound,
+                      "Source collection " + from.ns() + " does not exist");
         if (s.code() == ErrorCodes::NamespaceExists)
             uasserted(ErrorCodes::NamespaceExists, "target namespace exists");
         uassertStatusOK(s);
@@ -326,8 +330,8 @@ MONGO_REGISTER_COMMAND(RenameCollectionCmd)
  */
 void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinition view) {
     auto refuse = [](bool present, StringData field) {
-        uassert(ErrorCodes::InvalidOptions,
-                "option not supported on a view: " + std::string(field), !present);
+        uassert(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(field),
+                !present);
     };
     refuse(cmd.getCappedSize() || cmd.getCappedMax(), "cappedSize");
     refuse(cmd.getIndex().has_value(), "index");
@@ -338,15 +342,15 @@ void collModView(OperationContext* opCtx, const CollModCommand& cmd, ViewDefinit
     refuse(cmd.getExpireAfterSeconds().has_value(), "expireAfterSeconds");
     refuse(cmd.getRecordPreImages().has_value(), "recordPreImages");
     uassert(ErrorCodes::InvalidOptions,
-            "option only supported on a time-series collection: timeseries",
-            !cmd.getTimeseries());
+            "option only supported on a time-series collection: timeseries", !cmd.getTimeseries());
     uassert(ErrorCodes::InvalidOptions,
             "option only supported on a time-series collection: "
             "timeseriesBucketsMayHaveMixedSchemaData",
             !cmd.getTimeseriesBucketsMayHaveMixedSchemaData());
     uassert(ErrorCodes::InvalidOptions, "dry run mode requires an valid index modification.",
             !cmd.getDryRun().value_or(false));
-    uassert(ErrorCodes::InvalidOptions, "must specify both 'viewOn' and 'pipeline' when modifying a view",
+    uassert(ErrorCodes::InvalidOptions,
+            "must specify both 'viewOn' and 'pipeline' when modifying a view",
             cmd.getViewOn().has_value() == cmd.getPipeline().has_value());
     if (cmd.getViewOn()) {
         uassert(ErrorCodes::BadValue, "'viewOn' cannot be empty", !cmd.getViewOn()->empty());

@@ -4,26 +4,26 @@
 // running the pipeline here (pipeline_d.h appendPipelineExplain).
 #include <unistd.h>
 
-#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/exec/planner.h"
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
-#include "mongo/db/service_context.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/aggregate_command_gen.h"
 #include "mongo/idl/count_command_gen.h"
 #include "mongo/idl/find_command_gen.h"
-#include "mongo/idl/write_ops_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
+#include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/time_support.h"
 
@@ -35,7 +35,8 @@ enum class Verbosity { kQueryPlanner, kExecStats, kAllPlans };
 Verbosity parseVerbosity(const BSONElement& e) {
     if (e.eoo())
         return Verbosity::kAllPlans;
-    uassert(ErrorCodes::FailedToParse, "verbosity string must be a string", e.type() == BSONType::kString);
+    uassert(ErrorCodes::FailedToParse, "verbosity string must be a string",
+            e.type() == BSONType::kString);
     StringData v = e.valueStringData();
     if (v == "queryPlanner")
         return Verbosity::kQueryPlanner;
@@ -43,21 +44,25 @@ Verbosity parseVerbosity(const BSONElement& e) {
         return Verbosity::kExecStats;
     if (v == "allPlansExecution")
         return Verbosity::kAllPlans;
-    uasserted(ErrorCodes::FailedToParse, "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
+    uasserted(
+        ErrorCodes::FailedToParse,
+        "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
 }
 
 void appendServerInfo(OperationContext* opCtx, BSONObjBuilder& result) {
     char host[256] = {0};
     gethostname(host, sizeof(host) - 1);
     const int port = opCtx->getServiceContext()->options.port;
-    result.append("serverInfo", BSON("host" << host << "port" << port << "version" << "8.0.0"
-                                            << "gitVersion" << "0000000000000000000000000000000000000000"));
+    result.append("serverInfo", BSON("host" << host << "port" << port << "version"
+                                            << "8.0.0"
+                                            << "gitVersion"
+                                            << "0000000000000000000000000000000000000000"));
 }
 
 /** Runs `exec` to the end (when asked) and appends queryPlanner / executionStats. */
-void explainExecutor(OperationContext* opCtx, const NamespaceString& nss, const FindPlanParams& params,
-                     PlanExecutor* exec, Verbosity verbosity, const BSONObj& innerCmd,
-                     BSONObjBuilder& result) {
+void explainExecutor(OperationContext* opCtx, const NamespaceString& nss,
+                     const FindPlanParams& params, PlanExecutor* exec, Verbosity verbosity,
+                     const BSONObj& innerCmd, BSONObjBuilder& result) {
     BSONObj winningPlan = exec->explainPlan(false);
     long long millis = 0;
     if (verbosity != Verbosity::kQueryPlanner) {
@@ -103,8 +108,7 @@ void explainExecutor(OperationContext* opCtx, const NamespaceString& nss, const 
  * queryPlanner only, so this path does not go through it.
  */
 void explainAggregateExecution(OperationContext* opCtx, const std::string& dbName,
-                               const BSONObj& cmdObj, Verbosity verbosity,
-                               BSONObjBuilder& result) {
+                               const BSONObj& cmdObj, Verbosity verbosity, BSONObjBuilder& result) {
     auto cmd = AggregateCommandRequest::parse(cmdObj);
     NamespaceString nss;
     bool collectionless = false;
@@ -123,9 +127,8 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
     std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
     PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
     appendPipelineExplain(opCtx, prepared, result,
-                          verbosity == Verbosity::kAllPlans
-                              ? ExplainVerbosity::kAllPlansExecution
-                              : ExplainVerbosity::kExecutionStats);
+                          verbosity == Verbosity::kAllPlans ? ExplainVerbosity::kAllPlansExecution
+                                                            : ExplainVerbosity::kExecutionStats);
     result.append("command", cmdObj);
     appendServerInfo(opCtx, result);
 }
@@ -224,7 +227,8 @@ std::optional<BSONObj> queryAsAggregate(OperationContext* opCtx, StringData name
         long long limit = cmd.getLimit().value_or(0);
         stages = findToPipeline(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getSkip().value_or(0),
                                 limit < 0 ? -limit : limit);
-        stages.push_back(BSON("$count" << "n"));
+        stages.push_back(BSON("$count"
+                              << "n"));
         coll = cmd.getCollectionName();
         collation = cmd.getCollation();
     } else {
@@ -291,18 +295,19 @@ public:
         if (name == "find") {
             auto cmd = FindCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
-            params = makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
-                                    cmd.getHint(),
-                                    {opCtx, nss, cmd.getLet().value_or(BSONObj()),
-                                     resolveCollator(opCtx, nss, cmd.getCollation())});
+            params =
+                makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint(),
+                               {opCtx, nss, cmd.getLet().value_or(BSONObj()),
+                                resolveCollator(opCtx, nss, cmd.getCollation())});
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
             params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
-            params = makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
-                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
+            params =
+                makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
+                               {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
         } else if (name == "delete") {
             auto cmd = DeleteCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
@@ -322,8 +327,9 @@ public:
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params = makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint(),
-                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, d.getCollation())});
+            params =
+                makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint(),
+                               {opCtx, nss, {}, resolveCollator(opCtx, nss, d.getCollation())});
             params.limit = d.getLimit();
             verbosity = Verbosity::kQueryPlanner;  // explain must not delete
         } else if (name == "update") {
@@ -344,14 +350,15 @@ public:
                 w.multi = u.getMulti();
                 w.upsert = u.getUpsert();
                 w.collation = u.getCollation();
-                w.driver.emplace(uassertStatusOK(UpdateDriver::parse(
-                    std::get<BSONObj>(u.getU()),
-                    u.getArrayFilters().value_or(std::vector<BSONObj>()))));
+                w.driver.emplace(uassertStatusOK(
+                    UpdateDriver::parse(std::get<BSONObj>(u.getU()),
+                                        u.getArrayFilters().value_or(std::vector<BSONObj>()))));
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params = makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint(),
-                                    {opCtx, nss, {}, resolveCollator(opCtx, nss, u.getCollation())});
+            params =
+                makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint(),
+                               {opCtx, nss, {}, resolveCollator(opCtx, nss, u.getCollation())});
             if (!u.getMulti())
                 params.limit = 1;
             verbosity = Verbosity::kQueryPlanner;

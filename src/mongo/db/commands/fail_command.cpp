@@ -6,10 +6,10 @@
 #include "mongo/base/error_extra_info.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/logv2/log.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/fail_point.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 
@@ -43,7 +43,8 @@ private:
 };
 
 BSONObj dataOf(const std::string& bytes) {
-    return bytes.empty() ? BSONObj() : BSONObj::copyFrom(bytes.data(), static_cast<int>(bytes.size()));
+    return bytes.empty() ? BSONObj()
+                         : BSONObj::copyFrom(bytes.data(), static_cast<int>(bytes.size()));
 }
 
 std::string appNameOf(OperationContext* opCtx) {
@@ -61,13 +62,15 @@ bool targets(OperationContext* opCtx, const CommandRequest& req, const Command& 
         return false;  // banned even if listed
     if (!opCtx->getClient() && !data["failInternalCommands"].trueValue())
         return false;  // internal operations only when asked for
-    if (BSONElement t = data["threadName"]; t.type() == BSONType::kString &&
+    if (BSONElement t = data["threadName"];
+        t.type() == BSONType::kString &&
         (!opCtx->getClient() || opCtx->getClient()->desc() != t.str()))
         return false;
-    if (BSONElement a = data["appName"]; a.type() == BSONType::kString && appNameOf(opCtx) != a.str())
+    if (BSONElement a = data["appName"];
+        a.type() == BSONType::kString && appNameOf(opCtx) != a.str())
         return false;
-    if (BSONElement ns = data["namespace"]; ns.type() == BSONType::kString &&
-        req.nsFromFirstElement().ns() != ns.str())
+    if (BSONElement ns = data["namespace"];
+        ns.type() == BSONType::kString && req.nsFromFirstElement().ns() != ns.str())
         return false;
     if (data["failAllCommands"].trueValue())
         return true;
@@ -82,8 +85,7 @@ bool targets(OperationContext* opCtx, const CommandRequest& req, const Command& 
 }
 
 bool isRetryableWriteRequest(const CommandRequest& req) {
-    return !req.body["txnNumber"].eoo() && !req.body["lsid"].eoo() &&
-        req.body["autocommit"].eoo();
+    return !req.body["txnNumber"].eoo() && !req.body["lsid"].eoo() && req.body["autocommit"].eoo();
 }
 
 void sleepMillis(OperationContext* opCtx, long long ms) {
@@ -91,8 +93,8 @@ void sleepMillis(OperationContext* opCtx, long long ms) {
     while (std::chrono::steady_clock::now() < deadline) {
         opCtx->checkForInterrupt();
         auto left = deadline - std::chrono::steady_clock::now();
-        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-            left, std::chrono::milliseconds(10)));
+        std::this_thread::sleep_for(
+            std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(10)));
     }
 }
 
@@ -105,7 +107,7 @@ void evaluateFailCommandBeforeRun(OperationContext* opCtx, const CommandRequest&
     auto raw = failCommand.evaluate([&](const std::string& bytes) {
         BSONObj data = dataOf(bytes);
         bool acts = data["closeConnection"].trueValue() || data["blockConnection"].trueValue() ||
-            data["errorCode"].isNumber();
+                    data["errorCode"].isNumber();
         return acts && targets(opCtx, req, cmd, data);
     });
     if (!raw)
@@ -150,7 +152,7 @@ void appendFailCommandWriteConcernError(OperationContext* opCtx, const CommandRe
     auto raw = failCommand.evaluate([&](const std::string& bytes) {
         BSONObj data = dataOf(bytes);
         return data["writeConcernError"].type() == BSONType::kObject &&
-            targets(opCtx, req, cmd, data);
+               targets(opCtx, req, cmd, data);
     });
     if (!raw)
         return;
@@ -167,8 +169,8 @@ void appendFailCommandWriteConcernError(OperationContext* opCtx, const CommandRe
     }
 }
 
-void appendErrorLabels(const CommandRequest& req, const Status& status,
-                       const ErrorExtraInfo* extra, BSONObjBuilder& reply) {
+void appendErrorLabels(const CommandRequest& req, const Status& status, const ErrorExtraInfo* extra,
+                       BSONObjBuilder& reply) {
     if (auto* info = dynamic_cast<const FailCommandErrorInfo*>(extra); info && info->hasLabels())
         return;
     if (!isRetryableWriteRequest(req) || !ErrorCodes::isRetriableError(status.code()))

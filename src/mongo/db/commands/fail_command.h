@@ -34,7 +34,7 @@ void appendFailCommandWriteConcernError(OperationContext* opCtx, const CommandRe
  * retryable write (lsid + txnNumber, no multi-document transaction) and the error is a
  * retryable one; nothing when `extra` already carries failCommand's own labels.
  */
-void appendErrorLabels(const CommandRequest& req, const Status& status,
-                       const ErrorExtraInfo* extra, BSONObjBuilder& reply);
+void appendErrorLabels(const CommandRequest& req, const Status& status, const ErrorExtraInfo* extra,
+                       BSONObjBuilder& reply);
 
 }  // namespace mongo

@@ -3,9 +3,9 @@
 // otherwise), as upstream. Reply: {count: <times the point was entered before>}.
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands.h"
+#include "mongo/logv2/log.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/fail_point.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {
@@ -29,11 +29,9 @@ FailPoint::Settings parseMode(const BSONElement& mode) {
     auto count = [&](StringData field) {
         BSONElement e = o[field];
         uassert(ErrorCodes::TypeMismatch,
-                "The value for mode." + std::string(field) + " must be a number",
-                e.isNumber());
+                "The value for mode." + std::string(field) + " must be a number", e.isNumber());
         double v = e.numberDouble();
-        uassert(ErrorCodes::BadValue, "mode." + std::string(field) + " should be positive",
-                v >= 0);
+        uassert(ErrorCodes::BadValue, "mode." + std::string(field) + " should be positive", v >= 0);
         uassert(ErrorCodes::BadValue, "mode." + std::string(field) + " should be 32-bit",
                 v <= 2147483647.0);
         return static_cast<long long>(v);

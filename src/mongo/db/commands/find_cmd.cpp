@@ -4,10 +4,10 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/commands/find_helpers.h"
-#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/commands/tailable_cursor_source.h"
 #include "mongo/db/cursor_manager.h"
 #include "mongo/db/db_raii.h"
+#include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
@@ -21,23 +21,21 @@
 namespace mongo {
 namespace {
 
-
 /**
  * find on a view: an aggregate of the view's pipeline plus the find's stages (also a find
  * with $near on a collection).
  */
 void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
-                   const FindCommandRequest& cmd, const NamespaceString& nss,
-                   long long batchSize, bool singleBatch, BSONObjBuilder& result) {
+                   const FindCommandRequest& cmd, const NamespaceString& nss, long long batchSize,
+                   bool singleBatch, BSONObjBuilder& result) {
     uassert(ErrorCodes::CommandNotSupportedOnView,
             "Cannot run tailable or awaitData find on a view", !cmd.getTailable());
     // Record ids belong to a collection scan: an aggregate neither resumes from one nor shows
     // them.
-    for (auto [given, name] : {std::pair{cmd.getRequestResumeToken().value_or(false),
-                                         "$_requestResumeToken"},
-                               std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"},
-                               std::pair{cmd.getShowRecordId() && isView(opCtx, nss),
-                                         "showRecordId"}})
+    for (auto [given, name] :
+         {std::pair{cmd.getRequestResumeToken().value_or(false), "$_requestResumeToken"},
+          std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"},
+          std::pair{cmd.getShowRecordId() && isView(opCtx, nss), "showRecordId"}})
         uassert(ErrorCodes::InvalidPipelineOperator,
                 std::string("Option ") + name + " not supported in aggregation.", !given);
     auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
@@ -63,15 +61,12 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
  */
 std::optional<RecordId> checkResumeRequest(const FindCommandRequest& cmd, bool clustered) {
     const bool requested = cmd.getRequestResumeToken().value_or(false);
-    uassert(ErrorCodes::BadValue,
-            "$_resumeAfter can only be set if $_requestResumeToken is true",
+    uassert(ErrorCodes::BadValue, "$_resumeAfter can only be set if $_requestResumeToken is true",
             requested || !cmd.getResumeAfter());
-    const BSONObj* hint =
-        cmd.getHint() ? std::get_if<BSONObj>(&*cmd.getHint()) : nullptr;
+    const BSONObj* hint = cmd.getHint() ? std::get_if<BSONObj>(&*cmd.getHint()) : nullptr;
     uassert(ErrorCodes::BadValue,
             "$_requestResumeToken can only be used if hint: {$natural: 1} is used.",
-            hint && hint->nFields() == 1 &&
-                hint->firstElementFieldNameStringData() == "$natural" &&
+            hint && hint->nFields() == 1 && hint->firstElementFieldNameStringData() == "$natural" &&
                 hint->firstElement().isNumber() && hint->firstElement().numberDouble() > 0);
     uassert(ErrorCodes::BadValue, "$_requestResumeToken cannot be used with a sort",
             cmd.getSort().isEmpty());
@@ -81,7 +76,8 @@ std::optional<RecordId> checkResumeRequest(const FindCommandRequest& cmd, bool c
     BSONElement id = token["$recordId"];
     uassert(ErrorCodes::BadValue,
             "Malformed resume token: the '_resumeAfter' object must contain exactly one field "
-            "named '$recordId', found " + token.toString(),
+            "named '$recordId', found " +
+                token.toString(),
             token.nFields() == 1 && !id.eoo());
     if (id.isNull())
         return RecordId();  // resumes from nothing: KeyNotFound at the first read
@@ -89,8 +85,8 @@ std::optional<RecordId> checkResumeRequest(const FindCommandRequest& cmd, bool c
     uassert(7738600,
             std::string("The '$_resumeAfter' parameter must match the collection's record id "
                         "format: ") +
-                (clustered ? "a BinData for a clustered collection" : "a NumberLong") +
-                ", found " + id.toString(),
+                (clustered ? "a BinData for a clustered collection" : "a NumberLong") + ", found " +
+                id.toString(),
             decoded);
     return *decoded;
 }
@@ -117,7 +113,8 @@ public:
         std::string nearPath;
         if (auto geoNear = view ? std::nullopt : nearFilterToGeoNear(cmd.getFilter(), &nearPath)) {
             uassertNearQueryIndexed(opCtx, nss, *geoNear, nearPath);
-            long long batchSize = cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
+            long long batchSize =
+                cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
             runFindOnView(opCtx, req, cmd, nss, batchSize, cmd.getSingleBatch(), result);
             return;
         }
@@ -132,7 +129,8 @@ public:
         params.limit = cmd.getLimit().value_or(0);
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         bool singleBatch = cmd.getSingleBatch();
-        long long batchSize = cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
+        long long batchSize =
+            cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
         if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))
             singleBatch = true;
 
@@ -197,8 +195,8 @@ public:
             BSONObjBuilder cursorObj(result.subobjStart("cursor"));
             BSONArrayBuilder batch(cursorObj.subarrayStart("nextBatch"));
             bool exhausted = cursor->tailable
-                ? fillTailableBatch(opCtx, cursor.get(), batchSize, &batch)
-                : fillBatch(opCtx, cursor.get(), batchSize, &batch);
+                                 ? fillTailableBatch(opCtx, cursor.get(), batchSize, &batch)
+                                 : fillBatch(opCtx, cursor.get(), batchSize, &batch);
             batch.done();
             appendPostBatchResumeToken(*cursor, &cursorObj);
             cursorObj.append("id", exhausted ? 0LL : id);

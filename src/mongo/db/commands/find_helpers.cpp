@@ -6,8 +6,8 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/db/service_context.h"
@@ -96,8 +96,8 @@ BSONObj hintForExecution(OperationContext* opCtx, const NamespaceString& nss, co
     if (!hint)
         return BSONObj();
     BSONObj h = std::holds_alternative<std::string>(*hint)
-        ? BSON("$hint" << std::get<std::string>(*hint))
-        : std::get<BSONObj>(*hint).getOwned();
+                    ? BSON("$hint" << std::get<std::string>(*hint))
+                    : std::get<BSONObj>(*hint).getOwned();
     if (h.isEmpty())
         return h;
     if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss))
@@ -119,9 +119,8 @@ AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const Name
     return opts;
 }
 
-FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
-                              const BSONObj& projection, const HintArg& hint,
-                              const FindExpressionContext& exprCtx) {
+FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const BSONObj& projection,
+                              const HintArg& hint, const FindExpressionContext& exprCtx) {
     FindPlanParams params;
     const auto& collator = exprCtx.collator;
     params.collator = collator.get();

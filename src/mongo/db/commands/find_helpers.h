@@ -49,9 +49,8 @@ std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx
  * The matcher, the sort and the planner get `exprCtx.collator`; the matcher and the
  * sort pattern of the result keep it alive (cursors outlive the command).
  */
-FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort,
-                              const BSONObj& projection, const HintArg& hint,
-                              const FindExpressionContext& exprCtx = {});
+FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const BSONObj& projection,
+                              const HintArg& hint, const FindExpressionContext& exprCtx = {});
 
 /**
  * A command's `hint` in the form of the collection its plan reads: {$hint: name}, a key

@@ -15,9 +15,9 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/kv_engine.h"
+#include "mongo/logv2/log.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 namespace {
@@ -50,10 +50,16 @@ public:
         // TLS and SCRAM go through OpenSSL (transport/, db/auth/).
         result.append("openssl", BSON("running" << OpenSSL_version(OPENSSL_VERSION) << "compiled"
                                                 << OPENSSL_VERSION_TEXT));
-        result.append("buildEnvironment",
-                      BSON("distmod" << "debian12" << "distarch" << "x86_64" << "cc"
-                                     << "gcc" << "target_arch" << "x86_64" << "target_os"
-                                     << "linux"));
+        result.append("buildEnvironment", BSON("distmod"
+                                               << "debian12"
+                                               << "distarch"
+                                               << "x86_64"
+                                               << "cc"
+                                               << "gcc"
+                                               << "target_arch"
+                                               << "x86_64"
+                                               << "target_os"
+                                               << "linux"));
         result.append("bits", 64);
         result.append("debug", false);
         result.append("maxBsonObjectSize", BSONObjMaxUserSize);
@@ -77,7 +83,8 @@ public:
                 e.type() == BSONType::kString);
         StringData which = e.valueStringData();
         if (which == "*") {
-            result.append("names", BSON_ARRAY("global" << "startupWarnings"));
+            result.append("names", BSON_ARRAY("global"
+                                              << "startupWarnings"));
             return;
         }
         std::vector<std::string> lines;
@@ -152,7 +159,8 @@ public:
         }
         {
             BSONObjBuilder extra(result.subobjStart("extra"));
-            extra.append("versionString", std::string(u.sysname) + " " + u.release + " " + u.version);
+            extra.append("versionString",
+                         std::string(u.sysname) + " " + u.release + " " + u.version);
             extra.append("pageSize", static_cast<long long>(sysconf(_SC_PAGESIZE)));
         }
     }

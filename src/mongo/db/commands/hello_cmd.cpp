@@ -4,11 +4,11 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/auth/sasl_server.h"
 #include "mongo/db/commands.h"
-#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/hello_gen.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 
@@ -78,8 +78,8 @@ private:
             if (spec["user"].type() == BSONType::kString)
                 user = std::string(spec["user"].valueStringData());
             const std::string db = spec["db"].type() == BSONType::kString
-                ? std::string(spec["db"].valueStringData())
-                : std::string("$external");
+                                       ? std::string(spec["db"].valueStringData())
+                                       : std::string("$external");
             try {
                 BSONObjBuilder reply;
                 auth::authenticateX509(opCtx, db, user, auth::Speculative::kYes, &reply);

@@ -17,7 +17,7 @@ namespace {
 
 bool isClusterKey(const BSONObj& key) {
     return key.nFields() == 1 && key.firstElement().fieldNameStringData() == "_id" &&
-        key.firstElement().isNumber() && key.firstElement().numberDouble() == 1;
+           key.firstElement().isNumber() && key.firstElement().numberDouble() == 1;
 }
 
 /**
@@ -33,12 +33,14 @@ std::vector<BSONObj> withoutClusterKeySpecs(const Collection* coll, std::vector<
                 "The 'clustered' index option requires 'unique: true': " + spec.toString(),
                 !clusteredOption || spec["unique"].trueValue());
         const bool clusterKey = coll && coll->isClustered() &&
-            spec["key"].type() == BSONType::kObject && isClusterKey(spec["key"].Obj());
+                                spec["key"].type() == BSONType::kObject &&
+                                isClusterKey(spec["key"].Obj());
         if (clusterKey)
             continue;
         uassert(ErrorCodes::CannotCreateIndex,
                 "The 'clustered' index option is only valid for the cluster key {_id: 1} of a "
-                "clustered collection: " + spec.toString(),
+                "clustered collection: " +
+                    spec.toString(),
                 !clusteredOption);
         kept.push_back(std::move(spec));
     }
@@ -65,7 +67,8 @@ public:
         std::vector<BSONObj> specs;
         for (const auto& raw : cmd.getIndexes()) {
             if (ts)  // time-series errors (text, unique...) come before the generic checks
-                uassertStatusOK(timeseries::createBucketsIndexFromTimeseriesIndex(ts->options, raw));
+                uassertStatusOK(
+                    timeseries::createBucketsIndexFromTimeseriesIndex(ts->options, raw));
             BSONObj spec = uassertStatusOK(validateIndexSpec(raw));
             if (ts)
                 spec = uassertStatusOK(validateIndexSpec(uassertStatusOK(
@@ -189,8 +192,8 @@ public:
             }
             const BSONObj* key = ts ? &bucketsKey : userKey;
             auto matches = coll->findIndexesByKeyPattern(*key);
-            uassert(ErrorCodes::IndexNotFound,
-                    "can't find index with key: " + key->toString(), !matches.empty());
+            uassert(ErrorCodes::IndexNotFound, "can't find index with key: " + key->toString(),
+                    !matches.empty());
             uassert(ErrorCodes::AmbiguousIndexKeyPattern,
                     key->toString() + " matches more than one index", matches.size() == 1);
             names.push_back(matches.front()->desc.name);
@@ -200,8 +203,8 @@ public:
         for (const auto& n : names) {
             uassert(ErrorCodes::InvalidOptions, "cannot drop _id index",
                     n != IndexDescriptor::kIdIndexName);
-            uassert(ErrorCodes::IndexNotFound,
-                    "index not found with name [" + n + "]", coll->findIndexByName(n));
+            uassert(ErrorCodes::IndexNotFound, "index not found with name [" + n + "]",
+                    coll->findIndexByName(n));
         }
         for (const auto& n : names)
             uassertStatusOK(catalog->dropIndex(opCtx, nss, n));

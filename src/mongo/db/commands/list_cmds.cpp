@@ -48,13 +48,13 @@ public:
         if (cmd.getFilter() && !cmd.getFilter()->isEmpty())
             filter = uassertStatusOK(parseMatchExpression(cmd.getFilter()->getOwned()));
         auto colls = opCtx->getServiceContext()->catalog->collectionsInDb(req.dbName);
-        std::sort(colls.begin(), colls.end(), [](const auto& a, const auto& b) {
-            return a->ns().coll() < b->ns().coll();
-        });
+        std::sort(colls.begin(), colls.end(),
+                  [](const auto& a, const auto& b) { return a->ns().coll() < b->ns().coll(); });
         // Collections and views, ordered by name.
         std::vector<std::pair<std::string, std::pair<BSONObj, BSONObj>>> entries;
         for (const auto& c : colls)
-            entries.push_back({c->ns().coll(), {collectionInfo(*c, false), collectionInfo(*c, true)}});
+            entries.push_back(
+                {c->ns().coll(), {collectionInfo(*c, false), collectionInfo(*c, true)}});
         for (const auto& v : viewsInDb(opCtx, req.dbName)) {
             if (timeseries::isTimeseriesViewDefinition(v)) {
                 entries.push_back(
@@ -71,9 +71,13 @@ public:
             p.done();
             if (!v.collation.isEmpty())
                 options.append("collation", v.collation);
-            BSONObj full = BSON("name" << v.name.coll() << "type" << "view" << "options"
-                                       << options.obj() << "info" << BSON("readOnly" << true));
-            entries.push_back({v.name.coll(), {full, BSON("name" << v.name.coll() << "type" << "view")}});
+            BSONObj full =
+                BSON("name" << v.name.coll() << "type"
+                            << "view"
+                            << "options" << options.obj() << "info" << BSON("readOnly" << true));
+            entries.push_back({v.name.coll(),
+                               {full, BSON("name" << v.name.coll() << "type"
+                                                  << "view")}});
         }
         std::stable_sort(entries.begin(), entries.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -121,9 +125,10 @@ public:
                     empty = false;
             }
             BSONObj entry = cmd.getNameOnly()
-                ? BSON("name" << db)
-                : BSON("name" << db << "sizeOnDisk" << size << "empty" << empty);
-            if (filter && !filter->matchesBSON(BSON("name" << db << "sizeOnDisk" << size << "empty" << empty)))
+                                ? BSON("name" << db)
+                                : BSON("name" << db << "sizeOnDisk" << size << "empty" << empty);
+            if (filter && !filter->matchesBSON(
+                              BSON("name" << db << "sizeOnDisk" << size << "empty" << empty)))
                 continue;
             total += size;
             dbs.append(entry);

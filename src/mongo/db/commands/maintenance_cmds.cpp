@@ -16,8 +16,8 @@
 #include "mongo/db/timeseries/timeseries_bucket_validation.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/maintenance_commands_gen.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -78,8 +78,7 @@ public:
 private:
     static void checkOptions(const ValidateCommand& cmd) {
         uassert(ErrorCodes::CommandNotSupported,
-                "validate with { repair: true } is not supported by this server",
-                !cmd.getRepair());
+                "validate with { repair: true } is not supported by this server", !cmd.getRepair());
         uassert(ErrorCodes::CommandNotSupported,
                 "validate with { metadata: true } is not supported by this server",
                 !cmd.getMetadata());

@@ -13,7 +13,8 @@ namespace {
 constexpr StringData kFCV = "featureCompatibilityVersion";
 
 void appendFCV(BSONObjBuilder& result) {
-    result.append(kFCV, BSON("version" << "8.0"));
+    result.append(kFCV, BSON("version"
+                             << "8.0"));
 }
 
 /**
@@ -54,7 +55,8 @@ public:
         auto* params = ServerParameterSet::get();
         BSONElement first = req.body.firstElement();
         bool all = (first.type() == BSONType::kString && first.valueStringData() == "*") ||
-            (first.type() == BSONType::kObject && first.embeddedObject()["allParameters"].trueValue());
+                   (first.type() == BSONType::kObject &&
+                    first.embeddedObject()["allParameters"].trueValue());
         if (all) {
             params->appendAll(&result);
             appendFCV(result);
@@ -108,7 +110,8 @@ public:
                     "attempted to set unrecognized parameter [" + std::string(name) +
                         "], use help:true to see options ",
                     name != kFCV);
-            uassert(ErrorCodes::BadValue, "can't set more than one parameter at a time", numSet == 0);
+            uassert(ErrorCodes::BadValue, "can't set more than one parameter at a time",
+                    numSet == 0);
             BSONObjBuilder flag;
             uassert(ErrorCodes::IllegalOperation,
                     "not allowed to change [" + std::string(name) + "] at runtime",

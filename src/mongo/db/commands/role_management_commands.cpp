@@ -33,7 +33,7 @@ std::vector<Privilege> parsePrivileges(const BSONElement& e, const std::string& 
                         priv.resource.kind() == K::kExactNamespace ||
                         priv.resource.kind() == K::kSystemBucketsInDb ||
                         priv.resource.kind() == K::kExactSystemBuckets) &&
-                res["db"].valueStringData() == roleDb;
+                       res["db"].valueStringData() == roleDb;
             uassert(ErrorCodes::BadValue,
                     "Roles on the '" + roleDb +
                         "' database cannot be granted privileges that target other databases "
@@ -87,9 +87,10 @@ void uassertNoCycle(OperationContext* opCtx, const RoleName& role,
                     const std::vector<RoleName>& subRoles) {
     auto resolved = AuthorizationManager::get().resolveRoles(opCtx, subRoles);
     for (const auto& r : resolved.roles)
-        uassert(ErrorCodes::BadValue,
-                "Granting roles to " + role.display() + " would introduce a cycle in the role graph",
-                !(r == role));
+        uassert(
+            ErrorCodes::BadValue,
+            "Granting roles to " + role.display() + " would introduce a cycle in the role graph",
+            !(r == role));
 }
 
 void save(OperationContext* opCtx, const StoredRole& r) {
@@ -187,9 +188,10 @@ public:
         uassertAuthorized(opCtx, req, ResourceTarget::database(req.dbName), {A::k_dropRole});
         uassertStoredRole(opCtx, name);
         const std::string id = name.docId();
-        AuthorizationManager::get().removeDocs(opCtx, AuthCollection::kRoles, [&](const BSONObj& d) {
-            return d["_id"].type() == BSONType::kString && d["_id"].valueStringData() == id;
-        });
+        AuthorizationManager::get().removeDocs(
+            opCtx, AuthCollection::kRoles, [&](const BSONObj& d) {
+                return d["_id"].type() == BSONType::kString && d["_id"].valueStringData() == id;
+            });
         removeRoleReferences(opCtx, {name});
     }
 };

@@ -76,8 +76,8 @@ void killSessions(OperationContext* opCtx, std::vector<BSONObj> lsids) {
     for (const auto& l : lsids)
         keys.insert(LogicalSessionCache::keyOf(l));
     const std::string self = opCtx->description().lsid.isEmpty()
-        ? std::string()
-        : LogicalSessionCache::keyOf(opCtx->description().lsid);
+                                 ? std::string()
+                                 : LogicalSessionCache::keyOf(opCtx->description().lsid);
     ClientRegistry::get().killSessionOps([&](const BSONObj& lsid) {
         std::string key = LogicalSessionCache::keyOf(lsid);
         return key != self && (all || keys.count(key) > 0);  // not the killSessions itself

@@ -11,8 +11,8 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/storage_stats.h"
-#include "mongo/db/logical_session_cache.h"
 #include "mongo/db/cursor_manager.h"
+#include "mongo/db/logical_session_cache.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
@@ -84,12 +84,14 @@ public:
         // Every view, time-series views included (upstream counts the view catalog).
         result.append("views", static_cast<long long>(viewsInDb(opCtx, req.dbName).size()));
         result.append("objects", total.count);
-        result.append("avgObjSize", total.count ? static_cast<double>(total.size) / total.count : 0.0);
+        result.append("avgObjSize",
+                      total.count ? static_cast<double>(total.size) / total.count : 0.0);
         result.append("dataSize", static_cast<double>(total.size) / scale);
         result.append("storageSize", static_cast<double>(total.storageSize) / scale);
         result.append("indexes", nIndexes);
         result.append("indexSize", static_cast<double>(total.totalIndexSize) / scale);
-        result.append("totalSize", static_cast<double>(total.storageSize + total.totalIndexSize) / scale);
+        result.append("totalSize",
+                      static_cast<double>(total.storageSize + total.totalIndexSize) / scale);
         result.append("scaleFactor", scale);
         struct statvfs fs;
         double fsTotal = 0, fsUsed = 0;
@@ -146,13 +148,13 @@ public:
             BSONObjBuilder sec(result.subobjStart("security"));
             sec.append("SSLServerSubjectName", sc->transportLayer->tlsServerSubject());
             sec.append("SSLServerHasCertificateAuthority", sc->transportLayer->tlsHasCA());
-            sec.appendDate("SSLServerCertificateExpirationDate",
-                           Date_t::fromMillisSinceEpoch(sc->transportLayer->tlsServerCertificateExpiry()));
+            sec.appendDate(
+                "SSLServerCertificateExpirationDate",
+                Date_t::fromMillisSinceEpoch(sc->transportLayer->tlsServerCertificateExpiry()));
         }
         {
             BSONObjBuilder l(result.subobjStart("logicalSessionRecordCache"));
-            l.append("activeSessionsCount",
-                     static_cast<int>(LogicalSessionCache::get().size()));
+            l.append("activeSessionsCount", static_cast<int>(LogicalSessionCache::get().size()));
         }
         {
             BSONObjBuilder o(result.subobjStart("opcounters"));
@@ -176,9 +178,11 @@ public:
             cur.append("timedOut", sc->cursorManager ? sc->cursorManager->totalTimedOut() : 0LL);
             {
                 BSONObjBuilder open(cur.subobjStart("open"));
-                open.append("noTimeout", static_cast<long long>(
-                                             sc->cursorManager ? sc->cursorManager->numOpenNoTimeout() : 0));
-                open.append("total", static_cast<long long>(sc->cursorManager ? sc->cursorManager->numOpen() : 0));
+                open.append("noTimeout",
+                            static_cast<long long>(
+                                sc->cursorManager ? sc->cursorManager->numOpenNoTimeout() : 0));
+                open.append("total", static_cast<long long>(
+                                         sc->cursorManager ? sc->cursorManager->numOpen() : 0));
             }
             cur.done();
             const auto& ttl = ttlMetrics();

@@ -32,8 +32,7 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
     }
     auto coll = ts ? buckets : catalog->lookup(nss);
     uassert(ErrorCodes::CommandNotSupportedOnView,
-            "Namespace " + nss.ns() + " is a view, not a collection",
-            coll || !isView(opCtx, nss));
+            "Namespace " + nss.ns() + " is a view, not a collection", coll || !isView(opCtx, nss));
     uassert(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.", coll);
 
     std::shared_lock lk(coll->lock());

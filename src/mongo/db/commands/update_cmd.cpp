@@ -1,17 +1,17 @@
 // update and findAndModify.
 #include "mongo/bson/bsonobjbuilder.h"
-#include "mongo/db/commands.h"
-#include "mongo/db/commands/update_util.h"
-#include "mongo/db/commands/write_commands.h"
-#include "mongo/db/operation_context.h"
-#include "mongo/db/query/collation/collator_interface.h"
-#include "mongo/db/query/projection.h"
-#include "mongo/db/service_context.h"
 #include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/catalog/view_catalog.h"
+#include "mongo/db/commands.h"
+#include "mongo/db/commands/update_util.h"
+#include "mongo/db/commands/write_commands.h"
 #include "mongo/db/db_raii.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
+#include "mongo/db/query/projection.h"
 #include "mongo/db/repl/transaction_table.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
@@ -29,7 +29,7 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
     std::optional<RetryableTimeseriesStatements> log;
     if (retryable.active())
         log.emplace(retryable, "update", 40638, ts.bucketsNss,
-                 ts.buckets ? ts.buckets->uuid() : std::string());
+                    ts.buckets ? ts.buckets->uuid() : std::string());
     auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered(),
                                                     log ? &*log : nullptr);
     result.appendNumber("n", res.n);
@@ -64,7 +64,8 @@ public:
         uassert(ErrorCodes::InvalidNamespace, "cannot write to '" + nss.ns() + "'",
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
         const auto& updates = cmd.getUpdates();
-        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+        uassert(ErrorCodes::InvalidLength,
+                "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(updates.size()) + " operations.",
                 !updates.empty() && updates.size() <= 100000);
         RetryableWrite retryable(opCtx, req, updates.size());
@@ -98,34 +99,33 @@ public:
             }
             return false;
         };
-        runStatements(
-            updates.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
-                const auto& stmt = updates[i];
-                uassert(ErrorCodes::InvalidOptions,
-                        "Cannot use (or request) retryable writes with multi=true",
-                        !retryable.active() || !stmt.getMulti());
-                auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
-                UpdateDriver driver =
-                    parseUpdateArg(stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
-                driver.setCollator(collator.get());
-                FindPlanParams params =
-                    makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(),
-                                   stmt.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
-                std::optional<repl::RetryableWriteScope> scope;
-                retryable.openScope(scope, i);
-                UpdateOutcome o = performUpdate(opCtx, nss, params, driver, stmt.getMulti(),
-                                                stmt.getUpsert());
-                n += o.matched;
-                nModified += o.modified;
-                if (o.upsertedId) {
-                    ++n;
-                    anyUpsert = true;
-                    BSONObjBuilder u;
-                    u.append("index", static_cast<int>(i));
-                    u.appendAs(o.upsertedId->firstElement(), "_id");
-                    upserted.append(u.obj());
-                }
-            });
+        runStatements(updates.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
+            const auto& stmt = updates[i];
+            uassert(ErrorCodes::InvalidOptions,
+                    "Cannot use (or request) retryable writes with multi=true",
+                    !retryable.active() || !stmt.getMulti());
+            auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
+            UpdateDriver driver = parseUpdateArg(
+                stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
+            driver.setCollator(collator.get());
+            FindPlanParams params =
+                makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(),
+                               stmt.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
+            std::optional<repl::RetryableWriteScope> scope;
+            retryable.openScope(scope, i);
+            UpdateOutcome o =
+                performUpdate(opCtx, nss, params, driver, stmt.getMulti(), stmt.getUpsert());
+            n += o.matched;
+            nModified += o.modified;
+            if (o.upsertedId) {
+                ++n;
+                anyUpsert = true;
+                BSONObjBuilder u;
+                u.append("index", static_cast<int>(i));
+                u.appendAs(o.upsertedId->firstElement(), "_id");
+                upserted.append(u.obj());
+            }
+        });
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (anyUpsert)
@@ -147,11 +147,13 @@ void replyFromRetriedEntry(OperationContext* opCtx, const repl::CheckedOutSessio
     StringData op = entry["op"].valueStringData();
     uassert(40606,
             "findAndModify retry request is not compatible with previous write in the "
-            "transaction of type: " + std::string(op) + ", oplog: " + entry.toString(),
+            "transaction of type: " +
+                std::string(op) + ", oplog: " + entry.toString(),
             (op == "d") == remove);
     uassert(40608,
             "findAndModify retry request is not compatible with previous write in the "
-            "transaction of type: " + std::string(op) + ", oplog: " + entry.toString(),
+            "transaction of type: " +
+                std::string(op) + ", oplog: " + entry.toString(),
             op == "d" || op == "u" || op == "i");
     BSONObjBuilder lastError;
     std::optional<BSONObj> value;
@@ -211,7 +213,8 @@ public:
         uassert(ErrorCodes::FailedToParse, "Cannot specify both upsert=true and remove=true",
                 !(remove && upsert));
         uassert(ErrorCodes::FailedToParse,
-                "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+                "Cannot specify both new=true and remove=true; 'remove' always returns the deleted "
+                "document",
                 !(remove && returnNew));
         auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
         FindPlanParams params =
@@ -248,8 +251,8 @@ public:
             if (retryable.active())
                 log.emplace(retryable, "findAndModify", 40606, ts->bucketsNss,
                             ts->buckets ? ts->buckets->uuid() : std::string());
-            auto r = timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd,
-                                                                log ? &*log : nullptr);
+            auto r =
+                timeseries::performTimeseriesFindAndModify(opCtx, *ts, cmd, log ? &*log : nullptr);
             if (remove) {
                 lastError.append("n", static_cast<int>(r.n));
             } else {

@@ -49,13 +49,12 @@ std::optional<std::string> matchedIndexFor(const FindPlanParams& params, const B
 UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                             const FindPlanParams& params, const UpdateDriver& driver, bool multi,
                             bool upsert) {
-    uassert(ErrorCodes::FailedToParse,
-            "multi update is not supported for replacement-style update",
+    uassert(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update",
             !(multi && driver.isReplacement()));
     UpdateOutcome out;
-    AutoGetCollection coll(opCtx, nss,
-                           upsert ? AutoGetCollection::Mode::kWriteCreate
-                                  : AutoGetCollection::Mode::kWrite);
+    AutoGetCollection coll(
+        opCtx, nss,
+        upsert ? AutoGetCollection::Mode::kWriteCreate : AutoGetCollection::Mode::kWrite);
     RecoveryUnit* ru = opCtx->recoveryUnit();
     writeConflictRetry(ru, "update", [&] {
         out = UpdateOutcome();

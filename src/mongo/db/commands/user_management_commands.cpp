@@ -34,10 +34,9 @@ BSONObj makeCredentials(const UserName& user, StringData password,
                                      .toBSON());
         } else {
             std::string prepared = uassertStatusOK(saslPrep(password));
-            b.append(kScramSha256,
-                     generateScramCredentials(HashAlgorithm::kSha256, prepared,
-                                              gScramSHA256IterationCount.load())
-                         .toBSON());
+            b.append(kScramSha256, generateScramCredentials(HashAlgorithm::kSha256, prepared,
+                                                            gScramSHA256IterationCount.load())
+                                       .toBSON());
         }
     }
     return b.obj();
@@ -60,8 +59,7 @@ std::vector<std::string> parseMechanisms(const BSONObj& cmd, bool digestPassword
         std::string name(m.valueStringData());
         uassert(ErrorCodes::BadValue, "Unknown auth mechanism '" + name + "'",
                 scramAlgorithm(name).has_value());
-        uassert(ErrorCodes::BadValue,
-                "Use of SCRAM-SHA-256 requires undigested passwords",
+        uassert(ErrorCodes::BadValue, "Use of SCRAM-SHA-256 requires undigested passwords",
                 !(name == kScramSha256 && !digestPassword));
         if (std::find(out.begin(), out.end(), name) == out.end())
             out.push_back(name);
@@ -115,11 +113,13 @@ public:
                     "Must provide a 'pwd' field for all user documents, except those with "
                     "'$external' as the user's source db",
                     cmd.hasField("pwd"));
-            const bool digest = !cmd.hasField("digestPassword") || cmd["digestPassword"].trueValue();
+            const bool digest =
+                !cmd.hasField("digestPassword") || cmd["digestPassword"].trueValue();
             doc.append("credentials",
                        makeCredentials(user, passwordOf(cmd), parseMechanisms(cmd, digest)));
         } else {
-            uassert(ErrorCodes::BadValue, "Cannot set the password for users defined on '$external'",
+            uassert(ErrorCodes::BadValue,
+                    "Cannot set the password for users defined on '$external'",
                     !cmd.hasField("pwd"));
             doc.append("credentials", BSON("external" << true));
         }
@@ -175,7 +175,8 @@ public:
             doc.append(e);
         }
         if (cmd.hasField("pwd")) {
-            const bool digest = !cmd.hasField("digestPassword") || cmd["digestPassword"].trueValue();
+            const bool digest =
+                !cmd.hasField("digestPassword") || cmd["digestPassword"].trueValue();
             doc.append("credentials",
                        makeCredentials(user, passwordOf(cmd), parseMechanisms(cmd, digest)));
         } else if (cmd.hasField("mechanisms")) {
@@ -198,9 +199,8 @@ public:
         }
         if (roles)
             doc.append("roles", roleArray(*roles));
-        uassertUserFound(AuthorizationManager::get().replaceDoc(opCtx, AuthCollection::kUsers,
-                                                                doc.obj()),
-                         user);
+        uassertUserFound(
+            AuthorizationManager::get().replaceDoc(opCtx, AuthCollection::kUsers, doc.obj()), user);
     }
 };
 MONGO_REGISTER_COMMAND(UpdateUserCmd)
@@ -228,7 +228,8 @@ public:
         uassertAuthorized(opCtx, req, ResourceTarget::database(req.dbName), {A::k_dropUser});
         long long n = AuthorizationManager::get().removeDocs(
             opCtx, AuthCollection::kUsers, [&](const BSONObj& d) {
-                return d["db"].type() == BSONType::kString && d["db"].valueStringData() == req.dbName;
+                return d["db"].type() == BSONType::kString &&
+                       d["db"].valueStringData() == req.dbName;
             });
         result.append("n", n);
     }
@@ -289,8 +290,8 @@ public:
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         const BSONObj& cmd = req.body;
         BSONElement arg = cmd.firstElement();
-        const bool forAllDBs = arg.type() == BSONType::kObject &&
-            arg.embeddedObject()["forAllDBs"].trueValue();
+        const bool forAllDBs =
+            arg.type() == BSONType::kObject && arg.embeddedObject()["forAllDBs"].trueValue();
         std::vector<UserName> wanted;  // empty with `all`: every user of the db
         bool all = false;
         if (forAllDBs) {
@@ -307,18 +308,17 @@ public:
         }
         const bool showCredentials = cmd["showCredentials"].trueValue();
         const bool showPrivileges = cmd["showPrivileges"].trueValue();
-        const bool showCustomData = !cmd.hasField("showCustomData") ||
-            cmd["showCustomData"].trueValue();
+        const bool showCustomData =
+            !cmd.hasField("showCustomData") || cmd["showCustomData"].trueValue();
         if (showCredentials)  // reading credentials needs find on admin.system.users
-            uassertAuthorized(opCtx, req, ResourceTarget::ns("admin", "system.users"),
-                              {A::k_find});
+            uassertAuthorized(opCtx, req, ResourceTarget::ns("admin", "system.users"), {A::k_find});
         auto& mgr = AuthorizationManager::get();
         BSONArrayBuilder users(result.subarrayStart("users"));
         for (const auto& doc : mgr.allDocs(opCtx, AuthCollection::kUsers)) {
             UserName name{std::string(doc["user"].valueStringData()),
                           std::string(doc["db"].valueStringData())};
             bool match = forAllDBs || (all && name.db == req.dbName) ||
-                std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+                         std::find(wanted.begin(), wanted.end(), name) != wanted.end();
             if (!match)
                 continue;
             users.append(userInfoDoc(opCtx, doc, showCredentials, showPrivileges, showCustomData));

@@ -30,8 +30,8 @@ std::vector<RoleName> parseRoleArgument(const BSONElement& e, const std::string&
         BSONObj o = r.embeddedObject();
         uassert(ErrorCodes::BadValue, "Role name objects must have string 'role' and 'db' fields",
                 o["role"].type() == BSONType::kString && o["db"].type() == BSONType::kString);
-        out.push_back({std::string(o["role"].valueStringData()),
-                       std::string(o["db"].valueStringData())});
+        out.push_back(
+            {std::string(o["role"].valueStringData()), std::string(o["db"].valueStringData())});
     }
     return out;
 }
@@ -44,7 +44,8 @@ std::vector<UserName> parseUserNames(const BSONElement& e, const std::string& de
             return;
         }
         uassert(ErrorCodes::BadValue, "User name must be a string or a {user, db} document",
-                u.type() == BSONType::kObject && u.embeddedObject()["user"].type() == BSONType::kString &&
+                u.type() == BSONType::kObject &&
+                    u.embeddedObject()["user"].type() == BSONType::kString &&
                     u.embeddedObject()["db"].type() == BSONType::kString);
         out.push_back({std::string(u.embeddedObject()["user"].valueStringData()),
                        std::string(u.embeddedObject()["db"].valueStringData())});
@@ -114,14 +115,14 @@ BSONObj userInfoDoc(OperationContext* opCtx, const BSONObj& userDoc, bool showCr
             b.append(userDoc[f]);
     }
     BSONObj credentials = userDoc["credentials"].type() == BSONType::kObject
-        ? userDoc["credentials"].embeddedObject()
-        : BSONObj();
+                              ? userDoc["credentials"].embeddedObject()
+                              : BSONObj();
     if (showCredentials)
         b.append("credentials", credentials);
     if (showCustomData && userDoc["customData"].type() == BSONType::kObject)
         b.append(userDoc["customData"]);
-    BSONObj roles = userDoc["roles"].type() == BSONType::kArray ? userDoc["roles"].embeddedObject()
-                                                                : BSONObj();
+    BSONObj roles =
+        userDoc["roles"].type() == BSONType::kArray ? userDoc["roles"].embeddedObject() : BSONObj();
     b.appendArray("roles", roles);
     if (showPrivileges) {
         auto direct = parseRoleNameArray(roles);

@@ -26,10 +26,10 @@ namespace mongo {
 
 StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc) {
     if (doc.objsize() > BSONObjMaxUserSize)
-        return Status(ErrorCodes::BSONObjectTooLarge,
-                      "object to insert too large. size in bytes: " +
-                          std::to_string(doc.objsize()) +
-                          ", max size: " + std::to_string(BSONObjMaxUserSize));
+        return Status(
+            ErrorCodes::BSONObjectTooLarge,
+            "object to insert too large. size in bytes: " + std::to_string(doc.objsize()) +
+                ", max size: " + std::to_string(BSONObjMaxUserSize));
     BSONElement id = doc["_id"];
     if (!id.eoo()) {
         if (id.type() == BSONType::kArray)
@@ -65,8 +65,7 @@ StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc) {
     return out;
 }
 
-RetryableWrite::RetryableWrite(OperationContext* opCtx, const CommandRequest& req,
-                               size_t numOps) {
+RetryableWrite::RetryableWrite(OperationContext* opCtx, const CommandRequest& req, size_t numOps) {
     auto osi = repl::parseOperationSessionInfo(req.commandName(), req.body);
     if (!osi.isRetryableWrite())
         return;
@@ -92,13 +91,14 @@ RetryableWrite::RetryableWrite(OperationContext* opCtx, const CommandRequest& re
 
 void checkRetriedEntryKind(const BSONObj& entry, StringData what, int code,
                            std::initializer_list<StringData> allowedOps) {
-    StringData op = entry["op"].type() == BSONType::kString ? entry["op"].valueStringData()
-                                                            : StringData();
+    StringData op =
+        entry["op"].type() == BSONType::kString ? entry["op"].valueStringData() : StringData();
     for (StringData allowed : allowedOps) {
         if (op == allowed)
             return;
     }
-    uasserted(code, std::string(what) +
+    uasserted(code,
+              std::string(what) +
                   " retry request is not compatible with previous write in the transaction of "
                   "type: " +
                   std::string(op) + ", oplog: " + entry.toString());
@@ -148,10 +148,10 @@ std::optional<BSONObj> RetryableTimeseriesStatements::recorded(OperationContext*
         return std::nullopt;
     BSONElement o2 = (*entry)["o2"];
     bool sameKind = (*entry)["op"].type() == BSONType::kString &&
-        (*entry)["op"].valueStringData() == "n" && o2.type() == BSONType::kObject &&
-        o2.Obj()["timeseriesStatement"].type() == BSONType::kString &&
-        o2.Obj()["timeseriesStatement"].valueStringData() == _kind &&
-        o2.Obj()["outcome"].type() == BSONType::kObject;
+                    (*entry)["op"].valueStringData() == "n" && o2.type() == BSONType::kObject &&
+                    o2.Obj()["timeseriesStatement"].type() == BSONType::kString &&
+                    o2.Obj()["timeseriesStatement"].valueStringData() == _kind &&
+                    o2.Obj()["outcome"].type() == BSONType::kObject;
     if (!sameKind)
         checkRetriedEntryKind(*entry, _kind, _mismatchCode, {});  // throws
     return o2.Obj()["outcome"].Obj().getOwned();
@@ -216,22 +216,22 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
             stmts->alreadyExecuted.push_back(entry.has_value());
         }
     }
-    auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered,
-                                                    stmts ? &*stmts : nullptr);
+    auto res =
+        timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered, stmts ? &*stmts : nullptr);
     result.appendNumber("n", res.n);
     appendWriteErrors(res.errors, result);
 }
 
 /** Delete on a time-series view: measurement deletes (timeseries_write_ops.h). */
 void runTimeseriesDelete(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
-                         const RetryableWrite& retryable,
-                         const DeleteCommandRequest& cmd, BSONObjBuilder& result) {
+                         const RetryableWrite& retryable, const DeleteCommandRequest& cmd,
+                         BSONObjBuilder& result) {
     AutoGetCollection buckets(opCtx, ts.bucketsNss, AutoGetCollection::Mode::kWrite);
     timeseries::attachBuckets(&ts, buckets.getCollection());
     std::optional<RetryableTimeseriesStatements> log;
     if (retryable.active())
         log.emplace(retryable, "delete", 40637, ts.bucketsNss,
-                 ts.buckets ? ts.buckets->uuid() : std::string());
+                    ts.buckets ? ts.buckets->uuid() : std::string());
     auto res = timeseries::performTimeseriesDeletes(opCtx, ts, cmd.getDeletes(), cmd.getOrdered(),
                                                     log ? &*log : nullptr);
     result.appendNumber("n", res.n);
@@ -254,7 +254,8 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         checkWritableNamespace(nss);
         const auto& docs = cmd.getDocuments();
-        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+        uassert(ErrorCodes::InvalidLength,
+                "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(docs.size()) + " operations.",
                 !docs.empty() && docs.size() <= 100000);
         if (const auto& uuid = cmd.getCollectionUUID())
@@ -291,8 +292,8 @@ public:
                 // comes before the mixed-schema check (408), as upstream.
                 if (fixed.isOK() && nss.isTimeseriesBucketsCollection() && coll &&
                     coll->passesValidation(opCtx, fixed.getValue())) {
-                    Status schema =
-                        timeseries::checkDirectBucketInsert(*coll.getCollection(), fixed.getValue());
+                    Status schema = timeseries::checkDirectBucketInsert(*coll.getCollection(),
+                                                                        fixed.getValue());
                     if (!schema.isOK())
                         fixed = schema;
                 }
@@ -365,7 +366,8 @@ public:
             checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         checkWritableNamespace(nss);
         const auto& deletes = cmd.getDeletes();
-        uassert(ErrorCodes::InvalidLength, "Write batch sizes must be between 1 and 100000. Got " +
+        uassert(ErrorCodes::InvalidLength,
+                "Write batch sizes must be between 1 and 100000. Got " +
                     std::to_string(deletes.size()) + " operations.",
                 !deletes.empty() && deletes.size() <= 100000);
         RetryableWrite retryable(opCtx, req, deletes.size());
@@ -388,27 +390,26 @@ public:
             ++n;
             return false;
         };
-        runStatements(
-            deletes.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
-                const auto& stmt = deletes[i];
-                uassert(ErrorCodes::FailedToParse,
-                        "The limit field in delete objects must be 0 or 1. Got " +
-                            std::to_string(stmt.getLimit()),
-                        stmt.getLimit() == 0 || stmt.getLimit() == 1);
-                uassert(ErrorCodes::InvalidOptions,
-                        "Cannot use (or request) retryable writes with limit=0",
-                        !retryable.active() || stmt.getLimit() == 1);
-                auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
-                FindPlanParams params =
-                    makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
-                                   FindExpressionContext{opCtx, nss, {}, collator});
-                if (!coll)
-                    return;
-                params.limit = stmt.getLimit();
-                std::optional<repl::RetryableWriteScope> scope;
-                retryable.openScope(scope, i);
-                n += deleteMatching(opCtx, coll.getCollection(), params);
-            });
+        runStatements(deletes.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
+            const auto& stmt = deletes[i];
+            uassert(ErrorCodes::FailedToParse,
+                    "The limit field in delete objects must be 0 or 1. Got " +
+                        std::to_string(stmt.getLimit()),
+                    stmt.getLimit() == 0 || stmt.getLimit() == 1);
+            uassert(ErrorCodes::InvalidOptions,
+                    "Cannot use (or request) retryable writes with limit=0",
+                    !retryable.active() || stmt.getLimit() == 1);
+            auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
+            FindPlanParams params =
+                makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
+                               FindExpressionContext{opCtx, nss, {}, collator});
+            if (!coll)
+                return;
+            params.limit = stmt.getLimit();
+            std::optional<repl::RetryableWriteScope> scope;
+            retryable.openScope(scope, i);
+            n += deleteMatching(opCtx, coll.getCollection(), params);
+        });
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }

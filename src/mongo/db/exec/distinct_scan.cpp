@@ -15,7 +15,7 @@ namespace {
 
 bool isPathOrBelow(StringData path, StringData base) {
     return path == base ||
-        (path.size() > base.size() && path.starts_with(base) && path[base.size()] == '.');
+           (path.size() > base.size() && path.starts_with(base) && path[base.size()] == '.');
 }
 
 /** 1 / -1 for an ascending / descending key or sort field, 0 for anything else. */
@@ -82,9 +82,8 @@ std::optional<bool> distinctScanDirection(const BSONObj& keyPattern,
     std::optional<bool> forward;
     for (auto s : sortSpec) {
         StringData name = s.fieldNameStringData();
-        bool constant = std::any_of(groupPaths.begin(), groupPaths.end(), [&](const auto& g) {
-            return isPathOrBelow(name, g);
-        });
+        bool constant = std::any_of(groupPaths.begin(), groupPaths.end(),
+                                    [&](const auto& g) { return isPathOrBelow(name, g); });
         if (constant)
             continue;
         int dir = direction(s);
@@ -123,7 +122,7 @@ std::optional<WorkingMember> DistinctScanStage::next(OperationContext* opCtx) {
             opCtx->checkForInterrupt();
         // Exclusive seek on the prefix: every entry sharing it lies on the excluded side.
         e = _lastHasNull && _nullKeys == NullKeys::kAll ? _cursor->next()
-                                                         : _cursor->seek(_lastPrefix, false);
+                                                        : _cursor->seek(_lastPrefix, false);
     }
     if (!e) {
         _eof = true;
@@ -174,11 +173,9 @@ void DistinctScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
 }
 
 std::unique_ptr<PlanExecutor> buildDistinctScanPlan(const std::shared_ptr<Collection>& coll,
-                                                    StringData key,
-                                                    const FindPlanParams& params) {
+                                                    StringData key, const FindPlanParams& params) {
     if (!coll || key.empty() || key.find('.') != StringData::npos || !params.sort.isEmpty() ||
-        params.skip > 0 || params.limit > 0 || !params.hint.isEmpty() ||
-        !params.hintName.empty())
+        params.skip > 0 || params.limit > 0 || !params.hint.isEmpty() || !params.hintName.empty())
         return nullptr;
     for (auto f : params.filter)
         if (f.fieldNameStringData() != key || !decidedByIndexKey(f))

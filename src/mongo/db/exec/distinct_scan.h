@@ -75,7 +75,6 @@ struct FindPlanParams;
  * indexed value is fetched. nullptr when not applicable.
  */
 std::unique_ptr<PlanExecutor> buildDistinctScanPlan(const std::shared_ptr<Collection>& coll,
-                                                    StringData key,
-                                                    const FindPlanParams& params);
+                                                    StringData key, const FindPlanParams& params);
 
 }  // namespace mongo

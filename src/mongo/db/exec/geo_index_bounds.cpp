@@ -53,7 +53,7 @@ void collect(const MatchExpression* e, std::vector<GeoPredicate>* out) {
             // A dotted field is not the column a 2dsphere_bucket index on data.<f> reads.
             if (g->field().find('.') == std::string::npos)
                 out->push_back({std::string(timeseries::kDataFieldNamePrefix) + g->field(), true,
-                            &g->region()});
+                                &g->region()});
             return;
         }
         default:
@@ -123,8 +123,8 @@ std::optional<IndexBounds> boundsForIndex(
     const IndexEntry& index, const std::vector<GeoPredicate>& preds,
     const std::function<std::optional<BSONObj>(const std::string&)>& equalityFor) {
     static const BSONObj kMaxKey = BSON("" << MAXKEY);
-    static const std::string kAll = "[" + BSON("" << MINKEY).firstElement().toString(false) +
-        ", " + kMaxKey.firstElement().toString(false) + "]";
+    static const std::string kAll = "[" + BSON("" << MINKEY).firstElement().toString(false) + ", " +
+                                    kMaxKey.firstElement().toString(false) + "]";
     BSONObjBuilder prefix, explain;
     std::optional<std::vector<CellInterval>> cells;
     for (auto kf : index.desc.keyPattern) {

@@ -54,8 +54,8 @@ std::string toString(const CellInterval& interval);
 
 /** A geo predicate an index may bound: the index key field and the region. */
 struct GeoPredicate {
-    std::string keyField;  // "loc" (2dsphere) or "data.loc" (2dsphere_bucket)
-    bool bucket = false;   // from $_internalBucketGeoWithin
+    std::string keyField;                    // "loc" (2dsphere) or "data.loc" (2dsphere_bucket)
+    bool bucket = false;                     // from $_internalBucketGeoWithin
     const GeoQueryRegion* region = nullptr;  // owned by the match expression
 };
 

@@ -20,7 +20,7 @@ struct PathPredicate {
 
 bool isOperatorObject(const BSONElement& e) {
     return e.type() == BSONType::kObject && !e.embeddedObject().isEmpty() &&
-        e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) == "$";
+           e.embeddedObject().firstElementFieldNameStringData().substr(0, 1) == "$";
 }
 
 /** The conjuncts of `filter`: its top-level elements, with `$and` members flattened. */
@@ -144,7 +144,7 @@ bool predicateImplies(const PathPredicate& f, const PathPredicate& p) {
 
 bool sameConjunct(const BSONElement& a, const BSONElement& b) {
     return a.fieldNameStringData() == b.fieldNameStringData() && a.type() == b.type() &&
-        compareElementValues(a, b) == 0;
+           compareElementValues(a, b) == 0;
 }
 
 bool conjunctImplied(const BSONElement& pc, const std::vector<BSONElement>& filterConjuncts,
@@ -174,7 +174,7 @@ bool conjunctImplied(const BSONElement& pc, const std::vector<BSONElement>& filt
 bool valueUsableForBounds(const BSONElement& value, const CollatorInterface* indexCollator,
                           const CollatorInterface* queryCollator) {
     return !isCollatableType(value) ||
-        CollatorInterface::collatorsMatch(indexCollator, queryCollator);
+           CollatorInterface::collatorsMatch(indexCollator, queryCollator);
 }
 
 bool collationAllowsSort(const CollatorInterface* indexCollator,
@@ -294,8 +294,8 @@ std::string regexPrefix(StringData pattern, StringData flags) {
                 prefix += pattern[i++];
             continue;
         }
-        if (extended && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-                         c == '\v')) {
+        if (extended &&
+            (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')) {
             ++i;
             continue;
         }

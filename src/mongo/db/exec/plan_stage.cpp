@@ -50,8 +50,7 @@ void appendClusteredScan(const PlanStage* fetch, const IndexScanStage* scan, BSO
     if (withStats) {
         b->appendNumber("nReturned", fetch->stats().advanced);
         b->appendNumber("works", fetch->stats().works);
-        b->appendNumber("docsExamined",
-                        fetch->stats().docsExamined + scan->recordsReadPastBound());
+        b->appendNumber("docsExamined", fetch->stats().docsExamined + scan->recordsReadPastBound());
     }
     fetch->appendExplainInfo(b);  // the filter
     scan->appendClusteredScanInfo(b);

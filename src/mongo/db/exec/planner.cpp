@@ -8,10 +8,10 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/index_key_generator.h"
-#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/exec/geo_index_bounds.h"
 #include "mongo/db/exec/index_selection.h"
 #include "mongo/db/exec/stages.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -65,7 +65,7 @@ BSONObj wrap(const BSONElement& e) {
  */
 bool usableValue(const BSONElement& e, bool equality = false) {
     return e.type() != BSONType::kArray && e.type() != BSONType::kRegEx &&
-        e.type() != BSONType::kUndefined && (equality || e.type() != BSONType::kObject);
+           e.type() != BSONType::kUndefined && (equality || e.type() != BSONType::kObject);
 }
 
 /** {"": /pattern/flags} from a regex element, or from `$regex` (string or regex) and `$options`. */
@@ -130,9 +130,8 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
                 if (options.type() == BSONType::kString)
                     flags += options.valueStringData();
                 p.inValues.emplace();
-                p.regexes = {regexValue(op.type() == BSONType::kRegEx ? op.regex()
-                                                                     : op.valueStringData(),
-                                        flags)};
+                p.regexes = {regexValue(
+                    op.type() == BSONType::kRegEx ? op.regex() : op.valueStringData(), flags)};
                 continue;
             }
             if (!usableValue(op, name == "$eq"))
@@ -263,7 +262,7 @@ FieldPredicate predicateForIndex(const FieldPredicate& p, const IndexEntry& inde
 
 std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bool highInc) {
     return std::string(lowInc ? "[" : "(") + low.firstElement().toString(false) + ", " +
-        high.firstElement().toString(false) + (highInc ? "]" : ")");
+           high.firstElement().toString(false) + (highInc ? "]" : ")");
 }
 
 /** At most this many intervals from the product of several key fields' unions. */
@@ -347,8 +346,8 @@ int makeUnionBounds(const IndexEntry& index, const std::map<std::string, FieldPr
             break;
         product *= intervals.size();
         ++used;
-        const bool allPoints = std::all_of(intervals.begin(), intervals.end(),
-                                           [](auto& iv) { return iv.isPoint(); });
+        const bool allPoints =
+            std::all_of(intervals.begin(), intervals.end(), [](auto& iv) { return iv.isPoint(); });
         if (points && intervals.size() == 1 && allPoints)
             points->insert(name);
         fields.push_back({name, kf.numberDouble() < 0, std::move(intervals)});
@@ -409,8 +408,9 @@ int makeUnionBounds(const IndexEntry& index, const std::map<std::string, FieldPr
             if (!forward)
                 std::reverse(v.begin(), v.end());
             for (auto& iv : v)
-                arr.append(forward ? boundString(iv.low, iv.lowInclusive, iv.high, iv.highInclusive)
-                                   : boundString(iv.high, iv.highInclusive, iv.low, iv.lowInclusive));
+                arr.append(forward
+                               ? boundString(iv.low, iv.lowInclusive, iv.high, iv.highInclusive)
+                               : boundString(iv.high, iv.highInclusive, iv.low, iv.lowInclusive));
         } else {
             bool desc = kf.isNumber() && kf.numberDouble() < 0;
             arr.append(desc == forward ? boundString(kMax, true, kMin, true)
@@ -501,9 +501,9 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
             en = desc ? &kMax : &kMin;
         start.appendAs(s->firstElement(), "");
         end.appendAs(en->firstElement(), "");
-        const bool isRange = !(lo.binaryEqual(hi)) &&
-            (lo.firstElement().type() != BSONType::kMinKey ||
-             hi.firstElement().type() != BSONType::kMaxKey);
+        const bool isRange =
+            !(lo.binaryEqual(hi)) && (lo.firstElement().type() != BSONType::kMinKey ||
+                                      hi.firstElement().type() != BSONType::kMaxKey);
         if (isRange) {
             afterExclusiveStart = desc ? (!hiInc && hi.firstElement().type() != BSONType::kMaxKey)
                                        : (!loInc && lo.firstElement().type() != BSONType::kMinKey);
@@ -542,7 +542,8 @@ IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params
     // A hidden index cannot be hinted: it does not exist for the planner.
     uassert(ErrorCodes::BadValue,
             "error processing query: ns=" + coll.ns().ns() +
-                " planner returned error :: caused by :: hint provided does not correspond to an existing index",
+                " planner returned error :: caused by :: hint provided does not correspond to an "
+                "existing index",
             found && !found->desc.hidden);
     return found;
 }
@@ -621,8 +622,8 @@ IndexChoice chooseIndex(const Collection& coll, const std::map<std::string, Fiel
         if (c.fieldsBounded == 0 && c.sortDirection == 0)
             continue;
         bool better = !best.index || c.fieldsBounded > best.fieldsBounded ||
-            (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
-             best.sortDirection == 0);
+                      (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
+                       best.sortDirection == 0);
         if (better)
             best = c;
     }
@@ -688,13 +689,13 @@ IndexChoice chooseSortProvidingIndex(const Collection& coll,
 }
 
 /** The stages above the data access: SORT (when `needsSort`), SKIP, LIMIT, PROJECTION. */
-std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root,
-                                      const FindPlanParams& params, bool needsSort) {
+std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root, const FindPlanParams& params,
+                                      bool needsSort) {
     const bool naturalSort = params.sort.firstElementFieldNameStringData() == "$natural";
     if (params.sortPattern && !naturalSort && needsSort) {
         long long topK = params.limit > 0 ? params.limit + params.skip : 0;
-        root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort,
-                                           topK, params.maxSortMemoryBytes, params.allowDiskUse);
+        root = std::make_unique<SortStage>(std::move(root), params.sortPattern, params.sort, topK,
+                                           params.maxSortMemoryBytes, params.allowDiskUse);
     }
     if (params.skip > 0)
         root = std::make_unique<SkipStage>(std::move(root), params.skip);

@@ -4,7 +4,8 @@
 // Index bounds may be wider than the predicates; FETCH re-applies the whole
 // filter, so results are always exact. `$in` values and regexes (their literal prefix,
 // index_selection::regexPrefix, and the regex values themselves) give several intervals
-// per key field; fields pinned to points combine with the next field as a product. A $geoWithin/$geoIntersects (or bucket-level
+// per key field; fields pinned to points combine with the next field as a product. A
+// $geoWithin/$geoIntersects (or bucket-level
 // $_internalBucketGeoWithin) predicate on a 2dsphere(_bucket) index field is scanned over
 // the S2 cell ranges of its region (geo_index_bounds.h), and such a plan is preferred over
 // any other. An index whose key order gives the sort is
@@ -34,9 +35,9 @@ long long defaultMaxSortMemoryBytes();
 
 struct FindPlanParams {
     BSONObj filter;
-    std::shared_ptr<MatchExpression> matcher;  // parsed filter (null: match all)
-    BSONObj sort;                              // empty: none ({$natural: ±1} allowed)
-    std::shared_ptr<SortPattern> sortPattern;  // parsed sort, null if none
+    std::shared_ptr<MatchExpression> matcher;           // parsed filter (null: match all)
+    BSONObj sort;                                       // empty: none ({$natural: ±1} allowed)
+    std::shared_ptr<SortPattern> sortPattern;           // parsed sort, null if none
     std::function<BSONObj(const BSONObj&)> projection;  // null: none
     BSONObj projectionSpec;
     bool simpleProjection = false;

@@ -18,8 +18,7 @@ namespace mongo {
 class ExternalSorter {
 public:
     /** `allowSpill` false: exceeding `maxMemoryBytes` throws 292. */
-    ExternalSorter(std::shared_ptr<SortPattern> pattern, long long maxMemoryBytes,
-                   bool allowSpill);
+    ExternalSorter(std::shared_ptr<SortPattern> pattern, long long maxMemoryBytes, bool allowSpill);
     ~ExternalSorter();
 
     void add(BSONObj key, BSONObj doc);

@@ -1,8 +1,8 @@
 #include "mongo/db/exec/spill_file.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstring>
-#include <unistd.h>
 #include <vector>
 
 #include "mongo/util/assert_util.h"
@@ -46,9 +46,9 @@ SpillFile::~SpillFile() {
 std::int64_t SpillFile::append(std::int64_t tag, const BSONObj& a, const BSONObj& b) {
     std::int64_t at = _size;
     bool ok = std::fseek(_file, 0, SEEK_END) == 0 &&
-        std::fwrite(&tag, sizeof(tag), 1, _file) == 1 &&
-        std::fwrite(a.objdata(), a.objsize(), 1, _file) == 1 &&
-        std::fwrite(b.objdata(), b.objsize(), 1, _file) == 1;
+              std::fwrite(&tag, sizeof(tag), 1, _file) == 1 &&
+              std::fwrite(a.objdata(), a.objsize(), 1, _file) == 1 &&
+              std::fwrite(b.objdata(), b.objsize(), 1, _file) == 1;
     uassert(ErrorCodes::InternalError, "failed writing to a spill file (is the disk full?)", ok);
     _size += static_cast<std::int64_t>(sizeof(tag)) + a.objsize() + b.objsize();
     _dirty = true;
@@ -66,8 +66,8 @@ const char* SpillFile::bytesAt(std::int64_t pos, size_t n) {
                     std::fflush(_file) == 0);
             _dirty = false;
         }
-        size_t len = static_cast<size_t>(
-            std::min<std::int64_t>(std::max(kBlockBytes, n), _size - pos));
+        size_t len =
+            static_cast<size_t>(std::min<std::int64_t>(std::max(kBlockBytes, n), _size - pos));
         _block.resize(len);
         _blockStart = pos;
         if (!readExactly(fileno(_file), _block.data(), len, pos)) {

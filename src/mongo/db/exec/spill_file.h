@@ -18,9 +18,9 @@ namespace mongo {
 
 /** The counters upstream reports for a stage that spills (explain executionStats). */
 struct SpillingStats {
-    long long spills = 0;            // times memory was written out
-    long long spilledBytes = 0;      // record bytes written
-    long long spilledRecords = 0;    // records written
+    long long spills = 0;                  // times memory was written out
+    long long spilledBytes = 0;            // record bytes written
+    long long spilledRecords = 0;          // records written
     long long spilledDataStorageSize = 0;  // peak bytes on disk
 
     void add(const SpillingStats& o) {

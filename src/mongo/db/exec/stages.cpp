@@ -4,8 +4,8 @@
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/exec/sorter.h"
-#include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/explain_filter.h"
+#include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/db/stats/top.h"
@@ -196,9 +196,9 @@ void IndexScanStage::appendClusteredScanInfo(BSONObjBuilder* bob) const {
 
 const char* IndexScanStage::clusteredScanStageName() const {
     return isRecordBound(_bounds.start, BSONType::kMinKey) ||
-            isRecordBound(_bounds.end, BSONType::kMaxKey)
-        ? "CLUSTERED_IXSCAN"
-        : "COLLSCAN";
+                   isRecordBound(_bounds.end, BSONType::kMaxKey)
+               ? "CLUSTERED_IXSCAN"
+               : "COLLSCAN";
 }
 
 FetchStage::FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,
@@ -218,8 +218,7 @@ std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
         bool kept = false;
         if (!_coll->recordStore()->findRecordIf(
                 opCtx->recoveryUnit(), m->id,
-                [&](const BSONObj& d) { return !_filter || _filter->matchesBSON(d); }, &doc,
-                &kept))
+                [&](const BSONObj& d) { return !_filter || _filter->matchesBSON(d); }, &doc, &kept))
             continue;
         ++_stats.docsExamined;
         if (!kept) {
@@ -277,8 +276,7 @@ void SortStage::_load(OperationContext* opCtx) {
             opCtx->checkForInterrupt();
         if (_external) {
             BSONObj key = _pattern->getSortKey(m->doc);
-            _external->add(key,
-                           BSON(kSpillIdField << m->id.getLong() << kSpillDocField << m->doc));
+            _external->add(key, BSON(kSpillIdField << m->id.getLong() << kSpillDocField << m->doc));
             continue;
         }
         bytes += m->doc.objsize();

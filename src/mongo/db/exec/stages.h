@@ -110,7 +110,7 @@ private:
     std::unique_ptr<SortedDataCursor> _cursor;
     bool _started = false;
     bool _stoppedAtBound = false;
-    size_t _interval = 0;  // current entry of _bounds.intervals (scan order)
+    size_t _interval = 0;           // current entry of _bounds.intervals (scan order)
     std::string _countedPastBound;  // key bytes of the entry that ended the last interval
     std::unordered_set<RecordId> _seen;
 };

@@ -48,8 +48,8 @@ Status parseCircle(const BSONElement& e, std::pair<double, double>* center, doub
 }  // namespace
 
 StatusWith<std::shared_ptr<const GeoQueryRegion>> GeoQueryRegion::parse(Op op,
-                                                                       const BSONObj& operand,
-                                                                       Origin origin) {
+                                                                        const BSONObj& operand,
+                                                                        Origin origin) {
     auto r = std::make_shared<GeoQueryRegion>();
     r->_op = op;
     r->_operand = operand.getOwned();
@@ -60,8 +60,7 @@ StatusWith<std::shared_ptr<const GeoQueryRegion>> GeoQueryRegion::parse(Op op,
     if (name == "$geometry") {
         if (e.type() != BSONType::kObject)
             return badValue("$geometry must be an object: " + operand.toString());
-        auto sw = GeometryContainer::parseGeoJSON(e.Obj(),
-                                                  GeometryContainer::BigPolygon::kAllow);
+        auto sw = GeometryContainer::parseGeoJSON(e.Obj(), GeometryContainer::BigPolygon::kAllow);
         if (!sw.isOK())
             return sw.getStatus();
         auto kind = sw.getValue().kind();
@@ -82,8 +81,8 @@ StatusWith<std::shared_ptr<const GeoQueryRegion>> GeoQueryRegion::parse(Op op,
         if (!s.isOK())
             return s;
         if (!(c.first >= -180 && c.first <= 180 && c.second >= -90 && c.second <= 90))
-            return badValue("longitude/latitude is out of bounds, lng: " +
-                            std::to_string(c.first) + " lat: " + std::to_string(c.second));
+            return badValue("longitude/latitude is out of bounds, lng: " + std::to_string(c.first) +
+                            " lat: " + std::to_string(c.second));
         r->_shape = Shape::kCenterSphere;
         r->_center = pointFromLngLat(c.first, c.second);
         r->_flat = {c};
@@ -130,7 +129,7 @@ bool GeoQueryRegion::flatContainsPoint(double x, double y) const {
     switch (_shape) {
         case Shape::kBox:
             return x >= _flat[0].first && x <= _flat[1].first && y >= _flat[0].second &&
-                y <= _flat[1].second;
+                   y <= _flat[1].second;
         case Shape::kCenter: {
             double dx = x - _flat[0].first, dy = y - _flat[0].second;
             return std::sqrt(dx * dx + dy * dy) <= _radius;

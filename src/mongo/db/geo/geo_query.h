@@ -33,8 +33,8 @@ public:
      * Parses the operand object of $geoWithin/$within (kWithin) or $geoIntersects.
      * Errors: BadValue (unknown specifier, unsupported geometry, invalid shape or point).
      */
-    static StatusWith<std::shared_ptr<const GeoQueryRegion>> parse(
-        Op op, const BSONObj& operand, Origin origin = Origin::kUser);
+    static StatusWith<std::shared_ptr<const GeoQueryRegion>> parse(Op op, const BSONObj& operand,
+                                                                   Origin origin = Origin::kUser);
 
     Op op() const {
         return _op;
@@ -71,9 +71,9 @@ private:
     Op _op = Op::kWithin;
     Shape _shape = Shape::kGeometry;
     BSONObj _operand;
-    GeometryContainer _geometry;             // kGeometry
-    S2Point _center;                         // kCenterSphere
-    double _radius = 0;                      // kCenterSphere (radians), kCenter
+    GeometryContainer _geometry;                   // kGeometry
+    S2Point _center;                               // kCenterSphere
+    double _radius = 0;                            // kCenterSphere (radians), kCenter
     std::vector<std::pair<double, double>> _flat;  // box corners / center / polygon vertices
 };
 

@@ -188,9 +188,11 @@ StatusWith<std::unique_ptr<S2Polygon>> parsePolygon(const BSONElement& coords, b
                 return badValue("Only one ring is supported for a strict winding order polygon: " +
                                 coords.toString(false));
             if (!loops[0]->Contains(*sw.getValue()))
-                return badValue("Secondary loops not contained by first exterior loop - "
-                                "secondary loops must be holes: " + ring.toString(false) +
-                                " first loop: " + coords.Obj().firstElement().toString(false));
+                return badValue(
+                    "Secondary loops not contained by first exterior loop - "
+                    "secondary loops must be holes: " +
+                    ring.toString(false) +
+                    " first loop: " + coords.Obj().firstElement().toString(false));
             for (size_t i = 1; i < loops.size(); ++i)
                 if (loops[i]->Intersects(*sw.getValue()))
                     return badValue("Polygon is not valid: holes intersect: " +
@@ -262,8 +264,7 @@ StatusWith<GeometryContainer> GeometryContainer::parseLegacyPoint(const BSONElem
     return {std::move(g)};
 }
 
-StatusWith<GeometryContainer> GeometryContainer::parseGeoJSON(const BSONObj& obj,
-                                                              BigPolygon big) {
+StatusWith<GeometryContainer> GeometryContainer::parseGeoJSON(const BSONObj& obj, BigPolygon big) {
     GeometryContainer g;
     Status s = g.appendGeoJSON(obj, big == BigPolygon::kAllow, 0);
     if (!s.isOK())

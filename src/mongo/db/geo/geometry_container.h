@@ -43,7 +43,12 @@ constexpr int kS2IndexMaxCells = 20;
 class GeometryContainer {
 public:
     enum class Kind {
-        kPoint, kLineString, kPolygon, kMultiPoint, kMultiLineString, kMultiPolygon,
+        kPoint,
+        kLineString,
+        kPolygon,
+        kMultiPoint,
+        kMultiLineString,
+        kMultiPolygon,
         kGeometryCollection,
     };
 
@@ -68,7 +73,8 @@ public:
     /** A legacy point [x, y] / {a: x, b: y}; kSphere also range-checks it as lng/lat. */
     static StatusWith<GeometryContainer> parseLegacyPoint(const BSONElement& e, PointCRS crs);
 
-    /** True when `e` looks like a legacy point (array/object whose first two values are numbers). */
+    /** True when `e` looks like a legacy point (array/object whose first two values are numbers).
+     */
     static bool isLegacyPoint(const BSONElement& e);
 
     Kind kind() const {

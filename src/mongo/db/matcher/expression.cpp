@@ -77,9 +77,9 @@ void ListOfMatchExpression::serialize(BSONObjBuilder* out) const {
             out->append(matchType() == MatchType::kOr ? "$alwaysFalse" : "$alwaysTrue", 1);
         return;
     }
-    StringData name = matchType() == MatchType::kAnd ? "$and"
-        : matchType() == MatchType::kOr             ? "$or"
-                                                    : "$nor";
+    StringData name = matchType() == MatchType::kAnd  ? "$and"
+                      : matchType() == MatchType::kOr ? "$or"
+                                                      : "$nor";
     BSONArrayBuilder arr(out->subarrayStart(name));
     for (const auto& c : _children) {
         BSONObjBuilder sub(arr.subobjStart());

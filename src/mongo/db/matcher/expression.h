@@ -54,13 +54,34 @@ private:
 class MatchExpression {
 public:
     enum class MatchType {
-        kAnd, kOr, kNor, kNot, kAlwaysTrue, kAlwaysFalse,
-        kEq, kLt, kLte, kGt, kGte, kRegex, kMod, kExists, kIn, kType, kSize,
-        kElemMatchObject, kElemMatchValue, kInternalExpr,
+        kAnd,
+        kOr,
+        kNor,
+        kNot,
+        kAlwaysTrue,
+        kAlwaysFalse,
+        kEq,
+        kLt,
+        kLte,
+        kGt,
+        kGte,
+        kRegex,
+        kMod,
+        kExists,
+        kIn,
+        kType,
+        kSize,
+        kElemMatchObject,
+        kElemMatchValue,
+        kInternalExpr,
         kGeo,                      // $geoWithin / $geoIntersects (expression_geo.h)
         kInternalBucketGeoWithin,  // $_internalBucketGeoWithin on time-series buckets
         // $_internalExprEq/Gt/Gte/Lt/Lte (expression_leaf.h)
-        kInternalExprEq, kInternalExprGt, kInternalExprGte, kInternalExprLt, kInternalExprLte,
+        kInternalExprEq,
+        kInternalExprGt,
+        kInternalExprGte,
+        kInternalExprLt,
+        kInternalExprLte,
     };
 
     explicit MatchExpression(MatchType t) : _type(t) {}

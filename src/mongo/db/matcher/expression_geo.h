@@ -30,5 +30,4 @@ private:
     std::shared_ptr<const GeoQueryRegion> _region;
 };
 
-
 }  // namespace mongo

@@ -21,11 +21,16 @@ BSONObj holdElement(StringData name, const BSONElement& e) {
 StringData opName(MatchExpression::MatchType t) {
     using MT = MatchExpression::MatchType;
     switch (t) {
-        case MT::kEq: return "$eq";
-        case MT::kLt: return "$lt";
-        case MT::kLte: return "$lte";
-        case MT::kGt: return "$gt";
-        default: return "$gte";
+        case MT::kEq:
+            return "$eq";
+        case MT::kLt:
+            return "$lt";
+        case MT::kLte:
+            return "$lte";
+        case MT::kGt:
+            return "$gt";
+        default:
+            return "$gte";
     }
 }
 
@@ -65,12 +70,18 @@ bool ComparisonMatchExpression::compareWith(MatchType op, const BSONElement& e,
     }
     int c = compareElementValues(e, rhs, strings);
     switch (op) {
-        case MatchType::kEq: return c == 0;
-        case MatchType::kLt: return c < 0;
-        case MatchType::kLte: return c <= 0;
-        case MatchType::kGt: return c > 0;
-        case MatchType::kGte: return c >= 0;
-        default: return false;
+        case MatchType::kEq:
+            return c == 0;
+        case MatchType::kLt:
+            return c < 0;
+        case MatchType::kLte:
+            return c <= 0;
+        case MatchType::kGt:
+            return c > 0;
+        case MatchType::kGte:
+            return c >= 0;
+        default:
+            return false;
     }
 }
 
@@ -114,16 +125,17 @@ StatusWith<std::unique_ptr<MatchExpression>> InternalExprComparisonMatchExpressi
         for (const auto& op : kInternalExprOps)
             if (op.type == t)
                 name = op.name;
-        return Status(ErrorCodes::BadValue,
-                      std::string(name) + " cannot be used to compare to type: " +
-                          std::string(typeName(rhs.type())));
+        return Status(ErrorCodes::BadValue, std::string(name) +
+                                                " cannot be used to compare to type: " +
+                                                std::string(typeName(rhs.type())));
     }
     return std::unique_ptr<MatchExpression>(
         new InternalExprComparisonMatchExpression(t, path, rhs));
 }
 
-InternalExprComparisonMatchExpression::InternalExprComparisonMatchExpression(
-    MatchType t, StringData path, const BSONElement& rhs)
+InternalExprComparisonMatchExpression::InternalExprComparisonMatchExpression(MatchType t,
+                                                                             StringData path,
+                                                                             const BSONElement& rhs)
     : MatchExpression(t), _path(path), _holder(holdElement(path, rhs)) {}
 
 bool InternalExprComparisonMatchExpression::matches(const BSONObj& doc, MatchDetails*) const {
@@ -149,11 +161,16 @@ bool InternalExprComparisonMatchExpression::matches(const BSONObj& doc, MatchDet
     else
         c = compareElementValues(e, rhs, stringComparator());
     switch (matchType()) {
-        case MatchType::kInternalExprEq: return c == 0;
-        case MatchType::kInternalExprGt: return c > 0;
-        case MatchType::kInternalExprGte: return c >= 0;
-        case MatchType::kInternalExprLt: return c < 0;
-        default: return c <= 0;
+        case MatchType::kInternalExprEq:
+            return c == 0;
+        case MatchType::kInternalExprGt:
+            return c > 0;
+        case MatchType::kInternalExprGte:
+            return c >= 0;
+        case MatchType::kInternalExprLt:
+            return c < 0;
+        default:
+            return c <= 0;
     }
 }
 
@@ -172,12 +189,21 @@ StatusWith<std::shared_ptr<RegexMatcher>> RegexMatcher::compile(StringData patte
     std::string normalized;
     for (char c : flags) {
         switch (c) {
-            case 'i': opts |= PCRE2_CASELESS; break;
-            case 'm': opts |= PCRE2_MULTILINE; break;
-            case 's': opts |= PCRE2_DOTALL; break;
-            case 'x': opts |= PCRE2_EXTENDED; break;
+            case 'i':
+                opts |= PCRE2_CASELESS;
+                break;
+            case 'm':
+                opts |= PCRE2_MULTILINE;
+                break;
+            case 's':
+                opts |= PCRE2_DOTALL;
+                break;
+            case 'x':
+                opts |= PCRE2_EXTENDED;
+                break;
             case 'u':
-            case 'l': break;
+            case 'l':
+                break;
             default:
                 return Status(ErrorCodes::Error(51108),
                               std::string("invalid flag in regex options: ") + c);
@@ -185,7 +211,8 @@ StatusWith<std::shared_ptr<RegexMatcher>> RegexMatcher::compile(StringData patte
         normalized += c;
     }
     if (pattern.find('\0') != StringData::npos)
-        return Status(ErrorCodes::BadValue, "Regular expression cannot contain an embedded null byte");
+        return Status(ErrorCodes::BadValue,
+                      "Regular expression cannot contain an embedded null byte");
     int err = 0;
     PCRE2_SIZE offset = 0;
     pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
@@ -193,9 +220,8 @@ StatusWith<std::shared_ptr<RegexMatcher>> RegexMatcher::compile(StringData patte
     if (!code) {
         PCRE2_UCHAR buf[256];
         pcre2_get_error_message(err, buf, sizeof(buf));
-        return Status(ErrorCodes::Error(51091),
-                      std::string("Regular expression is invalid: ") +
-                          reinterpret_cast<const char*>(buf));
+        return Status(ErrorCodes::Error(51091), std::string("Regular expression is invalid: ") +
+                                                    reinterpret_cast<const char*>(buf));
     }
     std::shared_ptr<RegexMatcher> re(new RegexMatcher());
     re->_pattern = std::string(pattern);
@@ -211,8 +237,8 @@ RegexMatcher::~RegexMatcher() {
 
 bool RegexMatcher::matchesString(StringData s) const {
     pcre2_match_data* md = pcre2_match_data_create_from_pattern(_code, nullptr);
-    int rc = pcre2_match(_code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), 0, 0, md,
-                         nullptr);
+    int rc =
+        pcre2_match(_code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), 0, 0, md, nullptr);
     pcre2_match_data_free(md);
     return rc >= 0;
 }
@@ -283,8 +309,7 @@ bool InMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*
         return true;
     if (!e.eoo()) {
         const StringComparator* strings = stringComparator();
-        auto it = std::lower_bound(_sorted.begin(), _sorted.end(), e,
-                                   CollatedElementLess{strings});
+        auto it = std::lower_bound(_sorted.begin(), _sorted.end(), e, CollatedElementLess{strings});
         if (it != _sorted.end() && compareElementValues(*it, e, strings) == 0 &&
             canonicalizeBSONType(it->type()) == canonicalizeBSONType(e.type()))
             return true;
@@ -384,8 +409,9 @@ void SizeMatchExpression::serialize(BSONObjBuilder* out) const {
 
 // ---- $elemMatch ----
 
-ElemMatchObjectMatchExpression::ElemMatchObjectMatchExpression(
-    StringData path, std::unique_ptr<MatchExpression> sub, BSONObj spec)
+ElemMatchObjectMatchExpression::ElemMatchObjectMatchExpression(StringData path,
+                                                               std::unique_ptr<MatchExpression> sub,
+                                                               BSONObj spec)
     : PathMatchExpression(MatchType::kElemMatchObject, path, LeafArrayBehavior::kNoTraversal),
       _sub(std::move(sub)),
       _spec(spec.getOwned()) {}
@@ -411,8 +437,9 @@ void ElemMatchObjectMatchExpression::serialize(BSONObjBuilder* out) const {
     sub.append("$elemMatch", _spec);
 }
 
-ElemMatchValueMatchExpression::ElemMatchValueMatchExpression(
-    StringData path, std::unique_ptr<MatchExpression> sub, BSONObj spec)
+ElemMatchValueMatchExpression::ElemMatchValueMatchExpression(StringData path,
+                                                             std::unique_ptr<MatchExpression> sub,
+                                                             BSONObj spec)
     : PathMatchExpression(MatchType::kElemMatchValue, path, LeafArrayBehavior::kNoTraversal),
       _sub(std::move(sub)),
       _spec(spec.getOwned()) {}

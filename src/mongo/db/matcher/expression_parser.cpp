@@ -31,17 +31,27 @@ struct TypeAlias {
     BSONType type;
 };
 constexpr TypeAlias kTypeAliases[] = {
-    {"double", BSONType::kNumberDouble}, {"string", BSONType::kString},
-    {"object", BSONType::kObject},       {"array", BSONType::kArray},
-    {"binData", BSONType::kBinData},     {"undefined", BSONType::kUndefined},
-    {"objectId", BSONType::kOid},        {"bool", BSONType::kBool},
-    {"date", BSONType::kDate},           {"null", BSONType::kNull},
-    {"regex", BSONType::kRegEx},         {"dbPointer", BSONType::kDBRef},
-    {"javascript", BSONType::kCode},     {"symbol", BSONType::kSymbol},
+    {"double", BSONType::kNumberDouble},
+    {"string", BSONType::kString},
+    {"object", BSONType::kObject},
+    {"array", BSONType::kArray},
+    {"binData", BSONType::kBinData},
+    {"undefined", BSONType::kUndefined},
+    {"objectId", BSONType::kOid},
+    {"bool", BSONType::kBool},
+    {"date", BSONType::kDate},
+    {"null", BSONType::kNull},
+    {"regex", BSONType::kRegEx},
+    {"dbPointer", BSONType::kDBRef},
+    {"javascript", BSONType::kCode},
+    {"symbol", BSONType::kSymbol},
     {"javascriptWithScope", BSONType::kCodeWScope},
-    {"int", BSONType::kNumberInt},       {"timestamp", BSONType::kTimestamp},
-    {"long", BSONType::kNumberLong},     {"decimal", BSONType::kNumberDecimal},
-    {"minKey", BSONType::kMinKey},       {"maxKey", BSONType::kMaxKey},
+    {"int", BSONType::kNumberInt},
+    {"timestamp", BSONType::kTimestamp},
+    {"long", BSONType::kNumberLong},
+    {"decimal", BSONType::kNumberDecimal},
+    {"minKey", BSONType::kMinKey},
+    {"maxKey", BSONType::kMaxKey},
 };
 
 Status badValue(std::string msg) {
@@ -50,8 +60,8 @@ Status badValue(std::string msg) {
 
 bool isTopLevelOnlyOperator(StringData name) {
     return name == "$and" || name == "$or" || name == "$nor" || name == "$where" ||
-        name == "$expr" || name == "$jsonSchema" || name == "$text" || name == "$comment" ||
-        name == "$alwaysTrue" || name == "$alwaysFalse" || name == "$sampleRate";
+           name == "$expr" || name == "$jsonSchema" || name == "$text" || name == "$comment" ||
+           name == "$alwaysTrue" || name == "$alwaysFalse" || name == "$sampleRate";
 }
 
 bool isDBRefField(StringData name) {
@@ -99,9 +109,9 @@ Result Parser::parseGeo(StringData path, const BSONElement& e) {
     StringData name = e.fieldNameStringData();
     if (e.type() != BSONType::kObject)
         return badValue(std::string(name) + " must be an object: " + e.toString());
-    auto sw = GeoQueryRegion::parse(name == "$geoIntersects" ? GeoQueryRegion::Op::kIntersects
-                                                             : GeoQueryRegion::Op::kWithin,
-                                    e.Obj());
+    auto sw = GeoQueryRegion::parse(
+        name == "$geoIntersects" ? GeoQueryRegion::Op::kIntersects : GeoQueryRegion::Op::kWithin,
+        e.Obj());
     if (!sw.isOK())
         return sw.getStatus();
     return std::unique_ptr<MatchExpression>(
@@ -130,11 +140,9 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                                   std::string(name) + " must be an integer value of 1");
                 r = std::unique_ptr<MatchExpression>(
                     std::make_unique<ConstantMatchExpression>(name == "$alwaysTrue"));
-            }
-            else if (name == "$expr" && _inElemMatch > 0) {
+            } else if (name == "$expr" && _inElemMatch > 0) {
                 return badValue("$expr can only be applied to the top-level document");
-            }
-            else if (name == "$expr") {
+            } else if (name == "$expr") {
                 ExprMatchParser hook;
                 {
                     std::lock_guard<std::mutex> lk(gExprMutex);
@@ -248,7 +256,8 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         std::unique_ptr<MatchExpression> ex = std::make_unique<ExistsMatchExpression>(path);
         if (op.trueValue())
             return ex;
-        return std::unique_ptr<MatchExpression>(std::make_unique<NotMatchExpression>(std::move(ex)));
+        return std::unique_ptr<MatchExpression>(
+            std::make_unique<NotMatchExpression>(std::move(ex)));
     }
     if (name == "$type")
         return parseType(path, op);
@@ -436,10 +445,10 @@ Result Parser::parseAll(StringData path, const BSONElement& e, int depth) {
     auto list = std::make_unique<ListOfMatchExpression>(MT::kAnd);
     BSONElement first = arr.firstElement();
     bool elemMatchForm = first.type() == BSONType::kObject && !first.Obj().isEmpty() &&
-        first.Obj().firstElementFieldNameStringData() == "$elemMatch";
+                         first.Obj().firstElementFieldNameStringData() == "$elemMatch";
     for (BSONElement v : arr) {
         bool isEM = v.type() == BSONType::kObject && !v.Obj().isEmpty() &&
-            v.Obj().firstElementFieldNameStringData() == "$elemMatch";
+                    v.Obj().firstElementFieldNameStringData() == "$elemMatch";
         if (elemMatchForm != isEM)
             return badValue("$all/$elemMatch has to be consistent");
         Result r = Status(ErrorCodes::InternalError, "");
@@ -468,8 +477,8 @@ Result Parser::parseElemMatch(StringData path, const BSONElement& e, int depth) 
         Result r = parseOperatorObject("", spec, depth + 1);
         if (!r.isOK())
             return r;
-        return std::unique_ptr<MatchExpression>(std::make_unique<ElemMatchValueMatchExpression>(
-            path, std::move(r.getValue()), spec));
+        return std::unique_ptr<MatchExpression>(
+            std::make_unique<ElemMatchValueMatchExpression>(path, std::move(r.getValue()), spec));
     }
     ++_inElemMatch;
     Result r = parseTopLevel(spec, depth + 1);

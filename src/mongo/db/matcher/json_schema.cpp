@@ -12,12 +12,34 @@ namespace mongo {
 namespace {
 
 const std::set<std::string>& knownKeywords() {
-    static const std::set<std::string> k = {
-        "bsonType", "type", "properties", "required", "additionalProperties", "minProperties",
-        "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "minLength", "maxLength", "pattern", "enum", "items", "minItems", "maxItems",
-        "uniqueItems", "allOf", "anyOf", "oneOf", "not", "title", "description",
-        "patternProperties", "dependencies", "encrypt"};
+    static const std::set<std::string> k = {"bsonType",
+                                            "type",
+                                            "properties",
+                                            "required",
+                                            "additionalProperties",
+                                            "minProperties",
+                                            "maxProperties",
+                                            "minimum",
+                                            "maximum",
+                                            "exclusiveMinimum",
+                                            "exclusiveMaximum",
+                                            "minLength",
+                                            "maxLength",
+                                            "pattern",
+                                            "enum",
+                                            "items",
+                                            "minItems",
+                                            "maxItems",
+                                            "uniqueItems",
+                                            "allOf",
+                                            "anyOf",
+                                            "oneOf",
+                                            "not",
+                                            "title",
+                                            "description",
+                                            "patternProperties",
+                                            "dependencies",
+                                            "encrypt"};
     return k;
 }
 
@@ -75,8 +97,8 @@ Status validateSchema(const BSONObj& schema, int depth) {
             }
         } else if (name == "properties" || name == "patternProperties") {
             if (kw.type() != BSONType::kObject)
-                return Status(ErrorCodes::TypeMismatch, "$jsonSchema keyword '" + name +
-                                                            "' must be an object");
+                return Status(ErrorCodes::TypeMismatch,
+                              "$jsonSchema keyword '" + name + "' must be an object");
             for (BSONElement p : kw.Obj()) {
                 if (p.type() != BSONType::kObject)
                     return Status(ErrorCodes::TypeMismatch,
@@ -143,7 +165,7 @@ size_t utf8Length(StringData s) {
 
 bool sameValue(const BSONElement& a, const BSONElement& b) {
     return canonicalizeBSONType(a.type()) == canonicalizeBSONType(b.type()) &&
-        compareElementValues(a, b) == 0;
+           compareElementValues(a, b) == 0;
 }
 
 /**
@@ -167,50 +189,74 @@ struct Keywords {
             StringData n = e.fieldNameStringData();
             switch (n.empty() ? '\0' : n[0]) {
                 case 'a':
-                    if (n == "allOf") first(allOf, e);
-                    else if (n == "anyOf") first(anyOf, e);
-                    else if (n == "additionalProperties") first(additionalProperties, e);
+                    if (n == "allOf")
+                        first(allOf, e);
+                    else if (n == "anyOf")
+                        first(anyOf, e);
+                    else if (n == "additionalProperties")
+                        first(additionalProperties, e);
                     break;
                 case 'b':
-                    if (n == "bsonType") first(bsonType, e);
+                    if (n == "bsonType")
+                        first(bsonType, e);
                     break;
                 case 'e':
-                    if (n == "enum") first(enumValues, e);
-                    else if (n == "exclusiveMinimum") first(exclusiveMinimum, e);
-                    else if (n == "exclusiveMaximum") first(exclusiveMaximum, e);
+                    if (n == "enum")
+                        first(enumValues, e);
+                    else if (n == "exclusiveMinimum")
+                        first(exclusiveMinimum, e);
+                    else if (n == "exclusiveMaximum")
+                        first(exclusiveMaximum, e);
                     break;
                 case 'i':
-                    if (n == "items") first(items, e);
+                    if (n == "items")
+                        first(items, e);
                     break;
                 case 'm':
-                    if (n == "minimum") first(minimum, e);
-                    else if (n == "maximum") first(maximum, e);
-                    else if (n == "minLength") first(minLength, e);
-                    else if (n == "maxLength") first(maxLength, e);
-                    else if (n == "minProperties") first(minProperties, e);
-                    else if (n == "maxProperties") first(maxProperties, e);
-                    else if (n == "minItems") first(minItems, e);
-                    else if (n == "maxItems") first(maxItems, e);
+                    if (n == "minimum")
+                        first(minimum, e);
+                    else if (n == "maximum")
+                        first(maximum, e);
+                    else if (n == "minLength")
+                        first(minLength, e);
+                    else if (n == "maxLength")
+                        first(maxLength, e);
+                    else if (n == "minProperties")
+                        first(minProperties, e);
+                    else if (n == "maxProperties")
+                        first(maxProperties, e);
+                    else if (n == "minItems")
+                        first(minItems, e);
+                    else if (n == "maxItems")
+                        first(maxItems, e);
                     break;
                 case 'n':
-                    if (n == "not") first(notSchema, e);
+                    if (n == "not")
+                        first(notSchema, e);
                     break;
                 case 'o':
-                    if (n == "oneOf") first(oneOf, e);
+                    if (n == "oneOf")
+                        first(oneOf, e);
                     break;
                 case 'p':
-                    if (n == "properties") first(properties, e);
-                    else if (n == "patternProperties") first(patternProperties, e);
-                    else if (n == "pattern") first(pattern, e);
+                    if (n == "properties")
+                        first(properties, e);
+                    else if (n == "patternProperties")
+                        first(patternProperties, e);
+                    else if (n == "pattern")
+                        first(pattern, e);
                     break;
                 case 'r':
-                    if (n == "required") first(required, e);
+                    if (n == "required")
+                        first(required, e);
                     break;
                 case 't':
-                    if (n == "type") first(type, e);
+                    if (n == "type")
+                        first(type, e);
                     break;
                 case 'u':
-                    if (n == "uniqueItems") first(uniqueItems, e);
+                    if (n == "uniqueItems")
+                        first(uniqueItems, e);
                     break;
                 default:
                     break;

@@ -28,24 +28,36 @@ void check(bool cond, const char* what, const BSONObj& a = BSONObj(),
 }
 
 const std::vector<BSONObj>& documents() {
-    static const std::vector<BSONObj> docs = [] {
-        std::vector<BSONObj> v;
-        v.push_back(BSONObj());
-        v.push_back(BSON("_id" << 1 << "a" << 1 << "b" << "abc" << "c" << BSON("d" << 2.5)));
-        v.push_back(BSON("_id" << 2 << "a" << BSON_ARRAY(1 << 2 << BSON("b" << 3)) << "b"
-                               << "ABC" << "c" << BSON_ARRAY(BSON("d" << 1) << BSON("d" << "x"))));
-        v.push_back(BSON("_id" << 3 << "a" << BSONNULL << "b" << BSON_ARRAY("a" << "B")
-                               << "t" << Date_t::fromMillisSinceEpoch(1000)));
-        v.push_back(BSON("_id" << "x" << "a" << BSON("b" << BSON("c" << 1)) << "b" << true
-                               << "c" << 1LL << "loc" << BSON_ARRAY(1.0 << 2.0)));
-        return v;
-    }();
+    static const std::vector<BSONObj> docs =
+        [] {
+            std::vector<BSONObj> v;
+            v.push_back(BSONObj());
+            v.push_back(BSON("_id" << 1 << "a" << 1 << "b"
+                                   << "abc"
+                                   << "c" << BSON("d" << 2.5)));
+            v.push_back(BSON("_id" << 2 << "a" << BSON_ARRAY(1 << 2 << BSON("b" << 3)) << "b"
+                                   << "ABC"
+                                   << "c"
+                                   << BSON_ARRAY(BSON("d" << 1) << BSON("d"
+                                                                        << "x"))));
+            v.push_back(BSON("_id" << 3 << "a" << BSONNULL << "b"
+                                   << BSON_ARRAY("a"
+                                                 << "B")
+                                   << "t" << Date_t::fromMillisSinceEpoch(1000)));
+            v.push_back(BSON("_id"
+                             << "x"
+                             << "a" << BSON("b" << BSON("c" << 1)) << "b" << true << "c" << 1LL
+                             << "loc" << BSON_ARRAY(1.0 << 2.0)));
+            return v;
+        }();
     return docs;
 }
 
 const CollatorInterface* caseInsensitive() {
     static const std::unique_ptr<CollatorInterface> c = [] {
-        auto sw = makeCollator(BSON("locale" << "en" << "strength" << 2));
+        auto sw = makeCollator(BSON("locale"
+                                    << "en"
+                                    << "strength" << 2));
         check(sw.isOK(), "the fixed collation parses");
         return std::move(sw.getValue());
     }();
@@ -73,8 +85,8 @@ void runOne(const BSONObj& filter, const CollatorInterface* collator) {
         return;  // evaluation errors ($mod by zero...) are allowed; they must not crash
     }
     BSONObj ser = me->serialize();
-    check(validateBSON(ser.objdata(), ser.objsize()).isOK(), "serialisation is valid BSON",
-          filter, ser);
+    check(validateBSON(ser.objdata(), ser.objsize()).isOK(), "serialisation is valid BSON", filter,
+          ser);
     auto reparsed = parseMatchExpression(ser);
     if (!reparsed.isOK())
         std::fprintf(stderr, "reparse error: %s\n", reparsed.getStatus().toString().c_str());

@@ -363,8 +363,8 @@ public:
         if (v.nullish())
             return;
         uassert(40400,
-                "$mergeObjects requires object inputs, but input " + v.toString() +
-                    " is of type " + typeNameOf(v),
+                "$mergeObjects requires object inputs, but input " + v.toString() + " is of type " +
+                    typeNameOf(v),
                 v.isObject());
         BSONObj add = v.getDocument();
         // Keep the original order: fields already present are replaced in place.
@@ -437,7 +437,7 @@ public:
         double delta = mean - _mean;
         _mean += delta * static_cast<double>(n) / static_cast<double>(total);
         _m2 += m2 + delta * delta * static_cast<double>(_n) * static_cast<double>(n) /
-            static_cast<double>(total);
+                        static_cast<double>(total);
         _n = total;
     }
 
@@ -476,8 +476,10 @@ AccumulatorParser unaryParser(StringData name, Make make) {
 }
 
 const bool kRegistered = [] {
-    registerAccumulator("$sum", unaryParser("$sum", [] { return std::make_unique<AccumulatorSum>(); }));
-    registerAccumulator("$avg", unaryParser("$avg", [] { return std::make_unique<AccumulatorAvg>(); }));
+    registerAccumulator("$sum",
+                        unaryParser("$sum", [] { return std::make_unique<AccumulatorSum>(); }));
+    registerAccumulator("$avg",
+                        unaryParser("$avg", [] { return std::make_unique<AccumulatorAvg>(); }));
     registerAccumulator("$min", unaryParser("$min", [](const StringComparator* strings) {
                             return std::make_unique<AccumulatorMinMax>(false, strings);
                         }));
@@ -487,31 +489,29 @@ const bool kRegistered = [] {
     registerAccumulator("$first", unaryParser("$first", [] {
                             return std::make_unique<AccumulatorFirstLast>(false);
                         }));
-    registerAccumulator("$last", unaryParser("$last", [] {
-                            return std::make_unique<AccumulatorFirstLast>(true);
-                        }));
-    registerAccumulator("$push", unaryParser("$push", [] { return std::make_unique<AccumulatorPush>(); }));
+    registerAccumulator(
+        "$last", unaryParser("$last", [] { return std::make_unique<AccumulatorFirstLast>(true); }));
+    registerAccumulator("$push",
+                        unaryParser("$push", [] { return std::make_unique<AccumulatorPush>(); }));
     registerAccumulator("$addToSet", unaryParser("$addToSet", [](const StringComparator* strings) {
                             return std::make_unique<AccumulatorAddToSet>(strings);
                         }));
     registerAccumulator("$mergeObjects", unaryParser("$mergeObjects", [] {
                             return std::make_unique<AccumulatorMergeObjects>();
                         }));
-    registerAccumulator("$stdDevPop", simpleParser([] {
-                            return std::make_unique<AccumulatorStdDev>(false);
-                        }));
-    registerAccumulator("$stdDevSamp", simpleParser([] {
-                            return std::make_unique<AccumulatorStdDev>(true);
-                        }));
-    registerAccumulator(
-        "$count",
-        [](ExpressionContext*, const BSONElement& arg,
-           const VariablesParseState&) -> std::pair<ExprPtr, AccumulatorFactory> {
-            uassert(ErrorCodes::TypeMismatch, "$count takes no arguments, i.e. $count:{}",
-                    arg.type() == BSONType::kObject && arg.Obj().isEmpty());
-            return {std::make_unique<ExpressionConstant>(Value(1)),
-                    [] { return std::make_unique<AccumulatorSum>(); }};
-        });
+    registerAccumulator("$stdDevPop",
+                        simpleParser([] { return std::make_unique<AccumulatorStdDev>(false); }));
+    registerAccumulator("$stdDevSamp",
+                        simpleParser([] { return std::make_unique<AccumulatorStdDev>(true); }));
+    registerAccumulator("$count",
+                        [](ExpressionContext*, const BSONElement& arg,
+                           const VariablesParseState&) -> std::pair<ExprPtr, AccumulatorFactory> {
+                            uassert(ErrorCodes::TypeMismatch,
+                                    "$count takes no arguments, i.e. $count:{}",
+                                    arg.type() == BSONType::kObject && arg.Obj().isEmpty());
+                            return {std::make_unique<ExpressionConstant>(Value(1)),
+                                    [] { return std::make_unique<AccumulatorSum>(); }};
+                        });
     return true;
 }();
 

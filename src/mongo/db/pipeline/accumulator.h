@@ -169,7 +169,7 @@ private:
     int _kind = 0;  // 0 int, 1 long, 2 double
     bool _decimal = false;
     long long _long = 0;
-    double _double = 0;      // doubles (Kahan-compensated)
+    double _double = 0;  // doubles (Kahan-compensated)
     double _compensation = 0;
     Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
 };

@@ -194,7 +194,8 @@ private:
 /** $median / $percentile (method 'approximate'): exact nearest-rank percentiles. */
 class AccumulatorPercentile final : public Accumulator {
 public:
-    AccumulatorPercentile(std::vector<double> ps, bool single) : _ps(std::move(ps)), _single(single) {}
+    AccumulatorPercentile(std::vector<double> ps, bool single)
+        : _ps(std::move(ps)), _single(single) {}
     void process(const Value& v) override {
         if (v.numeric())
             _vals.push_back(v.getDouble());
@@ -262,8 +263,7 @@ AccumulatorParser nParser(StringData name, AccumulatorN::Kind kind) {
         uassert(5787906, "Missing value for 'n'", !nE.eoo());
         uassert(5787907, "Missing value for 'input'", !inputE.eoo());
         long long n = parseN(expCtx, nE);
-        return {Expression::parseOperand(expCtx, inputE, vps),
-                [kind, n, expCtx] {
+        return {Expression::parseOperand(expCtx, inputE, vps), [kind, n, expCtx] {
                     return std::make_unique<AccumulatorN>(kind, n, expCtx->getCollator());
                 }};
     };
@@ -336,11 +336,15 @@ AccumulatorParser percentileParser(bool median) {
                 uasserted(40415, "BSON field '" + std::string(op) + "." + std::string(fn) +
                                      "' is an unknown field.");
         }
-        uassert(40414, "BSON field '" + std::string(op) + ".input' is missing but a required "
-                                                          "field",
+        uassert(40414,
+                "BSON field '" + std::string(op) +
+                    ".input' is missing but a required "
+                    "field",
                 !inputE.eoo());
-        uassert(40414, "BSON field '" + std::string(op) + ".method' is missing but a required "
-                                                          "field",
+        uassert(40414,
+                "BSON field '" + std::string(op) +
+                    ".method' is missing but a required "
+                    "field",
                 !methodE.eoo());
         uassert(ErrorCodes::BadValue, "Currently only 'approximate' can be used as method.",
                 methodE.type() == BSONType::kString && methodE.valueStringData() == "approximate");

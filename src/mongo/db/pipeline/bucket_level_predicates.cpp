@@ -95,7 +95,9 @@ bool scalarOperand(const BSONElement& v) {
 class Generator {
 public:
     Generator(const BucketSpec& spec, const BucketPredicateOptions& opts)
-        : _spec(spec), _opts(opts), _spanMillis(static_cast<long long>(opts.bucketMaxSpanSeconds) * 1000) {}
+        : _spec(spec),
+          _opts(opts),
+          _spanMillis(static_cast<long long>(opts.bucketMaxSpanSeconds) * 1000) {}
 
     Mapped mapFilter(const BSONObj& filter) {
         std::vector<Mapped> parts;
@@ -163,8 +165,8 @@ private:
             (path == *_spec.metaField || path.rfind(*_spec.metaField + ".", 0) == 0)) {
             if (!_spec.includes(*_spec.metaField))
                 return Mapped{BSONObj(), std::nullopt};
-            std::string renamed =
-                std::string(timeseries::kBucketMetaFieldName) + path.substr(_spec.metaField->size());
+            std::string renamed = std::string(timeseries::kBucketMetaFieldName) +
+                                  path.substr(_spec.metaField->size());
             BSONObjBuilder b;
             b.appendAs(e, renamed);
             BSONObj pred = b.obj();
@@ -281,8 +283,8 @@ private:
         static const BSONObj kNaN = BSON("" << std::numeric_limits<double>::quiet_NaN());
         const bool nanOperand = v.isNumber() && std::isnan(v.numberDouble());
         BSONObj core;
-        if (nanOperand && (op == "$eq" || op == "$lt" || op == "$lte" || op == "$gt" ||
-                           op == "$gte"))
+        if (nanOperand &&
+            (op == "$eq" || op == "$lt" || op == "$lte" || op == "$gt" || op == "$gte"))
             core = cmp(minF, "$eq", kNaN.firstElement());
         else if (op == "$eq")
             core = andOf({cmp(minF, "$lte", v), cmp(maxF, "$gte", v)});
@@ -296,8 +298,10 @@ private:
         if (v.isNumber() && !nanOperand && op != "$gt" && op != "$gte")
             alternatives.push_back(cmp(minF, "$eq", kNaN.firstElement()));
         // Arrays compare element by element: keep those buckets.
-        alternatives.push_back(BSON(minF << BSON("$type" << "array")));
-        alternatives.push_back(BSON(maxF << BSON("$type" << "array")));
+        alternatives.push_back(BSON(minF << BSON("$type"
+                                                 << "array")));
+        alternatives.push_back(BSON(maxF << BSON("$type"
+                                                 << "array")));
         if (!_opts.assumeNoMixedSchemaData)
             alternatives.push_back(typeGuard(field));
         return Mapped{orOf(alternatives), std::nullopt};

@@ -73,9 +73,9 @@ private:
     struct Column {
         std::string name;
         bool isTime = false;
-        BSONElement raw;       // the column in the bucket's data region
-        bool ready = false;    // decoded into one of the forms below
-        std::optional<ScalarColumn> scalar;    // v2/v3 single-type scalar column
+        BSONElement raw;                     // the column in the bucket's data region
+        bool ready = false;                  // decoded into one of the forms below
+        std::optional<ScalarColumn> scalar;  // v2/v3 single-type scalar column
         BSONType scalarType = BSONType::kEOO;
         std::optional<DecodedColumn> decoded;  // v2/v3 other columns
         std::vector<BSONElement> values;       // v1, aligned with positions (EOO: missing)
@@ -90,11 +90,11 @@ private:
     /** Decodes `c` unless it is ready (throws for corrupt columns). */
     void decode(Column& c);
 
-    std::vector<Column> _columns;  // time column first
-    int _version = 0;              // control.version of the current bucket
-    size_t _positions = 0;         // values decoded from the current bucket so far
-    bool _allReady = false;        // every column decoded (getNext's first call does it)
-    std::vector<ScalarColumn> _spare;  // decode buffers of earlier buckets, for reuse
+    std::vector<Column> _columns;           // time column first
+    int _version = 0;                       // control.version of the current bucket
+    size_t _positions = 0;                  // values decoded from the current bucket so far
+    bool _allReady = false;                 // every column decoded (getNext's first call does it)
+    std::vector<ScalarColumn> _spare;       // decode buffers of earlier buckets, for reuse
     std::vector<BSONElement> _dataColumns;  // reset()'s scratch: included non-time columns
     size_t _count = 0;
     size_t _next = 0;

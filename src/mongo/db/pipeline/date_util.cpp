@@ -69,10 +69,14 @@ absl::TimeZone parseTimeZone(StringData spec) {
 
 bool parseTimeUnit(StringData s, TimeUnit* out) {
     static const std::map<std::string, TimeUnit, std::less<>> kUnits = {
-        {"millisecond", TimeUnit::kMillisecond}, {"second", TimeUnit::kSecond},
-        {"minute", TimeUnit::kMinute},           {"hour", TimeUnit::kHour},
-        {"day", TimeUnit::kDay},                 {"week", TimeUnit::kWeek},
-        {"month", TimeUnit::kMonth},             {"quarter", TimeUnit::kQuarter},
+        {"millisecond", TimeUnit::kMillisecond},
+        {"second", TimeUnit::kSecond},
+        {"minute", TimeUnit::kMinute},
+        {"hour", TimeUnit::kHour},
+        {"day", TimeUnit::kDay},
+        {"week", TimeUnit::kWeek},
+        {"month", TimeUnit::kMonth},
+        {"quarter", TimeUnit::kQuarter},
         {"year", TimeUnit::kYear}};
     auto it = kUnits.find(s);
     if (it == kUnits.end())
@@ -209,7 +213,9 @@ Date_t truncateDate(Date_t date, TimeUnit unit, long long binSize, const absl::T
         case TimeUnit::kMonth:
         case TimeUnit::kQuarter:
         case TimeUnit::kYear: {
-            long long width = binSize * (unit == TimeUnit::kMonth ? 1 : unit == TimeUnit::kQuarter ? 3 : 12);
+            long long width = binSize * (unit == TimeUnit::kMonth     ? 1
+                                         : unit == TimeUnit::kQuarter ? 3
+                                                                      : 12);
             long long months = monthsSince2000(absl::ToCivilSecond(t, tz));
             long long start = floorDiv(months, width) * width;
             absl::CivilMonth m(2000 + floorDiv(start, 12), 1 + (start - floorDiv(start, 12) * 12));
@@ -240,7 +246,9 @@ Date_t addToDate(Date_t date, TimeUnit unit, long long amount, const absl::TimeZ
         absl::CivilDay d = absl::CivilDay(cs) + amount * (unit == TimeUnit::kWeek ? 7 : 1);
         out = absl::CivilSecond(d.year(), d.month(), d.day(), cs.hour(), cs.minute(), cs.second());
     } else {
-        long long months = amount * (unit == TimeUnit::kMonth ? 1 : unit == TimeUnit::kQuarter ? 3 : 12);
+        long long months = amount * (unit == TimeUnit::kMonth     ? 1
+                                     : unit == TimeUnit::kQuarter ? 3
+                                                                  : 12);
         absl::CivilMonth m = absl::CivilMonth(cs) + months;
         // Clamp the day to the last day of the target month.
         int lastDay = (absl::CivilDay(absl::CivilMonth(m) + 1) - 1).day();
@@ -262,17 +270,17 @@ long long dateDiff(Date_t start, Date_t end, TimeUnit unit, const absl::TimeZone
             auto offS = static_cast<long long>(tz.At(toAbsl(start)).offset) * 1000;
             auto offE = static_cast<long long>(tz.At(toAbsl(end)).offset) * 1000;
             return floorDiv(end.toMillisSinceEpoch() + offE, w) -
-                floorDiv(start.toMillisSinceEpoch() + offS, w);
+                   floorDiv(start.toMillisSinceEpoch() + offS, w);
         }
         case TimeUnit::kDay:
             return absl::CivilDay(absl::ToCivilSecond(toAbsl(end), tz)) -
-                absl::CivilDay(absl::ToCivilSecond(toAbsl(start), tz));
+                   absl::CivilDay(absl::ToCivilSecond(toAbsl(start), tz));
         case TimeUnit::kWeek: {
             Date_t s = truncateDate(start, TimeUnit::kWeek, 1, tz, startOfWeek);
             Date_t e = truncateDate(end, TimeUnit::kWeek, 1, tz, startOfWeek);
             return (absl::CivilDay(absl::ToCivilSecond(toAbsl(e), tz)) -
                     absl::CivilDay(absl::ToCivilSecond(toAbsl(s), tz))) /
-                7;
+                   7;
         }
         default: {
             long long ms = monthsSince2000(absl::ToCivilSecond(toAbsl(start), tz));
@@ -394,8 +402,8 @@ std::string formatDate(StringData format, Date_t date, const absl::TimeZone& tz)
                 out.push_back('%');
                 break;
             default:
-                uasserted(18536, "Invalid format character '%" + std::string(1, f) +
-                                     "' in format string");
+                uasserted(18536,
+                          "Invalid format character '%" + std::string(1, f) + "' in format string");
         }
     }
     return out;
@@ -470,16 +478,34 @@ StatusWith<Date_t> parseDateString(StringData s, const absl::TimeZone& tz, Strin
                 return Status(ErrorCodes::Error(18535), "Unmatched '%' at end of format string");
             bool ok = true;
             switch (format[i]) {
-                case 'Y': ok = readInt(s, &pos, 4, 4, &year); break;
-                case 'm': ok = readInt(s, &pos, 1, 2, &month); break;
-                case 'd': ok = readInt(s, &pos, 1, 2, &day); break;
-                case 'H': ok = readInt(s, &pos, 1, 2, &hour); break;
-                case 'M': ok = readInt(s, &pos, 1, 2, &minute); break;
-                case 'S': ok = readInt(s, &pos, 1, 2, &second); break;
-                case 'L': ok = readInt(s, &pos, 1, 3, &millis); break;
+                case 'Y':
+                    ok = readInt(s, &pos, 4, 4, &year);
+                    break;
+                case 'm':
+                    ok = readInt(s, &pos, 1, 2, &month);
+                    break;
+                case 'd':
+                    ok = readInt(s, &pos, 1, 2, &day);
+                    break;
+                case 'H':
+                    ok = readInt(s, &pos, 1, 2, &hour);
+                    break;
+                case 'M':
+                    ok = readInt(s, &pos, 1, 2, &minute);
+                    break;
+                case 'S':
+                    ok = readInt(s, &pos, 1, 2, &second);
+                    break;
+                case 'L':
+                    ok = readInt(s, &pos, 1, 3, &millis);
+                    break;
                 case 'z':
-                case 'Z': ok = readZone(s, &pos, &offset); break;
-                case '%': ok = pos < s.size() && s[pos++] == '%'; break;
+                case 'Z':
+                    ok = readZone(s, &pos, &offset);
+                    break;
+                case '%':
+                    ok = pos < s.size() && s[pos++] == '%';
+                    break;
                 default:
                     return Status(ErrorCodes::Error(18536), "Invalid format character");
             }
@@ -542,12 +568,12 @@ StatusWith<Date_t> parseDateString(StringData s, const absl::TimeZone& tz, Strin
         return parseFailure(s);
     // A day past the end of its month (2024-02-30) is invalid, as upstream, not rolled over.
     if (absl::CivilDay(year, month, day).day() != day)
-        return Status(ErrorCodes::ConversionFailure,
-                      "Error parsing date string '" + std::string(s) +
-                          "'; 11: The parsed date was invalid");
+        return Status(
+            ErrorCodes::ConversionFailure,
+            "Error parsing date string '" + std::string(s) + "'; 11: The parsed date was invalid");
     absl::CivilSecond cs(year, month, day, hour, minute, second);
-    absl::Time t = offset ? absl::FromCivil(cs, absl::FixedTimeZone(*offset))
-                          : absl::FromCivil(cs, tz);
+    absl::Time t =
+        offset ? absl::FromCivil(cs, absl::FixedTimeZone(*offset)) : absl::FromCivil(cs, tz);
     return Date_t::fromMillisSinceEpoch(absl::ToUnixMillis(t) + millis);
 }
 

@@ -41,7 +41,8 @@ long long unitMillis(TimeUnit u);
 /** Milliseconds in the longest instance of a unit (a month counts 31 days, a year 366). */
 long long longestUnitMillis(TimeUnit u);
 
-/** Day of week 0 = Sunday ... 6 = Saturday from "sunday"/"sun" (case-insensitive); -1 if unknown. */
+/** Day of week 0 = Sunday ... 6 = Saturday from "sunday"/"sun" (case-insensitive); -1 if unknown.
+ */
 int parseDayOfWeek(StringData s);
 
 /** $dateTrunc's computation. `startOfWeek` is 0 (Sunday) .. 6. */

@@ -25,8 +25,7 @@ std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
     StringData name = e.fieldNameStringData();
     auto& r = stageRegistry();
     auto it = r.find(name);
-    uassert(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'",
-            it != r.end());
+    uassert(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'", it != r.end());
     return it->second(e, expCtx);
 }
 

@@ -26,11 +26,11 @@ using StageList = std::list<StagePtr>;
 
 /** Where a stage may appear and what it needs. */
 struct StageConstraints {
-    bool requiresFirst = false;     // $documents, $collStats, $indexStats, $geoNear
-    bool requiresLast = false;      // $out, $merge
+    bool requiresFirst = false;  // $documents, $collStats, $indexStats, $geoNear
+    bool requiresLast = false;   // $out, $merge
     bool allowedInFacet = true;
     bool isWriteStage = false;
-    bool needsInput = true;         // false for $documents (collectionless)
+    bool needsInput = true;  // false for $documents (collectionless)
 
     /** A stage that must come first, makes its own documents and is refused inside $facet
      * ($collStats, $indexStats, $currentOp, $listCatalog). */
@@ -118,8 +118,8 @@ private:
     size_t _pos = 0;
 };
 
-using StageParser =
-    std::function<std::vector<StagePtr>(const BSONElement&, const std::shared_ptr<ExpressionContext>&)>;
+using StageParser = std::function<std::vector<StagePtr>(const BSONElement&,
+                                                        const std::shared_ptr<ExpressionContext>&)>;
 
 void registerDocumentSource(StringData name, StageParser parser);
 

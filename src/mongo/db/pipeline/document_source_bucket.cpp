@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mongo/db/pipeline/document_source_group.h"
-#include "mongo/db/pipeline/granularity_rounder.h"
-#include "mongo/db/pipeline/document_source_sort.h"
-#include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/exec/sorter.h"
+#include "mongo/db/pipeline/collation_keys.h"
+#include "mongo/db/pipeline/document_source_group.h"
+#include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/db/pipeline/granularity_rounder.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -16,8 +16,8 @@ namespace {
 
 std::vector<StagePtr> parseBucket(const BSONElement& e,
                                   const std::shared_ptr<ExpressionContext>& expCtx) {
-    uassert(40201, "Argument to $bucket stage must be an object, but found type: " +
-                       typeNameOf(Value(e)),
+    uassert(40201,
+            "Argument to $bucket stage must be an object, but found type: " + typeNameOf(Value(e)),
             e.type() == BSONType::kObject);
     BSONElement groupBy, boundaries, dflt, output;
     for (auto f : e.Obj()) {
@@ -35,42 +35,49 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
     }
     uassert(40198, "$bucket requires 'groupBy' and 'boundaries' to be specified.",
             !groupBy.eoo() && !boundaries.eoo());
-    uassert(40202, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an "
-                   "expression, but found: " + groupBy.toString(false),
+    uassert(40202,
+            "The $bucket 'groupBy' field must be defined as a $-prefixed path or an "
+            "expression, but found: " +
+                groupBy.toString(false),
             (groupBy.type() == BSONType::kString && groupBy.valueStringData().starts_with("$")) ||
                 groupBy.type() == BSONType::kObject);
-    uassert(40200, "The $bucket 'boundaries' field must be an array, but found type: " +
-                       typeNameOf(Value(boundaries)),
+    uassert(40200,
+            "The $bucket 'boundaries' field must be an array, but found type: " +
+                typeNameOf(Value(boundaries)),
             boundaries.type() == BSONType::kArray);
     auto bounds = std::make_shared<std::vector<Value>>();
     for (auto b : boundaries.Obj())
         bounds->push_back(Value::copyOf(b));
-    uassert(40192, "The $bucket 'boundaries' field must have at least 2 values, but found " +
-                       std::to_string(bounds->size()) + " value(s).",
+    uassert(40192,
+            "The $bucket 'boundaries' field must have at least 2 values, but found " +
+                std::to_string(bounds->size()) + " value(s).",
             bounds->size() >= 2);
     const StringComparator* strings = expCtx->getCollator();
     for (size_t i = 1; i < bounds->size(); ++i) {
         const Value& a = (*bounds)[i - 1];
         const Value& b = (*bounds)[i];
-        uassert(40193, "All values in the the 'boundaries' option to $bucket must have the same "
-                       "type. Found conflicting types " + typeNameOf(a) + " and " + typeNameOf(b) +
-                           ".",
+        uassert(40193,
+                "All values in the the 'boundaries' option to $bucket must have the same "
+                "type. Found conflicting types " +
+                    typeNameOf(a) + " and " + typeNameOf(b) + ".",
                 canonicalizeBSONType(a.getType()) == canonicalizeBSONType(b.getType()));
-        uassert(40194, "The 'boundaries' option to $bucket must be sorted, but elements " +
-                           std::to_string(i - 1) + " and " + std::to_string(i) +
-                           " are not in ascending order (" + a.toString() + " is not less than " +
-                           b.toString() + ").",
+        uassert(40194,
+                "The 'boundaries' option to $bucket must be sorted, but elements " +
+                    std::to_string(i - 1) + " and " + std::to_string(i) +
+                    " are not in ascending order (" + a.toString() + " is not less than " +
+                    b.toString() + ").",
                 Value::compare(a, b, strings) < 0);
     }
     std::shared_ptr<Value> defaultValue;
     if (!dflt.eoo()) {
         defaultValue = std::make_shared<Value>(Value::copyOf(dflt));
         bool between = Value::compare(*defaultValue, bounds->front(), strings) >= 0 &&
-            Value::compare(*defaultValue, bounds->back(), strings) < 0 &&
-            canonicalizeBSONType(defaultValue->getType()) ==
-                canonicalizeBSONType(bounds->front().getType());
-        uassert(40199, "The $bucket 'default' field must be less than the lowest boundary or "
-                       "greater than or equal to the highest boundary.",
+                       Value::compare(*defaultValue, bounds->back(), strings) < 0 &&
+                       canonicalizeBSONType(defaultValue->getType()) ==
+                           canonicalizeBSONType(bounds->front().getType());
+        uassert(40199,
+                "The $bucket 'default' field must be less than the lowest boundary or "
+                "greater than or equal to the highest boundary.",
                 !between);
     }
     auto groupExpr = std::shared_ptr<Expression>(
@@ -98,14 +105,15 @@ std::vector<StagePtr> parseBucket(const BSONElement& e,
         });
     std::vector<AccumulationStatement> accs;
     BSONObj out = output.eoo() ? BSON("count" << BSON("$sum" << 1)) : output.Obj();
-    uassert(40196, "The $bucket 'output' field must be an object, but found type: " +
-                       typeNameOf(Value(output)),
+    uassert(40196,
+            "The $bucket 'output' field must be an object, but found type: " +
+                typeNameOf(Value(output)),
             output.eoo() || output.type() == BSONType::kObject);
     for (auto f : out)
         accs.push_back(parseAccumulationStatement(expCtx.get(), f, expCtx->makeParseState()));
     std::vector<StagePtr> stages;
-    stages.push_back(std::make_unique<DocumentSourceGroup>(expCtx, std::move(idExpr),
-                                                           std::move(accs), e.Obj()));
+    stages.push_back(
+        std::make_unique<DocumentSourceGroup>(expCtx, std::move(idExpr), std::move(accs), e.Obj()));
     stages.push_back(std::make_unique<DocumentSourceSort>(expCtx, BSON("_id" << 1)));
     return stages;
 }
@@ -130,8 +138,10 @@ public:
             else if (n == "output")
                 output = f;
             else if (n == "granularity") {
-                uassert(40261, "The $bucketAuto 'granularity' field must be a string, but found "
-                               "type: " + typeNameOf(Value(f)),
+                uassert(40261,
+                        "The $bucketAuto 'granularity' field must be a string, but found "
+                        "type: " +
+                            typeNameOf(Value(f)),
                         f.type() == BSONType::kString);
                 _rounder = uassertStatusOK(GranularityRounder::make(f.valueStringData()));
             } else
@@ -139,21 +149,25 @@ public:
         }
         uassert(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified",
                 !groupBy.eoo() && !buckets.eoo());
-        uassert(40241, "The $bucketAuto 'buckets' field must be a numeric value, but found type: " +
-                           typeNameOf(Value(buckets)),
+        uassert(40241,
+                "The $bucketAuto 'buckets' field must be a numeric value, but found type: " +
+                    typeNameOf(Value(buckets)),
                 buckets.isNumber());
-        uassert(40242, "The $bucketAuto 'buckets' field must be representable as a 32-bit "
-                       "integer",
+        uassert(40242,
+                "The $bucketAuto 'buckets' field must be representable as a 32-bit "
+                "integer",
                 Value(buckets).integral());
         _buckets = buckets.numberInt();
-        uassert(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: " +
-                           std::to_string(_buckets),
+        uassert(40243,
+                "The $bucketAuto 'buckets' field must be greater than 0, but found: " +
+                    std::to_string(_buckets),
                 _buckets > 0);
-        uassert(40239, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an "
-                       "expression object",
-                (groupBy.type() == BSONType::kString &&
-                 groupBy.valueStringData().starts_with("$")) ||
-                    groupBy.type() == BSONType::kObject);
+        uassert(
+            40239,
+            "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an "
+            "expression object",
+            (groupBy.type() == BSONType::kString && groupBy.valueStringData().starts_with("$")) ||
+                groupBy.type() == BSONType::kObject);
         _groupBy = Expression::parseOperand(_expCtx.get(), groupBy, _expCtx->makeParseState());
         BSONObj out = output.eoo() ? BSON("count" << BSON("$sum" << 1)) : output.Obj();
         for (auto f : out)
@@ -263,8 +277,7 @@ private:
             max = Value(_rounder->roundUp(lastKey.getDouble()));
             while (_pending && Value::compare(_pending->key, max, strings) < 0)
                 take(accs);
-            min = _prevMax.missing() ? Value(_rounder->roundDown(firstKey.getDouble()))
-                                     : _prevMax;
+            min = _prevMax.missing() ? Value(_rounder->roundDown(firstKey.getDouble())) : _prevMax;
             _prevMax = max;
         } else {
             min = firstKey;
@@ -283,15 +296,19 @@ private:
 
     /** With granularity every key must be a non-negative number (40258, 40259, 40260). */
     static void checkGranularityKey(const Value& key) {
-        uassert(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
-                       "but found a value with type: " + typeNameOf(key),
+        uassert(40258,
+                "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
+                "but found a value with type: " +
+                    typeNameOf(key),
                 key.numeric());
         double d = key.getDouble();
-        uassert(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
-                       "but found a NaN",
+        uassert(40259,
+                "$bucketAuto can specify a 'granularity' with numeric boundaries only, "
+                "but found a NaN",
                 !std::isnan(d));
-        uassert(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, "
-                       "but found a negative number",
+        uassert(40260,
+                "$bucketAuto can specify a 'granularity' with non-negative numbers only, "
+                "but found a negative number",
                 d >= 0.0);
     }
 
@@ -303,21 +320,22 @@ private:
     std::unique_ptr<ExternalSorter> _sorter;  // set on the first getNext()
     long long _count = 0;                     // input documents
     long long _perBucket = 1;
-    std::optional<Item> _pending;             // the next sorted item
-    Value _prevMax;                           // with granularity: the previous bucket's max
+    std::optional<Item> _pending;  // the next sorted item
+    Value _prevMax;                // with granularity: the previous bucket's max
 };
 
 const bool kRegistered = [] {
     registerDocumentSource("$bucket", parseBucket);
-    registerDocumentSource("$bucketAuto", [](const BSONElement& e,
-                                             const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(40240, "The argument to $bucketAuto must be an object, but found type: " +
-                           typeNameOf(Value(e)),
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceBucketAuto>(expCtx, e.Obj()));
-        return out;
-    });
+    registerDocumentSource(
+        "$bucketAuto", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(40240,
+                    "The argument to $bucketAuto must be an object, but found type: " +
+                        typeNameOf(Value(e)),
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceBucketAuto>(expCtx, e.Obj()));
+            return out;
+        });
     return true;
 }();
 

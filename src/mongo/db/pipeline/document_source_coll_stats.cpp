@@ -35,8 +35,8 @@ BucketsIndexSpecConverter& bucketsIndexSpecConverter() {
 class DocumentSourceComputed final : public DocumentSourceMaterialized {
 public:
     using Fn = std::function<std::vector<BSONObj>(ExpressionContext*)>;
-    DocumentSourceComputed(std::shared_ptr<ExpressionContext> expCtx, StringData name,
-                           BSONObj spec, Fn fn)
+    DocumentSourceComputed(std::shared_ptr<ExpressionContext> expCtx, StringData name, BSONObj spec,
+                           Fn fn)
         : DocumentSourceMaterialized(std::move(expCtx)),
           _name(name),
           _spec(spec.getOwned()),
@@ -67,17 +67,16 @@ private:
  */
 std::shared_ptr<Collection> collectionForStat(OperationContext* opCtx, const NamespaceString& nss,
                                               StringData what) {
-    const std::string context =
-        "Unable to retrieve " + std::string(what) + " in $collStats stage";
+    const std::string context = "Unable to retrieve " + std::string(what) + " in $collStats stage";
     auto coll = opCtx->getServiceContext()->catalog->lookup(nss);
     if (!coll && isView(opCtx, nss))
         uassertStatusOK(Status(ErrorCodes::CommandNotSupportedOnView,
                                "Namespace " + nss.ns() + " is a view, not a collection")
                             .withContext(context));
     if (!coll)
-        uassertStatusOK(Status(ErrorCodes::NamespaceNotFound,
-                               "Collection [" + nss.ns() + "] not found.")
-                            .withContext(context));
+        uassertStatusOK(
+            Status(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.")
+                .withContext(context));
     return coll;
 }
 
@@ -92,8 +91,8 @@ BSONObj collStats(ExpressionContext* expCtx, const DocumentSourceCollStatsSpec& 
         // On a time-series view the stage runs on the buckets; latencies are the view's.
         const NamespaceString latencyNss =
             spec.getRequestOnTimeseriesView() && nss.isTimeseriesBucketsCollection()
-            ? nss.getTimeseriesViewNamespace()
-            : nss;
+                ? nss.getTimeseriesViewNamespace()
+                : nss;
         Top::get().appendLatencyStats(latencyNss, latency->getHistograms(), &b);
     }
     if (const auto& storage = spec.getStorageStats()) {
@@ -172,13 +171,13 @@ private:
                 continue;  // re-appended after `spec`, from the converted spec
             if (f == "spec" && e.type() == BSONType::kObject) {
                 auto spec = bucketsIndexSpecConverter()
-                    ? bucketsIndexSpecConverter()(_unpackSpec, e.Obj())
-                    : std::nullopt;
+                                ? bucketsIndexSpecConverter()(_unpackSpec, e.Obj())
+                                : std::nullopt;
                 if (!spec)
                     return std::nullopt;
                 b.append("spec", *spec);
                 b.append("key", (*spec)["key"].type() == BSONType::kObject ? (*spec)["key"].Obj()
-                                                                            : BSONObj());
+                                                                           : BSONObj());
                 continue;
             }
             b.append(e);
@@ -190,47 +189,47 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource(kCollStats, [](const BSONElement& e,
-                                          const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(40166, "$collStats must take a nested object but found: " + e.toString(),
-                e.type() == BSONType::kObject);
-        auto spec = DocumentSourceCollStatsSpec::parse(e.Obj(), kCollStats);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceComputed>(
-            expCtx, kCollStats, e.Obj(),
-            [spec](ExpressionContext* c) { return std::vector<BSONObj>{collStats(c, spec)}; }));
-        return out;
-    });
-    registerDocumentSource(kIndexStats, [](const BSONElement& e,
-                                           const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(28803, "The $indexStats stage specification must be an empty object",
-                e.type() == BSONType::kObject && e.Obj().isEmpty());
-        std::vector<StagePtr> out;
-        out.push_back(
-            std::make_unique<DocumentSourceComputed>(expCtx, kIndexStats, BSONObj(), indexStats));
-        return out;
-    });
-    registerDocumentSource(kConvertBucketIndexStats, [](const BSONElement& e,
-                                                        const std::shared_ptr<ExpressionContext>&
-                                                            expCtx) {
-        uassert(5480000, "$_internalConvertBucketIndexStats specification must be an object",
-                e.type() == BSONType::kObject);
-        for (auto f : e.Obj()) {
-            StringData n = f.fieldNameStringData();
-            uassert(5480003,
-                    "unrecognized parameter to $_internalConvertBucketIndexStats: " +
-                        std::string(n),
-                    n == "timeField" || n == "metaField");
-            uassert(n == "timeField" ? 5480001 : 5480002,
-                    std::string(n) + " field must be a string", f.type() == BSONType::kString);
-        }
-        uassert(5480004,
-                "The $_internalConvertBucketIndexStats stage requires a timeField parameter",
-                e.Obj().hasField("timeField"));
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceConvertBucketIndexStats>(expCtx, e.Obj()));
-        return out;
-    });
+    registerDocumentSource(
+        kCollStats, [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(40166, "$collStats must take a nested object but found: " + e.toString(),
+                    e.type() == BSONType::kObject);
+            auto spec = DocumentSourceCollStatsSpec::parse(e.Obj(), kCollStats);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceComputed>(
+                expCtx, kCollStats, e.Obj(),
+                [spec](ExpressionContext* c) { return std::vector<BSONObj>{collStats(c, spec)}; }));
+            return out;
+        });
+    registerDocumentSource(
+        kIndexStats, [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(28803, "The $indexStats stage specification must be an empty object",
+                    e.type() == BSONType::kObject && e.Obj().isEmpty());
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceComputed>(expCtx, kIndexStats, BSONObj(),
+                                                                   indexStats));
+            return out;
+        });
+    registerDocumentSource(
+        kConvertBucketIndexStats,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(5480000, "$_internalConvertBucketIndexStats specification must be an object",
+                    e.type() == BSONType::kObject);
+            for (auto f : e.Obj()) {
+                StringData n = f.fieldNameStringData();
+                uassert(5480003,
+                        "unrecognized parameter to $_internalConvertBucketIndexStats: " +
+                            std::string(n),
+                        n == "timeField" || n == "metaField");
+                uassert(n == "timeField" ? 5480001 : 5480002,
+                        std::string(n) + " field must be a string", f.type() == BSONType::kString);
+            }
+            uassert(5480004,
+                    "The $_internalConvertBucketIndexStats stage requires a timeField parameter",
+                    e.Obj().hasField("timeField"));
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceConvertBucketIndexStats>(expCtx, e.Obj()));
+            return out;
+        });
     return true;
 }();
 
@@ -262,8 +261,8 @@ std::optional<StatsStageRewrite> rewriteStatsStageOnView(OperationContext* opCtx
     auto view = lookupView(opCtx, nss);
     if (!view)
         return std::nullopt;
-    const bool timeseries = view->viewOn == nss.makeTimeseriesBucketsNamespace() &&
-        !view->pipeline.empty() &&
+    const bool timeseries =
+        view->viewOn == nss.makeTimeseriesBucketsNamespace() && !view->pipeline.empty() &&
         view->pipeline.front().firstElementFieldNameStringData() == kUnpackBucket &&
         view->pipeline.front().firstElement().type() == BSONType::kObject;
     if (!timeseries) {

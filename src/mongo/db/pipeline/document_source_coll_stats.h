@@ -21,9 +21,9 @@ class StorageStatsSpec;
  * Appends the storage statistics of collection `nss` (buckets collection of a time-series
  * view included) to `builder`. Throws NamespaceNotFound / CommandNotSupportedOnView.
  */
-using StorageStatsAppender = std::function<void(OperationContext*, const NamespaceString& nss,
-                                                const StorageStatsSpec& spec,
-                                                BSONObjBuilder* builder)>;
+using StorageStatsAppender =
+    std::function<void(OperationContext*, const NamespaceString& nss, const StorageStatsSpec& spec,
+                       BSONObjBuilder* builder)>;
 void setStorageStatsAppender(StorageStatsAppender fn);
 
 /**

@@ -80,9 +80,10 @@ bool* optionField(CurrentOpOptions* o, StringData name) {
 }
 
 std::string mustBeBoolean(StringData name, const BSONElement& e) {
-    return "The '" + std::string(name) + "' parameter of the $currentOp stage must be a "
-                                         "boolean value, but found: " +
-        std::string(typeName(e.type()));
+    return "The '" + std::string(name) +
+           "' parameter of the $currentOp stage must be a "
+           "boolean value, but found: " +
+           std::string(typeName(e.type()));
 }
 
 /**

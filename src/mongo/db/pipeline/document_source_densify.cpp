@@ -18,8 +18,8 @@ namespace {
 
 /** True when dotted path `prefix` is `path` or one of its parents ("a" of "a.b"). */
 bool isPathPrefixOf(StringData prefix, StringData path) {
-    return path == prefix || (path.size() > prefix.size() && path.starts_with(prefix) &&
-                              path[prefix.size()] == '.');
+    return path == prefix ||
+           (path.size() > prefix.size() && path.starts_with(prefix) && path[prefix.size()] == '.');
 }
 
 class DocumentSourceDensify final : public DocumentSourceMaterialized {
@@ -119,8 +119,8 @@ private:
                                        &deltaMs) ||
                 __builtin_add_overflow(v.getDate().toMillisSinceEpoch(), deltaMs, &endMs))
                 return Value(Date_t::fromMillisSinceEpoch(std::numeric_limits<long long>::max()));
-            return Value(addToDate(v.getDate(), *_unit, static_cast<long long>(_step),
-                                   absl::UTCTimeZone()));
+            return Value(
+                addToDate(v.getDate(), *_unit, static_cast<long long>(_step), absl::UTCTimeZone()));
         }
         if ((v.getType() == BSONType::kNumberInt || v.getType() == BSONType::kNumberLong) &&
             wholeStep) {
@@ -139,8 +139,8 @@ private:
             uassert(6053600, "Encountered non-date value in $densify with a unit: " + v.toString(),
                     v.getType() == BSONType::kDate);
         else
-            uassert(5733201, "Densify field type must be numeric when no unit is given: " +
-                                 v.toString(),
+            uassert(5733201,
+                    "Densify field type must be numeric when no unit is given: " + v.toString(),
                     v.numeric());
     }
 
@@ -275,14 +275,14 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$densify", [](const BSONElement& e,
-                                          const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(ErrorCodes::TypeMismatch, "$densify specification must be an object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceDensify>(expCtx, e.Obj()));
-        return out;
-    });
+    registerDocumentSource(
+        "$densify", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(ErrorCodes::TypeMismatch, "$densify specification must be an object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceDensify>(expCtx, e.Obj()));
+            return out;
+        });
     return true;
 }();
 

@@ -37,7 +37,8 @@ double parseDistance(const BSONElement& e, StringData name, ExpressionContext* e
     if (e.isNumber()) {
         d = e.numberDouble();
     } else {
-        const bool expression = e.type() == BSONType::kObject ||
+        const bool expression =
+            e.type() == BSONType::kObject ||
             (e.type() == BSONType::kString && e.valueStringData().starts_with("$"));
         uassert(ErrorCodes::TypeMismatch,
                 "$geoNear requires '" + std::string(name) + "' to be a number",
@@ -71,8 +72,7 @@ GeoNearSpec GeoNearSpec::parse(const BSONElement& e, ExpressionContext* expCtx) 
                                         std::pair{"limit", spec.getLimit().has_value()},
                                         std::pair{"uniqueDocs", spec.getUniqueDocs().has_value()}})
         uassert(ErrorCodes::FailedToParse,
-                "$geoNear no longer supports the '" + std::string(name) + "' argument.",
-                !removed);
+                "$geoNear no longer supports the '" + std::string(name) + "' argument.", !removed);
     if (const auto& near = spec.getNear()) {
         BSONObjBuilder b;
         b.appendAs(near->getElement(), "near");
@@ -133,8 +133,8 @@ GeoNearSpec GeoNearSpec::parse(const BSONElement& e, ExpressionContext* expCtx) 
     if (near.type() == BSONType::kObject && near.Obj()["type"].type() == BSONType::kString) {
         auto sw = GeometryContainer::parseGeoJSON(near.Obj());
         uassertStatusOK(sw.getStatus());
-        uassert(ErrorCodes::BadValue, "$geoNear requires near to be a GeoJSON Point: " +
-                    near.toString(false),
+        uassert(ErrorCodes::BadValue,
+                "$geoNear requires near to be a GeoJSON Point: " + near.toString(false),
                 sw.getValue().isPoint());
         s.nearIsGeoJSON = true;
         s.nearLng = sw.getValue().x();
@@ -192,7 +192,9 @@ std::vector<std::pair<std::string, std::string>> geoIndexFields(OperationContext
 
 DocumentSourceGeoNear::DocumentSourceGeoNear(std::shared_ptr<ExpressionContext> expCtx,
                                              GeoNearSpec spec, std::string name)
-    : DocumentSourceMaterialized(std::move(expCtx)), _spec(std::move(spec)), _name(std::move(name)) {
+    : DocumentSourceMaterialized(std::move(expCtx)),
+      _spec(std::move(spec)),
+      _name(std::move(name)) {
     if (!_spec.query.isEmpty()) {
         _query = uassertStatusOK(parseMatchExpression(_spec.query));
         _query->setCollator(_expCtx->getCollator());
@@ -221,9 +223,9 @@ std::string DocumentSourceGeoNear::resolveKey() const {
         for (const auto& f : fields)
             if (f.first == _spec.key)
                 return _spec.key;
-        uasserted(ErrorCodes::IndexNotFound,
-                  "$geoNear requires a 2d or 2dsphere index, but none were found on key " +
-                      _spec.key);
+        uasserted(
+            ErrorCodes::IndexNotFound,
+            "$geoNear requires a 2d or 2dsphere index, but none were found on key " + _spec.key);
     }
     uassert(ErrorCodes::IndexNotFound,
             "$geoNear requires a 2d or 2dsphere index, but none were found", !fields.empty());
@@ -255,8 +257,8 @@ std::unique_ptr<PlanExecutor> DocumentSourceGeoNear::indexedCandidates(const std
     const double radians = *_spec.maxDistance / _spec.radiusScale();
     BSONObj operand =
         BSON("$centerSphere" << BSON_ARRAY(BSON_ARRAY(_spec.nearLng << _spec.nearLat) << radians));
-    auto region = uassertStatusOK(GeoQueryRegion::parse(
-        GeoQueryRegion::Op::kIntersects, operand, GeoQueryRegion::Origin::kInternal));
+    auto region = uassertStatusOK(GeoQueryRegion::parse(GeoQueryRegion::Op::kIntersects, operand,
+                                                        GeoQueryRegion::Origin::kInternal));
     FindPlanParams params;
     params.matcher = std::make_shared<GeoMatchExpression>(key, "$geoIntersects", region);
     params.filter = params.matcher->serialize();
@@ -339,8 +341,7 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
             continue;
         if (_spec.maxDistance && best > *_spec.maxDistance)
             continue;
-        BSONObj result =
-            setNestedField(d, distanceParts, Value(best * _spec.distanceMultiplier));
+        BSONObj result = setNestedField(d, distanceParts, Value(best * _spec.distanceMultiplier));
         if (!locParts.empty())
             result = setNestedField(result, locParts, Value(bestLoc));
         hits.push_back({best, order++, result.getOwned()});
@@ -353,9 +354,7 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
     return out;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 void uassertNearQueryIndexed(OperationContext* opCtx, const NamespaceString& nss,
                              const BSONObj& geoNearStage, const std::string& path) {
@@ -460,19 +459,19 @@ std::optional<BSONObj> nearFilterToGeoNear(const BSONObj& filter, std::string* p
 
 namespace {
 const bool kRegistered = [] {
-    for (StringData name : {DocumentSourceGeoNear::kStageName,
-                            DocumentSourceGeoNear::kCursorStageName,
-                            DocumentSourceGeoNear::kDistanceStageName}) {
+    for (StringData name :
+         {DocumentSourceGeoNear::kStageName, DocumentSourceGeoNear::kCursorStageName,
+          DocumentSourceGeoNear::kDistanceStageName}) {
         std::string n(name);
-        registerDocumentSource(name, [n](const BSONElement& e,
-                                         const std::shared_ptr<ExpressionContext>& expCtx)
-                                         -> std::vector<StagePtr> {
-            std::vector<StagePtr> out;
-            out.push_back(
-                std::make_unique<DocumentSourceGeoNear>(expCtx, GeoNearSpec::parse(e, expCtx.get()),
-                                                        n));
-            return out;
-        });
+        registerDocumentSource(
+            name,
+            [n](const BSONElement& e,
+                const std::shared_ptr<ExpressionContext>& expCtx) -> std::vector<StagePtr> {
+                std::vector<StagePtr> out;
+                out.push_back(std::make_unique<DocumentSourceGeoNear>(
+                    expCtx, GeoNearSpec::parse(e, expCtx.get()), n));
+                return out;
+            });
     }
     return true;
 }();

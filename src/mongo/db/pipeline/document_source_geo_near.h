@@ -35,11 +35,11 @@ class MatchExpression;
 class PlanExecutor;
 
 struct GeoNearSpec {
-    BSONObj near;              // {near: <value>} (owned)
+    BSONObj near;  // {near: <value>} (owned)
     bool nearIsGeoJSON = false;
     double nearLng = 0, nearLat = 0;
     std::string distanceField;
-    std::string key;           // empty: the collection's only geo index
+    std::string key;  // empty: the collection's only geo index
     bool spherical = false;
     std::optional<double> minDistance, maxDistance;
     BSONObj query;

@@ -47,8 +47,7 @@ std::string joinPath(const std::vector<std::string>& parts) {
 std::optional<std::string> forbiddenOperator(const BSONObj& obj) {
     for (auto e : obj) {
         StringData n = e.fieldNameStringData();
-        if (n == "$where" || n == "$text" || n == "$near" || n == "$nearSphere" ||
-            n == "$geoNear")
+        if (n == "$where" || n == "$text" || n == "$near" || n == "$nearSphere" || n == "$geoNear")
             return std::string(n);
         if (e.type() == BSONType::kObject || e.type() == BSONType::kArray)
             if (auto inner = forbiddenOperator(e.Obj()))
@@ -110,8 +109,7 @@ public:
                 "$graphLookup 'from' field must be a string, but found " + typeNameOf(Value(from)),
                 from.type() == BSONType::kString);
         _from = NamespaceString(_expCtx->ns.db(), from.str());
-        uassert(ErrorCodes::InvalidNamespace,
-                "invalid $graphLookup namespace: " + _from.ns(),
+        uassert(ErrorCodes::InvalidNamespace, "invalid $graphLookup namespace: " + _from.ns(),
                 _from.validateCollectionName().isOK());
         for (auto e : spec)
             parseArgument(e);
@@ -229,8 +227,10 @@ private:
     /** BSONObjectTooLarge 10334 when an output document of `bytes` would be too large. */
     static void checkOutputSize(const BSONObj& input, size_t bytes) {
         uassert(ErrorCodes::BSONObjectTooLarge,
-                "BSONObj size: " + std::to_string(bytes) + " is invalid. Size must be between 0 "
-                "and " + std::to_string(BSONObjMaxUserSize) + "(16MB) First element: " +
+                "BSONObj size: " + std::to_string(bytes) +
+                    " is invalid. Size must be between 0 "
+                    "and " +
+                    std::to_string(BSONObjMaxUserSize) + "(16MB) First element: " +
                     (input.isEmpty() ? std::string("EOO") : input.firstElement().toString()),
                 bytes <= static_cast<size_t>(BSONObjMaxInternalSize));
     }
@@ -238,8 +238,8 @@ private:
     /** getNext() with an absorbed $unwind: the documents found, one per output document. */
     std::optional<BSONObj> getNextUnwound() {
         const std::vector<std::string> indexPath = _unwind->includeArrayIndex.empty()
-            ? std::vector<std::string>()
-            : splitFieldPath(_unwind->includeArrayIndex);
+                                                       ? std::vector<std::string>()
+                                                       : splitFieldPath(_unwind->includeArrayIndex);
         while (true) {
             _expCtx->checkForInterruptEvery128();
             if (_pos < _found.size()) {
@@ -282,16 +282,16 @@ private:
                     e.isNumber());
             double d = e.numberDouble();
             long long asLong = e.numberLong();
-            uassert(40101, "maxDepth requires a nonnegative argument, found: " +
-                               std::to_string(asLong),
+            uassert(40101,
+                    "maxDepth requires a nonnegative argument, found: " + std::to_string(asLong),
                     asLong >= 0);
-            uassert(40102, "maxDepth could not be represented as a long long: " +
-                               std::to_string(asLong),
+            uassert(40102,
+                    "maxDepth could not be represented as a long long: " + std::to_string(asLong),
                     static_cast<double>(asLong) == d);
             _maxDepth = asLong;
         } else if (n == "restrictSearchWithMatch") {
-            uassert(40185, "restrictSearchWithMatch must be an object, found " +
-                               typeNameOf(Value(e)),
+            uassert(40185,
+                    "restrictSearchWithMatch must be an object, found " + typeNameOf(Value(e)),
                     e.type() == BSONType::kObject);
             parseRestriction(e.Obj());
         } else if (n == "from") {
@@ -408,7 +408,8 @@ private:
             BSONObjBuilder orClause;
             BSONArrayBuilder ors(orClause.subarrayStart("$or"));
             ors.append(inClause.obj());
-            ors.append(BSON(path << BSON("$type" << "null")));
+            ors.append(BSON(path << BSON("$type"
+                                         << "null")));
             ors.done();
             clauses.append(orClause.obj());
         } else {
@@ -426,8 +427,8 @@ private:
         opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
         opts.inheritCollation = true;
         opts.inheritedCollator = _expCtx->getCollator();
-        PreparedPipeline p = preparePipeline(_expCtx->opCtx, _from,
-                                             {BSON("$match" << makeQuery(batch))}, opts);
+        PreparedPipeline p =
+            preparePipeline(_expCtx->opCtx, _from, {BSON("$match" << makeQuery(batch))}, opts);
         while (auto d = p.pipeline->getNext()) {
             _expCtx->checkForInterruptEvery128();
             fn(*d);
@@ -459,8 +460,8 @@ private:
     /** The documents reachable from `input`'s startWith, each with its depth field. */
     std::vector<BSONObj> search(const BSONObj& input) {
         const StringComparator* strings = _expCtx->getCollator();
-        absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> visited(
-            0, ValueHash{strings}, ValueEq{strings});
+        absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> visited(0, ValueHash{strings},
+                                                                       ValueEq{strings});
         std::vector<Visited> order;
         _visitedBytes = 0;
         _frontierBytes = 0;
@@ -545,7 +546,7 @@ private:
     std::vector<std::string> _as, _connectFrom, _connectTo, _depthField;
     ExprPtr _startWith;
     std::optional<long long> _maxDepth;
-    std::optional<BSONObj> _restrict;                // as given (explain)
+    std::optional<BSONObj> _restrict;               // as given (explain)
     std::shared_ptr<MatchExpression> _localFilter;  // set when applied here (it uses $expr)
     ValueHash _frontierHash;
     ValueEq _frontierEq;

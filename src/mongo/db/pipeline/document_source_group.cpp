@@ -1,7 +1,7 @@
 #include "mongo/db/pipeline/document_source_group.h"
 
-#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/collation_keys.h"
+#include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/group_over_buckets.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -32,9 +32,8 @@ DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expC
     uassert(15955, "a group specification must include an _id", _idExpr);
 }
 
-DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx,
-                                         ExprPtr idExpr, std::vector<AccumulationStatement> accs,
-                                         BSONObj spec)
+DocumentSourceGroup::DocumentSourceGroup(std::shared_ptr<ExpressionContext> expCtx, ExprPtr idExpr,
+                                         std::vector<AccumulationStatement> accs, BSONObj spec)
     : DocumentSource(std::move(expCtx)),
       _spec(spec.getOwned()),
       _idExpr(std::move(idExpr)),
@@ -293,33 +292,34 @@ void DocumentSourceGroup::appendExplainStats(BSONObjBuilder* b) const {
 namespace {
 
 const bool kRegistered = [] {
-    registerDocumentSource("$group", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(15947, "a group's fields must be specified in an object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceGroup>(expCtx, e.Obj()));
-        return out;
-    });
-    registerDocumentSource("$sortByCount", [](const BSONElement& e,
-                                              const std::shared_ptr<ExpressionContext>& expCtx) {
-        if (e.type() == BSONType::kObject) {
-            uassert(40147,
-                    "the sortKey argument to $sortByCount must be an expression object",
-                    !e.Obj().isEmpty() && e.Obj().firstElementFieldNameStringData().starts_with("$"));
-        } else {
-            uassert(40148, "the sortKey argument to $sortByCount must be a $-prefixed path or an "
-                           "expression object",
-                    e.type() == BSONType::kString && e.valueStringData().starts_with("$"));
-        }
-        BSONObjBuilder spec;
-        spec.appendAs(e, "_id");
-        spec.append("count", BSON("$sum" << 1));
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceGroup>(expCtx, spec.obj()));
-        out.push_back(std::make_unique<DocumentSourceSort>(expCtx, BSON("count" << -1)));
-        return out;
-    });
+    registerDocumentSource(
+        "$group", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(15947, "a group's fields must be specified in an object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceGroup>(expCtx, e.Obj()));
+            return out;
+        });
+    registerDocumentSource(
+        "$sortByCount", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            if (e.type() == BSONType::kObject) {
+                uassert(40147, "the sortKey argument to $sortByCount must be an expression object",
+                        !e.Obj().isEmpty() &&
+                            e.Obj().firstElementFieldNameStringData().starts_with("$"));
+            } else {
+                uassert(40148,
+                        "the sortKey argument to $sortByCount must be a $-prefixed path or an "
+                        "expression object",
+                        e.type() == BSONType::kString && e.valueStringData().starts_with("$"));
+            }
+            BSONObjBuilder spec;
+            spec.appendAs(e, "_id");
+            spec.append("count", BSON("$sum" << 1));
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceGroup>(expCtx, spec.obj()));
+            out.push_back(std::make_unique<DocumentSourceSort>(expCtx, BSON("count" << -1)));
+            return out;
+        });
     return true;
 }();
 

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "mongo/db/exec/sorter.h"
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source.h"
-#include "mongo/db/exec/sorter.h"
 
 namespace mongo {
 

@@ -123,9 +123,8 @@ bool filterConstantPerGroup(const BSONObj& filter, const std::vector<std::string
 bool indexEligible(const IndexEntry& index, const CollatorInterface* collator) {
     const IndexDescriptor& d = index.desc;
     return index.sdi && !d.hidden && !d.sparse && d.isBtreeOnly() &&
-        d.partialFilterExpression.isEmpty() &&
-        !index.multikey && !d.multikey &&
-        CollatorInterface::collatorsMatch(d.collator(), collator);
+           d.partialFilterExpression.isEmpty() && !index.multikey && !d.multikey &&
+           CollatorInterface::collatorsMatch(d.collator(), collator);
 }
 
 /** The last-point shape: $group, then $replaceRoot, then $_internalUnpackBucket. */
@@ -177,8 +176,7 @@ std::unique_ptr<PlanExecutor> planGroupByDistinctScan(OperationContext* opCtx,
         auto newRoot = Expression::parseOperand(expCtx.get(), evalSpec.firstElement(),
                                                 expCtx->makeParseState());
         stages.front() = std::make_unique<DocumentSourceSingleDocumentTransformation>(
-            expCtx, std::move(newRoot), std::string(kStageName),
-            BSON("newRoot" << g->newRoot));
+            expCtx, std::move(newRoot), std::string(kStageName), BSON("newRoot" << g->newRoot));
         return std::make_unique<PlanExecutor>(std::move(fetch));
     }
     return nullptr;

@@ -63,7 +63,8 @@ StagePtr DocumentSourceInternalBoundedSort::createFromBson(
     }
     uassert(ErrorCodes::FailedToParse, "$_internalBoundedSort requires sortKey and bound",
             !sortKey.isEmpty() && haveBound);
-    return std::make_unique<DocumentSourceInternalBoundedSort>(expCtx, sortKey, base, offset, limit);
+    return std::make_unique<DocumentSourceInternalBoundedSort>(expCtx, sortKey, base, offset,
+                                                               limit);
 }
 
 bool DocumentSourceInternalBoundedSort::before(const Entry& a, const Entry& b) const {
@@ -88,8 +89,8 @@ BSONObj DocumentSourceInternalBoundedSort::currentBoundKey() {
     if (t.type() != BSONType::kDate)
         return BSONObj();
     BSONObjBuilder synthetic;
-    synthetic.append(spec.timeField, Date_t::fromMillisSinceEpoch(
-                                         t.date().toMillisSinceEpoch() + _offsetSeconds * 1000));
+    synthetic.append(spec.timeField, Date_t::fromMillisSinceEpoch(t.date().toMillisSinceEpoch() +
+                                                                  _offsetSeconds * 1000));
     if (spec.metaField) {
         BSONElement meta = bucket.getField(timeseries::kBucketMetaFieldName);
         if (!meta.eoo())
@@ -109,8 +110,8 @@ std::optional<BSONObj> DocumentSourceInternalBoundedSort::getNext() {
         if (_limit > 0 && _returned >= _limit)
             return std::nullopt;
         bool canEmit = !_heap.empty() &&
-            (_inputDone ||
-             (!_bound.isEmpty() && _pattern->compareSortKeys(_heap.front().key, _bound) <= 0));
+                       (_inputDone || (!_bound.isEmpty() &&
+                                       _pattern->compareSortKeys(_heap.front().key, _bound) <= 0));
         if (canEmit) {
             std::pop_heap(_heap.begin(), _heap.end(), worse);
             BSONObj out = std::move(_heap.back().doc);
@@ -156,12 +157,13 @@ void DocumentSourceInternalBoundedSort::serialize(BSONArrayBuilder* out) const {
 
 namespace {
 const bool kRegistered = [] {
-    registerDocumentSource(DocumentSourceInternalBoundedSort::kStageName,
-                           [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
-                               std::vector<StagePtr> v;
-                               v.push_back(DocumentSourceInternalBoundedSort::createFromBson(e, ctx));
-                               return v;
-                           });
+    registerDocumentSource(
+        DocumentSourceInternalBoundedSort::kStageName,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
+            std::vector<StagePtr> v;
+            v.push_back(DocumentSourceInternalBoundedSort::createFromBson(e, ctx));
+            return v;
+        });
     return true;
 }();
 }  // namespace

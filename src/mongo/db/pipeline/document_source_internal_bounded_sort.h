@@ -75,8 +75,8 @@ private:
     DocumentSourceInternalUnpackBucket* _unpack = nullptr;
     bool _started = false;
     bool _inputDone = false;
-    BSONObj _bound;              // sort key of the latest bucket's bound
-    std::vector<Entry> _heap;    // best entry at front
+    BSONObj _bound;            // sort key of the latest bucket's bound
+    std::vector<Entry> _heap;  // best entry at front
     long long _seq = 0;
     long long _returned = 0;
     size_t _maxBuffered = 0;

@@ -29,12 +29,13 @@ DocumentSourceInternalStreamingGroup::DocumentSourceInternalStreamingGroup(
             !_monotonicIdFields.empty());
     _scalarId = _monotonicIdFields.size() == 1 && _monotonicIdFields[0] == "_id";
     bool objectId = idElem.type() == BSONType::kObject && !idElem.Obj().isEmpty() &&
-        !idElem.Obj().firstElementFieldNameStringData().starts_with("$");
+                    !idElem.Obj().firstElementFieldNameStringData().starts_with("$");
     for (const auto& f : _monotonicIdFields)
         uassert(7026705, "$monotonicIdFields names a field the group _id does not have: " + f,
                 _scalarId || (objectId && idElem.Obj().hasField(f)));
     // A constant _id makes one group: nothing to stream over.
-    const bool expressionId = idElem.type() == BSONType::kObject ||
+    const bool expressionId =
+        idElem.type() == BSONType::kObject ||
         (idElem.type() == BSONType::kString && idElem.valueStringData().starts_with("$"));
     uassert(7026708, "$monotonicIdFields: [\"_id\"] needs a group _id that is not a constant",
             !_scalarId || expressionId);
@@ -135,15 +136,15 @@ const bool kRegistered = [] {
             BSONObjBuilder group;
             std::vector<std::string> monotonic;
             for (auto f : e.Obj()) {
-                if (f.fieldNameStringData() != DocumentSourceInternalStreamingGroup::kMonotonicIdFields) {
+                if (f.fieldNameStringData() !=
+                    DocumentSourceInternalStreamingGroup::kMonotonicIdFields) {
                     group.append(f);
                     continue;
                 }
                 uassert(ErrorCodes::FailedToParse, "$monotonicIdFields must be an array",
                         f.type() == BSONType::kArray);
                 for (auto n : f.Obj()) {
-                    uassert(ErrorCodes::FailedToParse,
-                            "$monotonicIdFields must hold field names",
+                    uassert(ErrorCodes::FailedToParse, "$monotonicIdFields must hold field names",
                             n.type() == BSONType::kString);
                     monotonic.push_back(n.str());
                 }

@@ -3,9 +3,11 @@
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/db/pipeline/expression.h"
+#include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
@@ -14,15 +16,13 @@
 #include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_project.h"
 #include "mongo/db/pipeline/document_source_sort.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/timeseries_lastpoint_rewrite.h"
 #include "mongo/db/pipeline/timeseries_min_max_rewrite.h"
 #include "mongo/db/pipeline/timeseries_rewrites.h"
 #include "mongo/db/pipeline/timeseries_sample.h"
 #include "mongo/db/pipeline/timeseries_sample_stages.h"
 #include "mongo/db/pipeline/unpack_dependencies.h"
-#include "mongo/db/catalog/collection.h"
-#include "mongo/db/catalog/collection_catalog.h"
-#include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
@@ -39,10 +39,12 @@ std::set<std::string> parseFieldList(const BSONElement& e, StringData stage) {
     std::set<std::string> out;
     for (auto f : e.embeddedObject()) {
         uassert(5346502,
-                "include or exclude field element must be a single-element field path string, but found " +
+                "include or exclude field element must be a single-element field path string, but "
+                "found " +
                     std::string(typeName(f.type())),
                 f.type() == BSONType::kString);
-        uassert(5346503, "include or exclude field element must be a single-element field path string",
+        uassert(5346503,
+                "include or exclude field element must be a single-element field path string",
                 f.valueStringData().find('.') == StringData::npos);
         out.insert(f.str());
     }
@@ -79,50 +81,66 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
     for (auto e : specElem.embeddedObject()) {
         StringData f = e.fieldNameStringData();
         if (!external && (f == "include" || f == "exclude")) {
-            uassert(5408000, "The $_internalUnpackBucket stage expects either an include or exclude parameter, but not both",
+            uassert(5408000,
+                    "The $_internalUnpackBucket stage expects either an include or exclude "
+                    "parameter, but not both",
                     !(haveInclude || haveExclude));
             spec.fieldSet = parseFieldList(e, kStageName);
-            spec.behavior = f == "include" ? BucketSpec::Behavior::kInclude
-                                           : BucketSpec::Behavior::kExclude;
+            spec.behavior =
+                f == "include" ? BucketSpec::Behavior::kInclude : BucketSpec::Behavior::kExclude;
             (f == "include" ? haveInclude : haveExclude) = true;
         } else if (f == "timeField") {
-            uassert(external ? 5612401 : 5346504, "timeField field must be a string, got: " + std::string(typeName(e.type())),
+            uassert(external ? 5612401 : 5346504,
+                    "timeField field must be a string, got: " + std::string(typeName(e.type())),
                     e.type() == BSONType::kString);
             spec.timeField = e.str();
             haveTime = true;
         } else if (f == "metaField") {
-            uassert(external ? 5612402 : 5346505, "metaField field must be a string, got: " + std::string(typeName(e.type())),
+            uassert(external ? 5612402 : 5346505,
+                    "metaField field must be a string, got: " + std::string(typeName(e.type())),
                     e.type() == BSONType::kString);
-            uassert(external ? 5612403 : 5545700, "metaField field must be a single-element field path",
+            uassert(external ? 5612403 : 5545700,
+                    "metaField field must be a single-element field path",
                     e.valueStringData().find('.') == StringData::npos);
             spec.metaField = e.str();
         } else if (!external && f == "bucketMaxSpanSeconds") {
-            uassert(5510600, "bucketMaxSpanSeconds field must be an integer, got: " + std::string(typeName(e.type())),
+            uassert(5510600,
+                    "bucketMaxSpanSeconds field must be an integer, got: " +
+                        std::string(typeName(e.type())),
                     e.type() == BSONType::kNumberInt);
             span = e._numberInt();
             uassert(5510601, "bucketMaxSpanSeconds field must be greater than zero", span > 0);
             haveSpan = true;
         } else if (f == "assumeNoMixedSchemaData") {
-            uassert(external ? 6067203 : 6067202, "assumeNoMixedSchemaData field must be a bool, got: " + std::string(typeName(e.type())),
+            uassert(external ? 6067203 : 6067202,
+                    "assumeNoMixedSchemaData field must be a bool, got: " +
+                        std::string(typeName(e.type())),
                     e.type() == BSONType::kBool);
             assumeNoMixed = e.boolean();
         } else if (!external && f == "usesExtendedRange") {
             uassert(6646901, "usesExtendedRange field must be a bool", e.type() == BSONType::kBool);
             extended = e.boolean();
         } else if (!external && f == "computedMetaProjFields") {
-            uassert(5509900, "computedMetaProjFields field must be an array", e.type() == BSONType::kArray);
+            uassert(5509900, "computedMetaProjFields field must be an array",
+                    e.type() == BSONType::kArray);
             for (auto c : e.embeddedObject()) {
-                uassert(5509901, "computedMetaProjFields field element must be a single-element field path string",
+                uassert(5509901,
+                        "computedMetaProjFields field element must be a single-element field path "
+                        "string",
                         c.type() == BSONType::kString);
-                uassert(5509902, "computedMetaProjFields field element must be a single-element field path string",
+                uassert(5509902,
+                        "computedMetaProjFields field element must be a single-element field path "
+                        "string",
                         c.valueStringData().find('.') == StringData::npos);
                 spec.computedMetaProjFields.push_back(c.str());
             }
         } else if (!external && f == "includeMinTimeAsMetadata") {
-            uassert(6460208, "includeMinTimeAsMetadata field must be a bool", e.type() == BSONType::kBool);
+            uassert(6460208, "includeMinTimeAsMetadata field must be a bool",
+                    e.type() == BSONType::kBool);
             minT = e.boolean();
         } else if (!external && f == "includeMaxTimeAsMetadata") {
-            uassert(6460209, "includeMaxTimeAsMetadata field must be a bool", e.type() == BSONType::kBool);
+            uassert(6460209, "includeMaxTimeAsMetadata field must be a bool",
+                    e.type() == BSONType::kBool);
             maxT = e.boolean();
         } else if (!external && f == "eventFilter") {
             uassert(7026902, "eventFilter must be an object", e.type() == BSONType::kObject);
@@ -145,7 +163,8 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
             haveTime);
     uassert(5510602, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter",
             external || haveSpan);
-    auto stage = std::make_unique<DocumentSourceInternalUnpackBucket>(expCtx, std::move(spec), span);
+    auto stage =
+        std::make_unique<DocumentSourceInternalUnpackBucket>(expCtx, std::move(spec), span);
     stage->_assumeNoMixedSchemaData = assumeNoMixed;
     stage->_usesExtendedRange = extended;
     stage->_fixedBuckets = fixed;
@@ -245,7 +264,7 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::_nextMeasurement() {
 }
 
 StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::iterator it,
-                                                                 StageList* container) {
+                                                                   StageList* container) {
     auto next = std::next(it);
     if (_sampleSize)
         return next;  // stages after the sample see sampled measurements only
@@ -276,8 +295,8 @@ StageList::iterator DocumentSourceInternalUnpackBucket::optimizeAt(StageList::it
     return std::next(it);
 }
 
-StageList::iterator DocumentSourceInternalUnpackBucket::_bucketMatchPosition(
-    StageList::iterator it, StageList* container) {
+StageList::iterator DocumentSourceInternalUnpackBucket::_bucketMatchPosition(StageList::iterator it,
+                                                                             StageList* container) {
     for (auto i = container->begin(); i != it; ++i) {
         if (i->get() == _bucketMatch) {
             auto after = container->erase(i);
@@ -399,7 +418,8 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
         // $addFields (spec §5.4); the others must not be mapped to control fields.
         auto split = timeseries_rewrite::splitComputedMetaMatch(filter, _unpacker.spec());
         if (!split.bucketFilter.isEmpty())
-            container->insert(it, std::make_unique<DocumentSourceMatch>(_expCtx, split.bucketFilter));
+            container->insert(it,
+                              std::make_unique<DocumentSourceMatch>(_expCtx, split.bucketFilter));
         if (!split.predicatesComplete)
             _predicatesPartial = true;
         filter = split.rest;
@@ -420,24 +440,23 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     BSONObj eventPart = withoutExactMetaConjuncts(filter, spec, opts);
     if (!eventPart.isEmpty()) {
         _eventFilterSpec = _eventFilterSpec.isEmpty()
-            ? eventPart
-            : BSON("$and" << BSON_ARRAY(_eventFilterSpec << eventPart));
+                               ? eventPart
+                               : BSON("$and" << BSON_ARRAY(_eventFilterSpec << eventPart));
         _eventFilter = parseFilter(_eventFilterSpec, _expCtx);
     }
     container->erase(next);
     if (!predicateSource.isEmpty())
         _predicateSpec = _predicateSpec.isEmpty()
-            ? predicateSource
-            : BSON("$and" << BSON_ARRAY(_predicateSpec << predicateSource));
+                             ? predicateSource
+                             : BSON("$and" << BSON_ARRAY(_predicateSpec << predicateSource));
 
     BucketLevelPredicates preds = _predicateSpec.isEmpty()
-        ? BucketLevelPredicates()
-        : makeBucketLevelPredicates(_predicateSpec, spec, opts);
+                                      ? BucketLevelPredicates()
+                                      : makeBucketLevelPredicates(_predicateSpec, spec, opts);
     if (_predicatesPartial)
         preds.tight = BSONObj();  // a part of the eventFilter has no bucket-level image
     _wholeBucketFilterSpec = preds.tight;
-    _wholeBucketFilter =
-        preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight, _expCtx);
+    _wholeBucketFilter = preds.tight.isEmpty() ? nullptr : parseFilter(preds.tight, _expCtx);
     auto pos = _bucketMatchPosition(it, container);
     if (!preds.loose.isEmpty()) {
         auto bucketMatch = std::make_unique<DocumentSourceMatch>(_expCtx, preds.loose);
@@ -448,7 +467,8 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     // bucket-level $match replaces it.
     auto fields = matchFilterFields(_eventFilterSpec);
     _eventFilterRedundant = spec.metaField && fields && !preds.tight.isEmpty() &&
-        !preds.loose.isEmpty() && fields->size() == 1 && *fields->begin() == *spec.metaField;
+                            !preds.loose.isEmpty() && fields->size() == 1 &&
+                            *fields->begin() == *spec.metaField;
     if (_eventFilterRedundant || _eventFilterSpec.isEmpty()) {
         _eventFilter = nullptr;
         _wholeBucketFilter = nullptr;
@@ -466,8 +486,8 @@ bool DocumentSourceInternalUnpackBucket::_internalizeProject(StageList::iterator
         return false;
     BSONArrayBuilder arr;
     transform->serialize(&arr);
-    auto proj = timeseries_rewrite::internalizableProjection(
-        arr.arr().firstElement().Obj().getOwned());
+    auto proj =
+        timeseries_rewrite::internalizableProjection(arr.arr().firstElement().Obj().getOwned());
     if (!proj)
         return false;
     BucketSpec projected = spec;
@@ -499,7 +519,8 @@ bool DocumentSourceInternalUnpackBucket::_moveMetaSort(StageList::iterator it,
     auto* sort = dynamic_cast<DocumentSourceSort*>(next->get());
     if (!sort || _bucketSort)
         return false;
-    auto bucketSortSpec = timeseries_rewrite::bucketSortForMetaSort(sort->getSpec(), _unpacker.spec());
+    auto bucketSortSpec =
+        timeseries_rewrite::bucketSortForMetaSort(sort->getSpec(), _unpacker.spec());
     if (!bucketSortSpec)
         return false;
     long long limit = sort->getLimit();
@@ -546,8 +567,8 @@ void DocumentSourceInternalUnpackBucket::_useBoundedSort(StageList::iterator it,
     // control.min.<time>), unless times outside [1970, 2106) wrapped some _ids: the clustered
     // _id order then serves the sort without a blocking sort of the buckets.
     BSONObj bucketSortSpec = timeOnly && !_usesExtendedRange
-        ? BSON("_id" << (plan->timeAscending ? 1 : -1))
-        : plan->bucketSort;
+                                 ? BSON("_id" << (plan->timeAscending ? 1 : -1))
+                                 : plan->bucketSort;
     auto bucketSort = std::make_unique<DocumentSourceSort>(_expCtx, bucketSortSpec);
     _bucketSort = bucketSort.get();
     container->insert(it, std::move(bucketSort));
@@ -565,8 +586,8 @@ void DocumentSourceInternalUnpackBucket::_useStreamingGroup(StageList::iterator 
         timeseries_rewrite::monotonicIdFields(*group->groupSpec(), _unpacker.spec().timeField);
     if (!fields)
         return;
-    *groupIt = std::make_unique<DocumentSourceInternalStreamingGroup>(
-        _expCtx, *group->groupSpec(), std::move(*fields));
+    *groupIt = std::make_unique<DocumentSourceInternalStreamingGroup>(_expCtx, *group->groupSpec(),
+                                                                      std::move(*fields));
 }
 
 bool DocumentSourceInternalUnpackBucket::_rewriteGroup(StageList::iterator it,
@@ -652,7 +673,7 @@ void DocumentSourceInternalUnpackBucket::_copyLimit(StageList::iterator it,
 }
 
 void DocumentSourceInternalUnpackBucket::_pruneUnusedFields(StageList::iterator next,
-                                                             StageList* container) {
+                                                            StageList* container) {
     const BucketSpec& spec = _unpacker.spec();
     if (_fieldsPruned || spec.behavior != BucketSpec::Behavior::kExclude)
         return;
@@ -726,12 +747,12 @@ void DocumentSourceInternalUnpackBucket::serialize(BSONArrayBuilder* out) const 
         // Explain prints the filters as upstream does, from the parsed trees.
         if (!_wholeBucketFilterSpec.isEmpty())
             b.append("wholeBucketFilter", _expCtx->explain && _wholeBucketFilter
-                         ? serializeForExplain(*_wholeBucketFilter)
-                         : _wholeBucketFilterSpec);
+                                              ? serializeForExplain(*_wholeBucketFilter)
+                                              : _wholeBucketFilterSpec);
         if (!_eventFilterSpec.isEmpty() && !_eventFilterRedundant)
             b.append("eventFilter", _expCtx->explain && _eventFilter
-                         ? serializeForExplain(*_eventFilter)
-                         : _eventFilterSpec);
+                                        ? serializeForExplain(*_eventFilter)
+                                        : _eventFilterSpec);
         if (_fixedBuckets)
             b.append("fixedBuckets", true);
         if (_sampleSize && _expCtx->explain) {  // explain only: not a parse field
@@ -744,18 +765,20 @@ void DocumentSourceInternalUnpackBucket::serialize(BSONArrayBuilder* out) const 
 
 namespace {
 const bool kRegistered = [] {
-    registerDocumentSource(DocumentSourceInternalUnpackBucket::kStageName,
-                           [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
-                               std::vector<StagePtr> v;
-                               v.push_back(DocumentSourceInternalUnpackBucket::createFromBson(e, ctx));
-                               return v;
-                           });
-    registerDocumentSource(DocumentSourceInternalUnpackBucket::kStageNameExternal,
-                           [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
-                               std::vector<StagePtr> v;
-                               v.push_back(DocumentSourceInternalUnpackBucket::createFromBson(e, ctx));
-                               return v;
-                           });
+    registerDocumentSource(
+        DocumentSourceInternalUnpackBucket::kStageName,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
+            std::vector<StagePtr> v;
+            v.push_back(DocumentSourceInternalUnpackBucket::createFromBson(e, ctx));
+            return v;
+        });
+    registerDocumentSource(
+        DocumentSourceInternalUnpackBucket::kStageNameExternal,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
+            std::vector<StagePtr> v;
+            v.push_back(DocumentSourceInternalUnpackBucket::createFromBson(e, ctx));
+            return v;
+        });
     return true;
 }();
 }  // namespace

@@ -35,8 +35,8 @@ public:
     static StagePtr createFromBson(const BSONElement& spec,
                                    const std::shared_ptr<ExpressionContext>& expCtx);
 
-    DocumentSourceInternalUnpackBucket(std::shared_ptr<ExpressionContext> expCtx,
-                                       BucketSpec spec, int bucketMaxSpanSeconds);
+    DocumentSourceInternalUnpackBucket(std::shared_ptr<ExpressionContext> expCtx, BucketSpec spec,
+                                       int bucketMaxSpanSeconds);
 
     std::optional<BSONObj> getNext() override;
     const char* getSourceName() const override {
@@ -151,10 +151,10 @@ private:
     const DocumentSource* _bucketMatch = nullptr;  // the $match this stage put before itself
     const DocumentSource* _bucketSort = nullptr;   // the $sort this stage put before itself
     std::vector<const DocumentSource*> _bucketProjections;  // pushed computed meta $addFields
-    BSONObj _predicateSpec;  // the eventFilter parts mapped to bucket-level predicates
-    bool _predicatesPartial = false;  // some eventFilter part reads a computed meta field
+    BSONObj _predicateSpec;              // the eventFilter parts mapped to bucket-level predicates
+    bool _predicatesPartial = false;     // some eventFilter part reads a computed meta field
     bool _eventFilterRedundant = false;  // the bucket $match is exact (meta-only filter)
-    std::optional<long long> _sampleSize;  // an absorbed $sample's size
+    std::optional<long long> _sampleSize;           // an absorbed $sample's size
     std::function<long long()> _planSampleBuckets;  // set: the find layer samples
     bool _sampled = false;
     std::vector<BSONObj> _sampleOut;

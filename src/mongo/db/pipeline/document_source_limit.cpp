@@ -58,39 +58,41 @@ namespace {
 
 long long parsePositiveCount(const BSONElement& e, StringData stage, bool allowZero) {
     uassert(stage == "$limit" ? 15957 : 15972,
-            "the " + std::string(stage.substr(1)) + " must be specified as a number",
-            e.isNumber());
+            "the " + std::string(stage.substr(1)) + " must be specified as a number", e.isNumber());
     Value v(e);
     uassert(stage == "$limit" ? 15958 : 5107200,
-            "invalid argument to " + std::string(stage) + " stage: Cannot represent as a 64-bit "
-                                                          "integer: " +
+            "invalid argument to " + std::string(stage) +
+                " stage: Cannot represent as a 64-bit "
+                "integer: " +
                 std::string(stage) + ": " + v.toString(),
             v.integral64Bit());
     long long n = e.numberLong();
     if (stage == "$limit")
         uassert(15958, "the limit must be positive", n > 0);
     else
-        uassert(15956, "invalid argument to $skip stage: Expected a non-negative number in: "
-                       "$skip: " + v.toString(),
+        uassert(15956,
+                "invalid argument to $skip stage: Expected a non-negative number in: "
+                "$skip: " +
+                    v.toString(),
                 n >= 0 || allowZero);
     return n;
 }
 
 const bool kRegistered = [] {
-    registerDocumentSource("$limit", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<StagePtr> out;
-        out.push_back(
-            std::make_unique<DocumentSourceLimit>(expCtx, parsePositiveCount(e, "$limit", false)));
-        return out;
-    });
-    registerDocumentSource("$skip", [](const BSONElement& e,
-                                       const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<StagePtr> out;
-        out.push_back(
-            std::make_unique<DocumentSourceSkip>(expCtx, parsePositiveCount(e, "$skip", false)));
-        return out;
-    });
+    registerDocumentSource(
+        "$limit", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceLimit>(
+                expCtx, parsePositiveCount(e, "$limit", false)));
+            return out;
+        });
+    registerDocumentSource(
+        "$skip", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceSkip>(
+                expCtx, parsePositiveCount(e, "$skip", false)));
+            return out;
+        });
     return true;
 }();
 

@@ -48,9 +48,9 @@ BSONObj viewEntry(const ViewDefinition& v) {
     b.append("db", v.name.db());
     b.append("name", v.name.coll());
     b.append("type", v.viewOn.isTimeseriesBucketsCollection() &&
-                     v.viewOn.getTimeseriesViewNamespace().ns() == v.name.ns()
-                 ? "timeseries"
-                 : "view");
+                             v.viewOn.getTimeseriesViewNamespace().ns() == v.name.ns()
+                         ? "timeseries"
+                         : "view");
     b.append("viewOn", v.viewOn.coll());
     BSONArrayBuilder p(b.subarrayStart("pipeline"));
     for (const auto& st : v.pipeline)
@@ -97,19 +97,19 @@ public:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$listCatalog", [](const BSONElement& e,
-                                              const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(ErrorCodes::FailedToParse,
-                "$listCatalog must be an object, but found: " + std::string(typeName(e.type())),
-                e.type() == BSONType::kObject);
-        uassert(ErrorCodes::InvalidNamespace,
-                "Collectionless $listCatalog must be run against the 'admin' database with "
-                "{aggregate: 1}",
-                expCtx->ns.coll() != "$cmd.aggregate" || expCtx->ns.db() == "admin");
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceListCatalog>(expCtx));
-        return out;
-    });
+    registerDocumentSource(
+        "$listCatalog", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(ErrorCodes::FailedToParse,
+                    "$listCatalog must be an object, but found: " + std::string(typeName(e.type())),
+                    e.type() == BSONType::kObject);
+            uassert(ErrorCodes::InvalidNamespace,
+                    "Collectionless $listCatalog must be run against the 'admin' database with "
+                    "{aggregate: 1}",
+                    expCtx->ns.coll() != "$cmd.aggregate" || expCtx->ns.db() == "admin");
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceListCatalog>(expCtx));
+            return out;
+        });
     return true;
 }();
 

@@ -6,8 +6,7 @@
 
 namespace mongo {
 
-DocumentSourceMatch::DocumentSourceMatch(std::shared_ptr<ExpressionContext> expCtx,
-                                         BSONObj filter)
+DocumentSourceMatch::DocumentSourceMatch(std::shared_ptr<ExpressionContext> expCtx, BSONObj filter)
     : DocumentSource(std::move(expCtx)), _filter(filter.getOwned()) {
     // A $match filters; it cannot order by distance (find with $near on a collection becomes
     // a $geoNear stage instead, pipeline_d.h findToPipeline).
@@ -32,8 +31,7 @@ void DocumentSourceMatch::serialize(BSONArrayBuilder* out) const {
     b.append("$match", _filter);
 }
 
-StageList::iterator DocumentSourceMatch::optimizeAt(StageList::iterator it,
-                                                    StageList* container) {
+StageList::iterator DocumentSourceMatch::optimizeAt(StageList::iterator it, StageList* container) {
     auto next = std::next(it);
     if (next == container->end())
         return next;
@@ -90,14 +88,14 @@ bool DocumentSourceMatch::dependsOnlyOutside(const std::vector<std::string>& mod
 
 namespace {
 const bool kRegistered = [] {
-    registerDocumentSource("$match", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(15959, "the match filter must be an expression in an object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceMatch>(expCtx, e.Obj()));
-        return out;
-    });
+    registerDocumentSource(
+        "$match", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(15959, "the match filter must be an expression in an object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceMatch>(expCtx, e.Obj()));
+            return out;
+        });
     return true;
 }();
 }  // namespace

@@ -90,10 +90,11 @@ public:
         uassert(ErrorCodes::CommandNotSupported,
                 "$out with 'timeseries' (writing a time-series collection) is not supported",
                 !_timeseries);
-        uassert(ErrorCodes::CommandNotSupportedOnView,
-                "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
+        uassert(ErrorCodes::CommandNotSupportedOnView, "Cannot write to view " + _target.ns(),
+                !isView(opCtx, _target));
         static std::atomic<long long> counter{0};
-        NamespaceString tmp(_target.db(), "tmp.agg_out." + std::to_string(Date_t::now().toMillisSinceEpoch()) +
+        NamespaceString tmp(_target.db(), "tmp.agg_out." +
+                                              std::to_string(Date_t::now().toMillisSinceEpoch()) +
                                               "_" + std::to_string(counter.fetch_add(1)));
         std::vector<BSONObj> indexSpecs;
         BSONObj options;
@@ -168,7 +169,8 @@ E parseMergeMode(const BSONElement& f, std::initializer_list<std::pair<StringDat
         if (name == m)
             return value;
     uasserted(ErrorCodes::BadValue, "Enumeration value '" + m + "' for field '" +
-                  std::string(f.fieldNameStringData()) + "' is not a valid value.");
+                                        std::string(f.fieldNameStringData()) +
+                                        "' is not a valid value.");
 }
 
 class DocumentSourceMerge final : public DocumentSource {
@@ -256,8 +258,8 @@ public:
             return std::nullopt;
         _done = true;
         OperationContext* opCtx = _expCtx->opCtx;
-        uassert(ErrorCodes::CommandNotSupportedOnView,
-                "Cannot write to view " + _target.ns(), !isView(opCtx, _target));
+        uassert(ErrorCodes::CommandNotSupportedOnView, "Cannot write to view " + _target.ns(),
+                !isView(opCtx, _target));
         auto coll = opCtx->getServiceContext()->catalog->getOrCreateCollection(opCtx, _target);
         while (auto d = _source->getNext()) {
             _expCtx->checkForInterruptEvery128();
@@ -307,15 +309,16 @@ private:
         BSONObjBuilder filter;
         for (const auto& f : _on) {
             BSONElement v = doc.getFieldDotted(f);
-            uassert(51132, "$merge write error: 'on' field '" + f +
-                               "' cannot be missing, null or an array",
-                    !v.eoo() && !v.isNull() && v.type() != BSONType::kArray);
+            uassert(
+                51132,
+                "$merge write error: 'on' field '" + f + "' cannot be missing, null or an array",
+                !v.eoo() && !v.isNull() && v.type() != BSONType::kArray);
             filter.appendAs(v, f);
         }
         FindPlanParams params;
         params.filter = filter.obj();
-        params.matcher = std::shared_ptr<MatchExpression>(
-            uassertStatusOK(parseMatchExpression(params.filter)));
+        params.matcher =
+            std::shared_ptr<MatchExpression>(uassertStatusOK(parseMatchExpression(params.filter)));
         params.limit = 1;
         std::shared_lock<std::shared_mutex> lk(coll->lock());
         WriteUnitOfWork wuow(opCtx->recoveryUnit());
@@ -407,12 +410,12 @@ const bool kRegistered = [] {
             std::make_unique<DocumentSourceOut>(expCtx, std::move(target), std::move(timeseries)));
         return out;
     });
-    registerDocumentSource("$merge", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceMerge>(expCtx, e));
-        return out;
-    });
+    registerDocumentSource(
+        "$merge", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceMerge>(expCtx, e));
+            return out;
+        });
     return true;
 }();
 

@@ -42,7 +42,8 @@ private:
             return std::nullopt;
         uassert(17053,
                 "$redact's expression should not return anything aside from the variables "
-                "$$KEEP, $$DESCEND, and $$PRUNE, but returned " + r.toString(),
+                "$$KEEP, $$DESCEND, and $$PRUNE, but returned " +
+                    r.toString(),
                 s == "descend");
         BSONObjBuilder b;
         for (auto e : doc) {
@@ -77,12 +78,12 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$redact", [](const BSONElement& e,
-                                         const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceRedact>(expCtx, e));
-        return out;
-    });
+    registerDocumentSource(
+        "$redact", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceRedact>(expCtx, e));
+            return out;
+        });
     return true;
 }();
 

@@ -28,8 +28,9 @@ public:
             // The reservoir cannot spill: a sample larger than the limit fails.
             uassert(_expCtx->allowDiskUse ? ErrorCodes::ExceededMemoryLimit
                                           : ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
-                    "$sample of " + std::to_string(_size) + " documents exceeds the memory limit of " +
-                        std::to_string(limit) + " bytes",
+                    "$sample of " + std::to_string(_size) +
+                        " documents exceeds the memory limit of " + std::to_string(limit) +
+                        " bytes",
                     bytes <= limit);
         };
         while (auto doc = _source->getNext()) {
@@ -63,23 +64,24 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$sample", [](const BSONElement& e,
-                                         const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(28745, "the $sample stage specification must be an object",
-                e.type() == BSONType::kObject);
-        BSONElement size;
-        for (auto f : e.Obj()) {
-            uassert(28748, "unrecognized option to $sample: " + std::string(f.fieldNameStringData()),
-                    f.fieldNameStringData() == "size");
-            size = f;
-        }
-        uassert(28749, "$sample stage must specify a size", !size.eoo());
-        uassert(28746, "size argument to $sample must be a number", size.isNumber());
-        uassert(28747, "size argument to $sample must not be negative", size.numberLong() >= 0);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceSample>(expCtx, size.numberLong()));
-        return out;
-    });
+    registerDocumentSource(
+        "$sample", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(28745, "the $sample stage specification must be an object",
+                    e.type() == BSONType::kObject);
+            BSONElement size;
+            for (auto f : e.Obj()) {
+                uassert(28748,
+                        "unrecognized option to $sample: " + std::string(f.fieldNameStringData()),
+                        f.fieldNameStringData() == "size");
+                size = f;
+            }
+            uassert(28749, "$sample stage must specify a size", !size.eoo());
+            uassert(28746, "size argument to $sample must be a number", size.isNumber());
+            uassert(28747, "size argument to $sample must not be negative", size.numberLong() >= 0);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceSample>(expCtx, size.numberLong()));
+            return out;
+        });
     registerDocumentSource("$documents", [](const BSONElement& e,
                                             const std::shared_ptr<ExpressionContext>& expCtx) {
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
@@ -87,8 +89,9 @@ const bool kRegistered = [] {
         uassert(5858203, "an array is expected", v.isArray());
         std::vector<BSONObj> docs;
         for (const auto& d : v.getArray()) {
-            uassert(ErrorCodes::TypeMismatch, "Each element of the $documents array must be an "
-                                              "object",
+            uassert(ErrorCodes::TypeMismatch,
+                    "Each element of the $documents array must be an "
+                    "object",
                     d.isObject());
             docs.push_back(d.getDocument().getOwned());
         }

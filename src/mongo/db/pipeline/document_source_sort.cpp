@@ -15,9 +15,7 @@ DocumentSourceSort::DocumentSourceSort(std::shared_ptr<ExpressionContext> expCtx
     for (auto e : _spec) {
         if (e.type() == BSONType::kObject)
             continue;
-        uassert(15974,
-                "Illegal key in $sort specification: " + e.toString(),
-                e.isNumber());
+        uassert(15974, "Illegal key in $sort specification: " + e.toString(), e.isNumber());
         uassert(15975, "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
                 e.numberDouble() == 1 || e.numberDouble() == -1);
     }
@@ -62,8 +60,8 @@ void DocumentSourceSort::populate() {
         std::sort_heap(_sorted.begin(), _sorted.end(), less);
         return;
     }
-    _sorter = std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes,
-                                               _expCtx->allowDiskUse);
+    _sorter =
+        std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes, _expCtx->allowDiskUse);
     while (auto doc = _source->getNext()) {
         _expCtx->checkForInterruptEvery128();
         _sorter->add(getCollatedSortKey(*pat, *doc, strings), *doc);
@@ -117,14 +115,14 @@ StageList::iterator DocumentSourceSort::optimizeAt(StageList::iterator it, Stage
 
 namespace {
 const bool kRegistered = [] {
-    registerDocumentSource("$sort", [](const BSONElement& e,
-                                       const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(15973, "the $sort key specification must be an object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceSort>(expCtx, e.Obj()));
-        return out;
-    });
+    registerDocumentSource(
+        "$sort", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(15973, "the $sort key specification must be an object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceSort>(expCtx, e.Obj()));
+            return out;
+        });
     return true;
 }();
 }  // namespace

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/exec/sorter.h"
+#include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {

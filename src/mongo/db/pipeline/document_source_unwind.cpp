@@ -8,8 +8,8 @@ namespace {
 
 class DocumentSourceUnwind final : public DocumentSource {
 public:
-    DocumentSourceUnwind(std::shared_ptr<ExpressionContext> expCtx, std::string path,
-                         bool preserve, std::string indexField)
+    DocumentSourceUnwind(std::shared_ptr<ExpressionContext> expCtx, std::string path, bool preserve,
+                         std::string indexField)
         : DocumentSource(std::move(expCtx)),
           _path(std::move(path)),
           _parts(splitFieldPath(_path)),
@@ -94,52 +94,60 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$unwind", [](const BSONElement& e,
-                                         const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::string path, index;
-        bool preserve = false;
-        if (e.type() == BSONType::kString) {
-            path = e.str();
-        } else {
-            uassert(15981,
-                    "expected either a string or an object as specification for $unwind stage, "
-                    "got " + typeNameOf(Value(e)),
-                    e.type() == BSONType::kObject);
-            bool havePath = false;
-            for (auto f : e.Obj()) {
-                StringData n = f.fieldNameStringData();
-                if (n == "path") {
-                    uassert(28808, "expected a string as the path for $unwind stage, got " +
-                                       typeNameOf(Value(f)),
-                            f.type() == BSONType::kString);
-                    path = f.str();
-                    havePath = true;
-                } else if (n == "preserveNullAndEmptyArrays") {
-                    uassert(28809, "expected a boolean for the preserveNullAndEmptyArrays option "
-                                   "to $unwind stage, got " + typeNameOf(Value(f)),
-                            f.type() == BSONType::kBool);
-                    preserve = f.boolean();
-                } else if (n == "includeArrayIndex") {
-                    uassert(28810, "expected a non-empty string for the includeArrayIndex "
-                                   " option to $unwind stage, got " + typeNameOf(Value(f)),
-                            f.type() == BSONType::kString && !f.valueStringData().empty());
-                    index = f.str();
-                    uassert(28822, "includeArrayIndex option to $unwind stage should not be "
-                                   "prefixed with a '$': " + index,
-                            index[0] != '$');
-                } else {
-                    uasserted(28811, "unrecognized option to $unwind stage: " + std::string(n));
+    registerDocumentSource(
+        "$unwind", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::string path, index;
+            bool preserve = false;
+            if (e.type() == BSONType::kString) {
+                path = e.str();
+            } else {
+                uassert(15981,
+                        "expected either a string or an object as specification for $unwind stage, "
+                        "got " +
+                            typeNameOf(Value(e)),
+                        e.type() == BSONType::kObject);
+                bool havePath = false;
+                for (auto f : e.Obj()) {
+                    StringData n = f.fieldNameStringData();
+                    if (n == "path") {
+                        uassert(28808,
+                                "expected a string as the path for $unwind stage, got " +
+                                    typeNameOf(Value(f)),
+                                f.type() == BSONType::kString);
+                        path = f.str();
+                        havePath = true;
+                    } else if (n == "preserveNullAndEmptyArrays") {
+                        uassert(28809,
+                                "expected a boolean for the preserveNullAndEmptyArrays option "
+                                "to $unwind stage, got " +
+                                    typeNameOf(Value(f)),
+                                f.type() == BSONType::kBool);
+                        preserve = f.boolean();
+                    } else if (n == "includeArrayIndex") {
+                        uassert(28810,
+                                "expected a non-empty string for the includeArrayIndex "
+                                " option to $unwind stage, got " +
+                                    typeNameOf(Value(f)),
+                                f.type() == BSONType::kString && !f.valueStringData().empty());
+                        index = f.str();
+                        uassert(28822,
+                                "includeArrayIndex option to $unwind stage should not be "
+                                "prefixed with a '$': " +
+                                    index,
+                                index[0] != '$');
+                    } else {
+                        uasserted(28811, "unrecognized option to $unwind stage: " + std::string(n));
+                    }
                 }
+                uassert(28812, "no path specified to $unwind stage", havePath);
             }
-            uassert(28812, "no path specified to $unwind stage", havePath);
-        }
-        uassert(28818, "path option to $unwind stage should be prefixed with a '$': " + path,
-                !path.empty() && path[0] == '$');
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceUnwind>(expCtx, path.substr(1), preserve,
-                                                             index));
-        return out;
-    });
+            uassert(28818, "path option to $unwind stage should be prefixed with a '$': " + path,
+                    !path.empty() && path[0] == '$');
+            std::vector<StagePtr> out;
+            out.push_back(
+                std::make_unique<DocumentSourceUnwind>(expCtx, path.substr(1), preserve, index));
+            return out;
+        });
     return true;
 }();
 

@@ -108,8 +108,8 @@ bool Expression::isRegistered(StringData name) {
 }
 
 std::optional<Value> Expression::evaluateConstantOperand(ExpressionContext* expCtx,
-                                                        const BSONElement& e,
-                                                        const VariablesParseState& vps) {
+                                                         const BSONElement& e,
+                                                         const VariablesParseState& vps) {
     auto expr = parseOperand(expCtx, e, vps);
     std::vector<std::string> reads;
     expr->addDependencies(&reads);
@@ -159,11 +159,13 @@ ExprPtr Expression::parseObject(ExpressionContext* expCtx, const BSONObj& obj,
     std::vector<std::pair<std::string, ExprPtr>> fields;
     for (auto e : obj) {
         StringData name = e.fieldNameStringData();
-        uassert(16412, "FieldPath field names may not contain '.'. Consider using $getField or "
-                       "$setField.",
+        uassert(16412,
+                "FieldPath field names may not contain '.'. Consider using $getField or "
+                "$setField.",
                 name.find('.') == StringData::npos);
-        uassert(16410, "FieldPath field names may not start with '$'. Consider using $getField or "
-                       "$setField.",
+        uassert(16410,
+                "FieldPath field names may not start with '$'. Consider using $getField or "
+                "$setField.",
                 !name.starts_with("$"));
         uassert(15998, "FieldPath field names may not be empty strings.", !name.empty());
         for (const auto& f : fields)
@@ -212,20 +214,21 @@ void checkArity(StringData name, size_t n, int minArgs, int maxArgs) {
 void registerNaryExpression(StringData name, int minArgs, int maxArgs, ExpressionNary::Fn fn) {
     std::string n(name);
     Expression::registerParser(
-        name, [n, minArgs, maxArgs, fn](ExpressionContext* expCtx, const BSONElement& e,
-                                        const VariablesParseState& vps) -> ExprPtr {
+        name,
+        [n, minArgs, maxArgs, fn](ExpressionContext* expCtx, const BSONElement& e,
+                                  const VariablesParseState& vps) -> ExprPtr {
             ExprVector args = Expression::parseArguments(expCtx, e, vps);
             checkArity(n, args.size(), minArgs, maxArgs);
             return std::make_unique<ExpressionNary>(n, std::move(args), fn);
         });
 }
 
-void registerCollatedNaryExpression(StringData name, int minArgs, int maxArgs,
-                                    CollatedNaryFn fn) {
+void registerCollatedNaryExpression(StringData name, int minArgs, int maxArgs, CollatedNaryFn fn) {
     std::string n(name);
     Expression::registerParser(
-        name, [n, minArgs, maxArgs, fn](ExpressionContext* expCtx, const BSONElement& e,
-                                        const VariablesParseState& vps) -> ExprPtr {
+        name,
+        [n, minArgs, maxArgs, fn](ExpressionContext* expCtx, const BSONElement& e,
+                                  const VariablesParseState& vps) -> ExprPtr {
             ExprVector args = Expression::parseArguments(expCtx, e, vps);
             checkArity(n, args.size(), minArgs, maxArgs);
             // The context outlives the expressions parsed with it (stages and $expr hold it).
@@ -274,8 +277,8 @@ std::unique_ptr<ExpressionFieldPath> ExpressionFieldPath::parse(StringData raw,
     size_t start = 0;
     while (true) {
         size_t dot = rest.find('.', start);
-        StringData part = rest.substr(start, dot == StringData::npos ? StringData::npos
-                                                                     : dot - start);
+        StringData part =
+            rest.substr(start, dot == StringData::npos ? StringData::npos : dot - start);
         uassert(15998, "FieldPath field names may not be empty strings.", !part.empty());
         uassert(16410,
                 "FieldPath field names may not start with '$'. Consider using $getField or "
@@ -295,9 +298,8 @@ Value ExpressionFieldPath::evaluate(const BSONObj& root, Variables* vars) const 
     if (_var == Variables::kRootId || _var == Variables::kCurrentId) {
         if (_parts.empty())
             return Value(root);
-        BSONElement first = vars && vars->fieldCache.covers(root)
-            ? vars->fieldCache.get(_parts[0])
-            : root.getField(_parts[0]);
+        BSONElement first = vars && vars->fieldCache.covers(root) ? vars->fieldCache.get(_parts[0])
+                                                                  : root.getField(_parts[0]);
         if (first.eoo())
             return Value();
         if (_parts.size() == 1)
@@ -321,7 +323,8 @@ Value ExpressionFieldPath::evaluate(const BSONObj& root, Variables* vars) const 
             base = Value(StringData("descend"));
             break;
         case Variables::kClusterTimeId:
-            base = Value(Timestamp(static_cast<std::uint32_t>(vars->now.toMillisSinceEpoch() / 1000), 1));
+            base = Value(
+                Timestamp(static_cast<std::uint32_t>(vars->now.toMillisSinceEpoch() / 1000), 1));
             break;
         default:
             base = vars->getValue(_var);

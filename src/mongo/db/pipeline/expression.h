@@ -60,8 +60,8 @@ public:
     static ExprVector parseArguments(ExpressionContext* expCtx, const BSONElement& e,
                                      const VariablesParseState& vps);
 
-    using Parser = std::function<ExprPtr(ExpressionContext*, const BSONElement&,
-                                         const VariablesParseState&)>;
+    using Parser =
+        std::function<ExprPtr(ExpressionContext*, const BSONElement&, const VariablesParseState&)>;
     static void registerParser(StringData name, Parser parser);
     static bool isRegistered(StringData name);
 };
@@ -164,7 +164,9 @@ class ExpressionCustom final : public Expression {
 public:
     using Fn = std::function<Value(const BSONObj& root, Variables* vars)>;
     ExpressionCustom(std::string name, BSONObj spec, ExprVector children, Fn fn)
-        : _name(std::move(name)), _spec(spec.getOwned()), _children(std::move(children)),
+        : _name(std::move(name)),
+          _spec(spec.getOwned()),
+          _children(std::move(children)),
           _fn(std::move(fn)) {}
     Value evaluate(const BSONObj& root, Variables* vars) const override {
         return _fn(root, vars);

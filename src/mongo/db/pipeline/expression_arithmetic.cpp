@@ -61,8 +61,8 @@ public:
         }
         if (_kind <= NumKind::kLong) {
             long long x = v.getLong(), r;
-            bool overflow = _mul ? __builtin_mul_overflow(_l, x, &r)
-                                 : __builtin_add_overflow(_l, x, &r);
+            bool overflow =
+                _mul ? __builtin_mul_overflow(_l, x, &r) : __builtin_add_overflow(_l, x, &r);
             if (!overflow) {
                 _l = r;
                 _d = _mul ? _d * v.getDouble() : _d + v.getDouble();
@@ -117,7 +117,8 @@ long long millisToAdd(NumKind kind, long long asLong, double asDouble) {
 
 long long addMillis(long long ms, long long delta) {
     long long out;
-    uassert(ErrorCodes::Overflow, "date overflow in $add", !__builtin_add_overflow(ms, delta, &out));
+    uassert(ErrorCodes::Overflow, "date overflow in $add",
+            !__builtin_add_overflow(ms, delta, &out));
     return out;
 }
 
@@ -143,8 +144,8 @@ Value addFn(const ValueArgs& args) {
                 v.numeric());
         if (dateMs) {
             const NumKind k = kindOf(v);
-            *dateMs = addMillis(*dateMs, millisToAdd(k, k <= NumKind::kLong ? v.getLong() : 0,
-                                                     v.getDouble()));
+            *dateMs = addMillis(
+                *dateMs, millisToAdd(k, k <= NumKind::kLong ? v.getLong() : 0, v.getDouble()));
             continue;
         }
         f.add(v);
@@ -164,10 +165,10 @@ Value subtractFn(const ValueArgs& args) {
         if (r.getType() == BSONType::kDate)
             return Value(lm - r.getDate().toMillisSinceEpoch());
         uassert(16613, "cant $subtract a " + typeNameOf(r) + " from a Date", r.numeric());
-        long long delta = r.getType() == BSONType::kNumberDouble ||
-                r.getType() == BSONType::kNumberDecimal
-            ? roundToLong(r.getDouble())
-            : r.getLong();
+        long long delta =
+            r.getType() == BSONType::kNumberDouble || r.getType() == BSONType::kNumberDecimal
+                ? roundToLong(r.getDouble())
+                : r.getLong();
         return Value(Date_t::fromMillisSinceEpoch(lm - delta));
     }
     uassert(16556, "cant $subtract a " + typeNameOf(r) + " from a " + typeNameOf(l),
@@ -189,8 +190,7 @@ Value multiplyFn(const ValueArgs& args) {
     for (const auto& v : args) {
         if (v.nullish())
             return Value::null();
-        uassert(16555, "$multiply only supports numeric types, not " + typeNameOf(v),
-                v.numeric());
+        uassert(16555, "$multiply only supports numeric types, not " + typeNameOf(v), v.numeric());
         f.add(v);
     }
     return f.result();
@@ -324,9 +324,9 @@ Value roundLike(const ValueArgs& a, bool isRound) {
         if (!dec.isFinite() ||
             static_cast<long long>(dec.getBiasedExponent()) - Decimal128::kExponentBias >= -place)
             return v;
-        return Value(dec.quantize(Decimal128::makeQuantum(static_cast<int>(-place)),
-                                  isRound ? Decimal128::kRoundTiesToEven
-                                          : Decimal128::kRoundTowardZero));
+        return Value(
+            dec.quantize(Decimal128::makeQuantum(static_cast<int>(-place)),
+                         isRound ? Decimal128::kRoundTiesToEven : Decimal128::kRoundTowardZero));
     }
     double x = v.getDouble();
     double scale = std::pow(10.0, static_cast<double>(place));
@@ -381,8 +381,8 @@ Value logFn(const ValueArgs& a) {
     }
     double x = a[0].getDouble(), b = a[1].getDouble();
     uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(), x > 0);
-    uassert(28759, "$log's base must be a positive number not equal to 1, but is " +
-                       a[1].toString(),
+    uassert(28759,
+            "$log's base must be a positive number not equal to 1, but is " + a[1].toString(),
             b > 0 && b != 1);
     return Value(std::log(x) / std::log(b));
 }
@@ -411,38 +411,36 @@ void registerCheckedLog(StringData name, int typeCode, int domainCode, double (*
         double x = v.getDouble();
         if (!std::isnan(x)) {
             if (allowZero)
-                uassert(domainCode, n + "'s argument must be greater than or equal to 0",
-                        x >= 0);
+                uassert(domainCode, n + "'s argument must be greater than or equal to 0", x >= 0);
             else
-                uassert(domainCode, n + "'s argument must be a positive number, but is " +
-                                        v.toString(),
-                        x > 0);
+                uassert(domainCode,
+                        n + "'s argument must be a positive number, but is " + v.toString(), x > 0);
         }
         double r = fn(x);
         return kindOf(v) == NumKind::kDecimal ? Value(Decimal128::fromDouble(r)) : Value(r);
     });
 }
 
-ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e,
-                   const VariablesParseState& vps, bool isAnd) {
+ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e, const VariablesParseState& vps,
+                   bool isAnd) {
     ExprVector args = Expression::parseArguments(expCtx, e, vps);
     std::vector<const Expression*> raw;
     for (auto& a : args)
         raw.push_back(a.get());
     BSONObjBuilder b;
     b.appendAs(e, isAnd ? "$and" : "$or");
-    return std::make_unique<ExpressionCustom>(
-        isAnd ? "$and" : "$or", b.obj(), std::move(args),
-        [raw, isAnd](const BSONObj& root, Variables* vars) {
-            for (const auto* x : raw) {
-                bool t = x->evaluate(root, vars).coerceToBool();
-                if (isAnd && !t)
-                    return Value(false);
-                if (!isAnd && t)
-                    return Value(true);
-            }
-            return Value(isAnd);
-        });
+    return std::make_unique<ExpressionCustom>(isAnd ? "$and" : "$or", b.obj(), std::move(args),
+                                              [raw, isAnd](const BSONObj& root, Variables* vars) {
+                                                  for (const auto* x : raw) {
+                                                      bool t =
+                                                          x->evaluate(root, vars).coerceToBool();
+                                                      if (isAnd && !t)
+                                                          return Value(false);
+                                                      if (!isAnd && t)
+                                                          return Value(true);
+                                                  }
+                                                  return Value(isAnd);
+                                              });
 }
 
 void registerComparison(StringData name, bool (*pred)(int)) {
@@ -478,22 +476,34 @@ const bool kRegistered = [] {
         "$log10", 28765, 28761, [](double d) { return std::log10(d); }, false,
         [](const Decimal128& d) { return d.log10(); });
     registerNaryExpression("$log", 2, 2, logFn);
-    registerUnaryMath("$sin", 28765, [](double d) { return std::sin(d); }, false);
-    registerUnaryMath("$cos", 28765, [](double d) { return std::cos(d); }, false);
-    registerUnaryMath("$tan", 28765, [](double d) { return std::tan(d); }, false);
-    registerUnaryMath("$asin", 28765, [](double d) { return std::asin(d); }, false);
-    registerUnaryMath("$acos", 28765, [](double d) { return std::acos(d); }, false);
-    registerUnaryMath("$atan", 28765, [](double d) { return std::atan(d); }, false);
-    registerUnaryMath("$sinh", 28765, [](double d) { return std::sinh(d); }, false);
-    registerUnaryMath("$cosh", 28765, [](double d) { return std::cosh(d); }, false);
-    registerUnaryMath("$tanh", 28765, [](double d) { return std::tanh(d); }, false);
-    registerUnaryMath("$asinh", 28765, [](double d) { return std::asinh(d); }, false);
-    registerUnaryMath("$acosh", 28765, [](double d) { return std::acosh(d); }, false);
-    registerUnaryMath("$atanh", 28765, [](double d) { return std::atanh(d); }, false);
-    registerUnaryMath("$degreesToRadians", 28765, [](double d) { return d * M_PI / 180.0; },
-                      false);
-    registerUnaryMath("$radiansToDegrees", 28765, [](double d) { return d * 180.0 / M_PI; },
-                      false);
+    registerUnaryMath(
+        "$sin", 28765, [](double d) { return std::sin(d); }, false);
+    registerUnaryMath(
+        "$cos", 28765, [](double d) { return std::cos(d); }, false);
+    registerUnaryMath(
+        "$tan", 28765, [](double d) { return std::tan(d); }, false);
+    registerUnaryMath(
+        "$asin", 28765, [](double d) { return std::asin(d); }, false);
+    registerUnaryMath(
+        "$acos", 28765, [](double d) { return std::acos(d); }, false);
+    registerUnaryMath(
+        "$atan", 28765, [](double d) { return std::atan(d); }, false);
+    registerUnaryMath(
+        "$sinh", 28765, [](double d) { return std::sinh(d); }, false);
+    registerUnaryMath(
+        "$cosh", 28765, [](double d) { return std::cosh(d); }, false);
+    registerUnaryMath(
+        "$tanh", 28765, [](double d) { return std::tanh(d); }, false);
+    registerUnaryMath(
+        "$asinh", 28765, [](double d) { return std::asinh(d); }, false);
+    registerUnaryMath(
+        "$acosh", 28765, [](double d) { return std::acosh(d); }, false);
+    registerUnaryMath(
+        "$atanh", 28765, [](double d) { return std::atanh(d); }, false);
+    registerUnaryMath(
+        "$degreesToRadians", 28765, [](double d) { return d * M_PI / 180.0; }, false);
+    registerUnaryMath(
+        "$radiansToDegrees", 28765, [](double d) { return d * 180.0 / M_PI; }, false);
     registerNaryExpression("$atan2", 2, 2, [](const ValueArgs& a) {
         if (a[0].nullish() || a[1].nullish())
             return Value::null();
@@ -510,19 +520,19 @@ const bool kRegistered = [] {
     registerComparison("$gte", [](int c) { return c >= 0; });
     registerComparison("$lt", [](int c) { return c < 0; });
     registerComparison("$lte", [](int c) { return c <= 0; });
-    registerCollatedNaryExpression("$cmp", 2, 2, [](const ValueArgs& a,
-                                                    const StringComparator* strings) {
-        int c = Value::compare(a[0], a[1], strings);
-        return Value(c < 0 ? -1 : (c > 0 ? 1 : 0));
-    });
-    Expression::registerParser("$and", [](ExpressionContext* c, const BSONElement& e,
-                                          const VariablesParseState& v) {
-        return parseAndOr(c, e, v, true);
-    });
-    Expression::registerParser("$or", [](ExpressionContext* c, const BSONElement& e,
-                                         const VariablesParseState& v) {
-        return parseAndOr(c, e, v, false);
-    });
+    registerCollatedNaryExpression("$cmp", 2, 2,
+                                   [](const ValueArgs& a, const StringComparator* strings) {
+                                       int c = Value::compare(a[0], a[1], strings);
+                                       return Value(c < 0 ? -1 : (c > 0 ? 1 : 0));
+                                   });
+    Expression::registerParser(
+        "$and", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return parseAndOr(c, e, v, true);
+        });
+    Expression::registerParser(
+        "$or", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return parseAndOr(c, e, v, false);
+        });
     registerNaryExpression("$not", 1, 1,
                            [](const ValueArgs& a) { return Value(!a[0].coerceToBool()); });
     return true;

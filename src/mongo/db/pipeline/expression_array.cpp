@@ -8,8 +8,8 @@
 #include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/expression_memory.h"
-#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -26,14 +26,18 @@ ExprPtr makeCustom(StringData name, const BSONElement& e, ExprVector children,
 Value arrayElemAt(const Value& arr, const Value& idx, StringData op) {
     if (arr.nullish() || idx.nullish())
         return Value::null();
-    uassert(28689, std::string(op) + "'s first argument must be an array, but is " +
-                       typeNameOf(arr),
+    uassert(28689,
+            std::string(op) + "'s first argument must be an array, but is " + typeNameOf(arr),
             arr.isArray());
-    uassert(28690, std::string(op) + "'s second argument must be a numeric value, but is " +
-                       typeNameOf(idx),
-            idx.numeric());
-    uassert(28691, std::string(op) + "'s second argument must be representable as a 32-bit "
-                                     "integer: " + idx.toString(),
+    uassert(
+        28690,
+        std::string(op) + "'s second argument must be a numeric value, but is " + typeNameOf(idx),
+        idx.numeric());
+    uassert(28691,
+            std::string(op) +
+                "'s second argument must be representable as a 32-bit "
+                "integer: " +
+                idx.toString(),
             idx.integral());
     auto elems = arr.getArray();
     long long i = idx.getLong();
@@ -64,15 +68,16 @@ Value sliceFn(const ValueArgs& a) {
     for (size_t i = 1; i < a.size(); ++i)
         if (a[i].nullish())
             return Value::null();
-    uassert(28724, "First argument to $slice must be an array, but is of type: " +
-                       typeNameOf(a[0]),
+    uassert(28724, "First argument to $slice must be an array, but is of type: " + typeNameOf(a[0]),
             a[0].isArray());
-    uassert(28725, "Second argument to $slice must be a numeric value, but is of type: " +
-                       typeNameOf(a[1]),
-            a[1].numeric());
-    uassert(28726, "Second argument to $slice can't be represented as a 32-bit integer: " +
-                       a[1].toString(),
-            a[1].integral());
+    uassert(
+        28725,
+        "Second argument to $slice must be a numeric value, but is of type: " + typeNameOf(a[1]),
+        a[1].numeric());
+    uassert(
+        28726,
+        "Second argument to $slice can't be represented as a 32-bit integer: " + a[1].toString(),
+        a[1].integral());
     auto elems = a[0].getArray();
     long long n = static_cast<long long>(elems.size());
     long long start = 0, count;
@@ -85,12 +90,13 @@ Value sliceFn(const ValueArgs& a) {
             count = n - start;
         }
     } else {
-        uassert(28727, "Third argument to $slice must be numeric, but is of type: " +
-                           typeNameOf(a[2]),
+        uassert(28727,
+                "Third argument to $slice must be numeric, but is of type: " + typeNameOf(a[2]),
                 a[2].numeric());
-        uassert(28728, "Third argument to $slice can't be represented as a 32-bit integer: " +
-                           a[2].toString(),
-                a[2].integral());
+        uassert(
+            28728,
+            "Third argument to $slice can't be represented as a 32-bit integer: " + a[2].toString(),
+            a[2].integral());
         uassert(28729, "Third argument to $slice must be positive: " + a[2].toString(),
                 a[2].getLong() > 0);
         long long p = a[1].getLong();
@@ -116,25 +122,31 @@ Value concatArraysFn(const ValueArgs& a) {
 }
 
 Value rangeFn(const ValueArgs& a) {
-    uassert(34443, "$range requires a numeric starting value, found value of type: " +
-                       typeNameOf(a[0]),
+    uassert(34443,
+            "$range requires a numeric starting value, found value of type: " + typeNameOf(a[0]),
             a[0].numeric());
-    uassert(34444, "$range requires a starting value that can be represented as a 32-bit "
-                   "integer, found value: " + a[0].toString(),
+    uassert(34444,
+            "$range requires a starting value that can be represented as a 32-bit "
+            "integer, found value: " +
+                a[0].toString(),
             a[0].integral());
-    uassert(34445, "$range requires a numeric ending value, found value of type: " +
-                       typeNameOf(a[1]),
+    uassert(34445,
+            "$range requires a numeric ending value, found value of type: " + typeNameOf(a[1]),
             a[1].numeric());
-    uassert(34446, "$range requires an ending value that can be represented as a 32-bit "
-                   "integer, found value: " + a[1].toString(),
+    uassert(34446,
+            "$range requires an ending value that can be represented as a 32-bit "
+            "integer, found value: " +
+                a[1].toString(),
             a[1].integral());
     long long step = 1;
     if (a.size() > 2) {
-        uassert(34447, "$range requires a numeric step value, found value of type:" +
-                           typeNameOf(a[2]),
+        uassert(34447,
+                "$range requires a numeric step value, found value of type:" + typeNameOf(a[2]),
                 a[2].numeric());
-        uassert(34448, "$range requires a step value that can be represented as a 32-bit "
-                       "integer, found value: " + a[2].toString(),
+        uassert(34448,
+                "$range requires a step value that can be represented as a 32-bit "
+                "integer, found value: " +
+                    a[2].toString(),
                 a[2].integral());
         step = a[2].getLong();
         uassert(34449, "$range requires a non-zero step value", step != 0);
@@ -169,26 +181,30 @@ Value inFn(const ValueArgs& a, const StringComparator* strings) {
 Value indexOfArrayFn(const ValueArgs& a, const StringComparator* strings) {
     if (a[0].nullish())
         return Value::null();
-    uassert(40090, "$indexOfArray requires an array as a first argument, found: " +
-                       typeNameOf(a[0]),
+    uassert(40090,
+            "$indexOfArray requires an array as a first argument, found: " + typeNameOf(a[0]),
             a[0].isArray());
     auto elems = a[0].getArray();
     long long start = 0, end = static_cast<long long>(elems.size());
     if (a.size() > 2) {
-        uassert(40096, "$indexOfArray requires an integral starting index, found a value of "
-                       "type: " + typeNameOf(a[2]),
+        uassert(40096,
+                "$indexOfArray requires an integral starting index, found a value of "
+                "type: " +
+                    typeNameOf(a[2]),
                 a[2].integral());
         start = a[2].getLong();
-        uassert(40097, "$indexOfArray requires a nonnegative starting index, found: " +
-                           a[2].toString(),
+        uassert(40097,
+                "$indexOfArray requires a nonnegative starting index, found: " + a[2].toString(),
                 start >= 0);
     }
     if (a.size() > 3) {
-        uassert(40096, "$indexOfArray requires an integral ending index, found a value of "
-                       "type: " + typeNameOf(a[3]),
+        uassert(40096,
+                "$indexOfArray requires an integral ending index, found a value of "
+                "type: " +
+                    typeNameOf(a[3]),
                 a[3].integral());
-        uassert(40097, "$indexOfArray requires a nonnegative ending index, found: " +
-                           a[3].toString(),
+        uassert(40097,
+                "$indexOfArray requires a nonnegative ending index, found: " + a[3].toString(),
                 a[3].getLong() >= 0);
         end = std::min(end, a[3].getLong());
     }
@@ -199,8 +215,11 @@ Value indexOfArrayFn(const ValueArgs& a, const StringComparator* strings) {
 }
 
 std::vector<Value> requireSetArg(const Value& v, StringData op, int code) {
-    uassert(code, "All operands of " + std::string(op) + " must be arrays. One argument is of "
-                                                         "type: " + typeNameOf(v),
+    uassert(code,
+            "All operands of " + std::string(op) +
+                " must be arrays. One argument is of "
+                "type: " +
+                typeNameOf(v),
             v.isArray());
     return v.getArray();
 }
@@ -241,11 +260,13 @@ Value setIntersectionFn(const ValueArgs& a, const StringComparator* strings) {
 Value setDifferenceFn(const ValueArgs& a, const StringComparator* strings) {
     if (a[0].nullish() || a[1].nullish())
         return Value::null();
-    uassert(17048, "both operands of $setDifference must be arrays. First argument is of type: " +
-                       typeNameOf(a[0]),
+    uassert(17048,
+            "both operands of $setDifference must be arrays. First argument is of type: " +
+                typeNameOf(a[0]),
             a[0].isArray());
-    uassert(17049, "both operands of $setDifference must be arrays. Second argument is of type: " +
-                       typeNameOf(a[1]),
+    uassert(17049,
+            "both operands of $setDifference must be arrays. Second argument is of type: " +
+                typeNameOf(a[1]),
             a[1].isArray());
     auto r = a[1].getArray();
     std::set<Value, ValueLess> rs(r.begin(), r.end(), ValueLess{strings}), seen(ValueLess{strings});
@@ -265,7 +286,8 @@ Value setEqualsFn(const ValueArgs& a, const StringComparator* strings) {
             first = std::move(s);
         else if (s.size() != first.size() || !std::equal(s.begin(), s.end(), first.begin(),
                                                          [strings](const Value& x, const Value& y) {
-                                                             return Value::compare(x, y, strings) == 0;
+                                                             return Value::compare(x, y, strings) ==
+                                                                    0;
                                                          }))
             return Value(false);
     }
@@ -273,11 +295,13 @@ Value setEqualsFn(const ValueArgs& a, const StringComparator* strings) {
 }
 
 Value setIsSubsetFn(const ValueArgs& a, const StringComparator* strings) {
-    uassert(17046, "both operands of $setIsSubset must be arrays. First argument is of type: " +
-                       typeNameOf(a[0]),
+    uassert(17046,
+            "both operands of $setIsSubset must be arrays. First argument is of type: " +
+                typeNameOf(a[0]),
             a[0].isArray());
-    uassert(17042, "both operands of $setIsSubset must be arrays. Second argument is of type: " +
-                       typeNameOf(a[1]),
+    uassert(17042,
+            "both operands of $setIsSubset must be arrays. Second argument is of type: " +
+                typeNameOf(a[1]),
             a[1].isArray());
     auto r = a[1].getArray();
     std::set<Value, ValueLess> rs(r.begin(), r.end(), ValueLess{strings});
@@ -322,28 +346,35 @@ Value arrayToObjectFn(const ValueArgs& a) {
     bool pairs = !elems.empty() && elems[0].isArray();
     for (const auto& e : elems) {
         if (pairs) {
-            uassert(40396, "$arrayToObject requires a consistent input format. Elements must all "
-                           "be arrays or all be objects.",
+            uassert(40396,
+                    "$arrayToObject requires a consistent input format. Elements must all "
+                    "be arrays or all be objects.",
                     e.isArray());
             auto kv = e.getArray();
-            uassert(40397, "$arrayToObject requires an array of size 2 arrays,found array of "
-                           "size: " + std::to_string(kv.size()),
+            uassert(40397,
+                    "$arrayToObject requires an array of size 2 arrays,found array of "
+                    "size: " +
+                        std::to_string(kv.size()),
                     kv.size() == 2);
-            uassert(40395, "$arrayToObject requires an array of key-value pairs, where the key "
-                           "must be of type string. Found key type: " + typeNameOf(kv[0]),
+            uassert(40395,
+                    "$arrayToObject requires an array of key-value pairs, where the key "
+                    "must be of type string. Found key type: " +
+                        typeNameOf(kv[0]),
                     kv[0].isString());
             put(kv[0].getString(), kv[1]);
         } else {
-            uassert(40398, "Unrecognised input type format for $arrayToObject: " +
-                               typeNameOf(e),
+            uassert(40398, "Unrecognised input type format for $arrayToObject: " + typeNameOf(e),
                     e.isObject());
             BSONObj o = e.getDocument();
-            uassert(40392, "$arrayToObject requires an object keys of 'k' and 'v'. Found "
-                           "incorrect number of keys:" + std::to_string(o.nFields()),
+            uassert(40392,
+                    "$arrayToObject requires an object keys of 'k' and 'v'. Found "
+                    "incorrect number of keys:" +
+                        std::to_string(o.nFields()),
                     o.nFields() == 2 && o.hasField("k") && o.hasField("v"));
-            uassert(40394, "$arrayToObject requires an object with keys 'k' and 'v', where the "
-                           "value of 'k' must be of type string. Found type: " +
-                               typeNameOf(Value(o["k"])),
+            uassert(40394,
+                    "$arrayToObject requires an object with keys 'k' and 'v', where the "
+                    "value of 'k' must be of type string. Found type: " +
+                        typeNameOf(Value(o["k"])),
                     o["k"].type() == BSONType::kString);
             put(o["k"].str(), Value(o["v"]));
         }
@@ -388,8 +419,8 @@ ExprPtr parseZip(ExpressionContext* expCtx, const BSONElement& e, const Variable
                 inputs.push_back(owned.back().get());
             }
         } else if (n == "defaults") {
-            uassert(34462, "defaults must be an array of expressions, found " +
-                               typeNameOf(Value(f)),
+            uassert(34462,
+                    "defaults must be an array of expressions, found " + typeNameOf(Value(f)),
                     f.type() == BSONType::kArray);
             haveDefaults = true;
             for (auto x : f.Obj()) {
@@ -458,8 +489,7 @@ ExprPtr parseZip(ExpressionContext* expCtx, const BSONElement& e, const Variable
 
 ExprPtr parseSortArray(ExpressionContext* expCtx, const BSONElement& e,
                        const VariablesParseState& vps) {
-    uassert(2942500, "$sortArray requires an object as an argument, found: " +
-                         typeNameOf(Value(e)),
+    uassert(2942500, "$sortArray requires an object as an argument, found: " + typeNameOf(Value(e)),
             e.type() == BSONType::kObject);
     ExprVector owned;
     const Expression* input = nullptr;
@@ -489,15 +519,15 @@ ExprPtr parseSortArray(ExpressionContext* expCtx, const BSONElement& e,
         pattern = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(sortBy.Obj())));
     }
     const ExpressionContext* ctx = expCtx;
-    return makeCustom("$sortArray", e, std::move(owned), [=](const BSONObj& root,
-                                                             Variables* vars) {
+    return makeCustom("$sortArray", e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
         const StringComparator* strings = ctx ? ctx->getCollator() : nullptr;
         Value v = input->evaluate(root, vars);
         if (v.nullish())
             return Value::null();
-        uassert(2942505, "The input argument to $sortArray must be an array, but was of type: " +
-                             typeNameOf(v),
-                v.isArray());
+        uassert(
+            2942505,
+            "The input argument to $sortArray must be an array, but was of type: " + typeNameOf(v),
+            v.isArray());
         auto elems = v.getArray();
         if (direction != 0) {
             std::stable_sort(elems.begin(), elems.end(), [&](const Value& a, const Value& b) {
@@ -582,12 +612,13 @@ const bool kRegistered = [] {
     registerNaryExpression("$first", 1, 1, [](const ValueArgs& a) { return firstLast(a, false); });
     registerNaryExpression("$last", 1, 1, [](const ValueArgs& a) { return firstLast(a, true); });
     registerNaryExpression("$size", 1, 1, [](const ValueArgs& a) {
-        uassert(17124, "The argument to $size must be an array. Type of argument: " +
-                           typeNameOf(a[0]),
+        uassert(17124,
+                "The argument to $size must be an array. Type of argument: " + typeNameOf(a[0]),
                 a[0].isArray());
         return Value(static_cast<int>(a[0].getArrayLength()));
     });
-    registerNaryExpression("$isArray", 1, 1, [](const ValueArgs& a) { return Value(a[0].isArray()); });
+    registerNaryExpression("$isArray", 1, 1,
+                           [](const ValueArgs& a) { return Value(a[0].isArray()); });
     registerNaryExpression("$slice", 2, 3, sliceFn);
     registerCollatedNaryExpression("$in", 2, 2, inFn);
     registerCollatedNaryExpression("$indexOfArray", 2, 4, indexOfArrayFn);
@@ -596,9 +627,10 @@ const bool kRegistered = [] {
     registerNaryExpression("$reverseArray", 1, 1, [](const ValueArgs& a) {
         if (a[0].nullish())
             return Value::null();
-        uassert(34435, "The argument to $reverseArray must be an array, but was of type: " +
-                           typeNameOf(a[0]),
-                a[0].isArray());
+        uassert(
+            34435,
+            "The argument to $reverseArray must be an array, but was of type: " + typeNameOf(a[0]),
+            a[0].isArray());
         auto elems = a[0].getArray();
         std::reverse(elems.begin(), elems.end());
         return Value(elems);

@@ -138,8 +138,7 @@ private:
 /** Name -> id scopes while parsing; nested scopes copy the parent. */
 class VariablesParseState {
 public:
-    explicit VariablesParseState(std::shared_ptr<VariableId> nextId)
-        : _nextId(std::move(nextId)) {}
+    explicit VariablesParseState(std::shared_ptr<VariableId> nextId) : _nextId(std::move(nextId)) {}
     /** Defines (or shadows) `name`; returns its id. */
     VariableId defineVariable(StringData name);
     /** The id of `name` ($$ROOT, $$NOW... included). Throws 17276 when undefined. */
@@ -150,7 +149,8 @@ private:
     std::map<std::string, VariableId, std::less<>> _scope;
 };
 
-/** Throws 16866/16867/16868/16869/16870/16871 (upstream) when `name` is not a valid user variable name. */
+/** Throws 16866/16867/16868/16869/16870/16871 (upstream) when `name` is not a valid user variable
+ * name. */
 void validateVariableName(StringData name);
 
 class ExpressionContext {

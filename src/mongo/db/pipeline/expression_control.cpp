@@ -24,8 +24,7 @@ ExprPtr parseLiteral(ExpressionContext*, const BSONElement& e, const VariablesPa
     return std::make_unique<ExpressionConstant>(Value(e));
 }
 
-ExprPtr parseCond(ExpressionContext* expCtx, const BSONElement& e,
-                  const VariablesParseState& vps) {
+ExprPtr parseCond(ExpressionContext* expCtx, const BSONElement& e, const VariablesParseState& vps) {
     ExprVector args;
     if (e.type() == BSONType::kObject) {
         BSONElement ifE, thenE, elseE;
@@ -53,11 +52,10 @@ ExprPtr parseCond(ExpressionContext* expCtx, const BSONElement& e,
     const Expression* c = args[0].get();
     const Expression* t = args[1].get();
     const Expression* f = args[2].get();
-    return makeCustom("$cond", e, std::move(args),
-                      [c, t, f](const BSONObj& root, Variables* vars) {
-                          return c->evaluate(root, vars).coerceToBool() ? t->evaluate(root, vars)
-                                                                        : f->evaluate(root, vars);
-                      });
+    return makeCustom("$cond", e, std::move(args), [c, t, f](const BSONObj& root, Variables* vars) {
+        return c->evaluate(root, vars).coerceToBool() ? t->evaluate(root, vars)
+                                                      : f->evaluate(root, vars);
+    });
 }
 
 ExprPtr parseIfNull(ExpressionContext* expCtx, const BSONElement& e,
@@ -88,13 +86,14 @@ ExprPtr parseSwitch(ExpressionContext* expCtx, const BSONElement& e,
     for (auto f : e.Obj()) {
         StringData n = f.fieldNameStringData();
         if (n == "branches") {
-            uassert(40061, "$switch expected an array for 'branches', found: " +
-                               typeNameOf(Value(f)),
+            uassert(40061,
+                    "$switch expected an array for 'branches', found: " + typeNameOf(Value(f)),
                     f.type() == BSONType::kArray);
             for (auto br : f.Obj()) {
-                uassert(40062, "$switch expected each branch to be an object, found: " +
-                                   typeNameOf(Value(br)),
-                        br.type() == BSONType::kObject);
+                uassert(
+                    40062,
+                    "$switch expected each branch to be an object, found: " + typeNameOf(Value(br)),
+                    br.type() == BSONType::kObject);
                 const Expression* c = nullptr;
                 const Expression* t = nullptr;
                 for (auto part : br.Obj()) {
@@ -107,7 +106,7 @@ ExprPtr parseSwitch(ExpressionContext* expCtx, const BSONElement& e,
                         t = children.back().get();
                     } else {
                         uasserted(40063, "$switch found an unknown argument to a branch: " +
-                                      std::string(pn));
+                                             std::string(pn));
                     }
                 }
                 uassert(40064, "$switch requires each branch have a 'case' expression", c);
@@ -135,8 +134,7 @@ ExprPtr parseSwitch(ExpressionContext* expCtx, const BSONElement& e,
                       });
 }
 
-ExprPtr parseLet(ExpressionContext* expCtx, const BSONElement& e,
-                 const VariablesParseState& vps) {
+ExprPtr parseLet(ExpressionContext* expCtx, const BSONElement& e, const VariablesParseState& vps) {
     uassert(16874, "$let only supports an object as its argument", e.type() == BSONType::kObject);
     BSONElement varsE, inE;
     for (auto f : e.Obj()) {
@@ -158,8 +156,7 @@ ExprPtr parseLet(ExpressionContext* expCtx, const BSONElement& e,
     for (auto v : varsE.Obj()) {
         validateVariableName(v.fieldNameStringData());
         children.push_back(Expression::parseOperand(expCtx, v, vps));
-        bindings.emplace_back(inner.defineVariable(v.fieldNameStringData()),
-                              children.back().get());
+        bindings.emplace_back(inner.defineVariable(v.fieldNameStringData()), children.back().get());
     }
     children.push_back(Expression::parseOperand(expCtx, inE, inner));
     const Expression* in = children.back().get();
@@ -219,14 +216,13 @@ ExprPtr parseMapOrFilter(ExpressionContext* expCtx, const BSONElement& e,
         children.push_back(Expression::parseOperand(expCtx, limitE, vps));
         p.limit = children.back().get();
     }
-    return makeCustom(op, e, std::move(children), [p, isMap](const BSONObj& root,
-                                                             Variables* vars) {
+    return makeCustom(op, e, std::move(children), [p, isMap](const BSONObj& root, Variables* vars) {
         Value input = p.input->evaluate(root, vars);
         if (input.nullish())
             return Value::null();
         uassert(isMap ? 16883 : 28651,
-                std::string("input to ") + (isMap ? "$map" : "$filter") +
-                    " must be an array not " + typeNameOf(input),
+                std::string("input to ") + (isMap ? "$map" : "$filter") + " must be an array not " +
+                    typeNameOf(input),
                 input.isArray());
         long long limit = -1;
         if (p.limit) {
@@ -238,8 +234,9 @@ ExprPtr parseMapOrFilter(ExpressionContext* expCtx, const BSONElement& e,
                 uassert(327392, "$filter: limit must be greater than 0", limit > 0);
             }
         }
-        BoundedArrayBuilder out(isMap ? "$map" : "$filter",
-                                static_cast<size_t>(gInternalQueryMaxMapReduceExpressionBytes.load()));
+        BoundedArrayBuilder out(
+            isMap ? "$map" : "$filter",
+            static_cast<size_t>(gInternalQueryMaxMapReduceExpressionBytes.load()));
         input.forEachArrayElement([&](const Value& elem) {
             if (limit >= 0 && static_cast<long long>(out.count()) >= limit)
                 return;
@@ -282,27 +279,23 @@ ExprPtr parseReduce(ExpressionContext* expCtx, const BSONElement& e,
     VariableId valueId = inner.defineVariable("value");
     children.push_back(Expression::parseOperand(expCtx, inE, inner));
     const Expression* in = children.back().get();
-    return makeCustom("$reduce", e, std::move(children),
-                      [=](const BSONObj& root, Variables* vars) {
-                          Value arr = input->evaluate(root, vars);
-                          if (arr.nullish())
-                              return Value::null();
-                          uassert(40080,
-                                  "$reduce requires that 'input' be an array, found: " +
-                                      typeNameOf(arr),
-                                  arr.isArray());
-                          const size_t limit = static_cast<size_t>(
-                              gInternalQueryMaxMapReduceExpressionBytes.load());
-                          Value acc = init->evaluate(root, vars).getOwned();
-                          arr.forEachArrayElement([&](const Value& elem) {
-                              vars->checkForInterruptEvery128();
-                              vars->setValue(thisId, elem);
-                              vars->setValue(valueId, acc);
-                              acc = in->evaluate(root, vars).getOwned();
-                              uassertExpressionMemory("$reduce", acc.byteSize(), limit);
-                          });
-                          return acc;
-                      });
+    return makeCustom("$reduce", e, std::move(children), [=](const BSONObj& root, Variables* vars) {
+        Value arr = input->evaluate(root, vars);
+        if (arr.nullish())
+            return Value::null();
+        uassert(40080, "$reduce requires that 'input' be an array, found: " + typeNameOf(arr),
+                arr.isArray());
+        const size_t limit = static_cast<size_t>(gInternalQueryMaxMapReduceExpressionBytes.load());
+        Value acc = init->evaluate(root, vars).getOwned();
+        arr.forEachArrayElement([&](const Value& elem) {
+            vars->checkForInterruptEvery128();
+            vars->setValue(thisId, elem);
+            vars->setValue(valueId, acc);
+            acc = in->evaluate(root, vars).getOwned();
+            uassertExpressionMemory("$reduce", acc.byteSize(), limit);
+        });
+        return acc;
+    });
 }
 
 const bool kRegistered = [] {
@@ -312,21 +305,21 @@ const bool kRegistered = [] {
     Expression::registerParser("$ifNull", parseIfNull);
     Expression::registerParser("$switch", parseSwitch);
     Expression::registerParser("$let", parseLet);
-    Expression::registerParser("$map", [](ExpressionContext* c, const BSONElement& e,
-                                          const VariablesParseState& v) {
-        return parseMapOrFilter(c, e, v, true);
-    });
-    Expression::registerParser("$filter", [](ExpressionContext* c, const BSONElement& e,
-                                             const VariablesParseState& v) {
-        return parseMapOrFilter(c, e, v, false);
-    });
+    Expression::registerParser(
+        "$map", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return parseMapOrFilter(c, e, v, true);
+        });
+    Expression::registerParser(
+        "$filter", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return parseMapOrFilter(c, e, v, false);
+        });
     Expression::registerParser("$reduce", parseReduce);
     // {$expr: <expression>} in an aggregation expression is that expression (upstream accepts
     // it, e.g. in a $group _id).
-    Expression::registerParser("$expr", [](ExpressionContext* c, const BSONElement& e,
-                                           const VariablesParseState& v) {
-        return Expression::parseOperand(c, e, v);
-    });
+    Expression::registerParser(
+        "$expr", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return Expression::parseOperand(c, e, v);
+        });
     return true;
 }();
 

@@ -85,21 +85,29 @@ Value convertTo(const Value& v, BSONType to) {
             } else if (from == BSONType::kNumberDecimal) {
                 Decimal128 dec = v.getDecimal();
                 if (dec.isNaN() || dec.isInfinite())
-                    conversionFailure("Attempt to convert NaN or infinity value to integer type "
-                                      "in $convert with no onError value: " + v.toString());
+                    conversionFailure(
+                        "Attempt to convert NaN or infinity value to integer type "
+                        "in $convert with no onError value: " +
+                        v.toString());
                 std::uint32_t flags = 0;
                 r = dec.toLong(&flags, Decimal128::kRoundTowardZero);
                 if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
-                    conversionFailure("Conversion would overflow target type in $convert with "
-                                      "no onError value: " + v.toString());
+                    conversionFailure(
+                        "Conversion would overflow target type in $convert with "
+                        "no onError value: " +
+                        v.toString());
             } else if (from == BSONType::kNumberDouble) {
                 double d = v.getDouble();
                 if (std::isnan(d) || std::isinf(d))
-                    conversionFailure("Attempt to convert NaN or infinity value to integer type "
-                                      "in $convert with no onError value: " + v.toString());
+                    conversionFailure(
+                        "Attempt to convert NaN or infinity value to integer type "
+                        "in $convert with no onError value: " +
+                        v.toString());
                 if (d >= 9223372036854775808.0 || d < -9223372036854775808.0)
-                    conversionFailure("Conversion would overflow target type in $convert with "
-                                      "no onError value: " + v.toString());
+                    conversionFailure(
+                        "Conversion would overflow target type in $convert with "
+                        "no onError value: " +
+                        v.toString());
                 r = static_cast<long long>(std::trunc(d));
             } else if (from == BSONType::kString) {
                 if (!parseLong(v.getStringData(), &r))
@@ -113,8 +121,10 @@ Value convertTo(const Value& v, BSONType to) {
             }
             if (toInt) {
                 if (r < std::numeric_limits<int>::min() || r > std::numeric_limits<int>::max())
-                    conversionFailure("Conversion would overflow target type in $convert with no "
-                                      "onError value: " + v.toString());
+                    conversionFailure(
+                        "Conversion would overflow target type in $convert with no "
+                        "onError value: " +
+                        v.toString());
                 return Value(static_cast<int>(r));
             }
             return Value(r);
@@ -130,8 +140,10 @@ Value convertTo(const Value& v, BSONType to) {
                 std::uint32_t flags = 0;
                 double r = v.getDecimal().toDouble(&flags);
                 if (flags != Decimal128::kNoFlag && flags != Decimal128::kInexact)
-                    conversionFailure("Conversion would overflow target type in $convert with "
-                                      "no onError value: " + v.toString());
+                    conversionFailure(
+                        "Conversion would overflow target type in $convert with "
+                        "no onError value: " +
+                        v.toString());
                 return Value(r);
             }
             double d;
@@ -192,23 +204,27 @@ Value convertTo(const Value& v, BSONType to) {
                     std::uint32_t flags = 0;
                     long long ms = v.getDecimal().toLong(&flags, Decimal128::kRoundTowardZero);
                     if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
-                        conversionFailure("Conversion would overflow target type in $convert "
-                                          "with no onError value: " + v.toString());
+                        conversionFailure(
+                            "Conversion would overflow target type in $convert "
+                            "with no onError value: " +
+                            v.toString());
                     return Value(Date_t::fromMillisSinceEpoch(ms));
                 }
                 case BSONType::kNumberDouble: {
                     double d = v.getDouble();
                     if (std::isnan(d) || std::isinf(d) || std::fabs(d) >= 9.2e18)
-                        conversionFailure("Conversion would overflow target type in $convert "
-                                          "with no onError value: " + v.toString());
+                        conversionFailure(
+                            "Conversion would overflow target type in $convert "
+                            "with no onError value: " +
+                            v.toString());
                     return Value(Date_t::fromMillisSinceEpoch(static_cast<long long>(d)));
                 }
                 case BSONType::kOid:
                 case BSONType::kTimestamp:
                     return Value(v.coerceToDate());
                 case BSONType::kString:
-                    return Value(uassertStatusOK(
-                        parseDateString(v.getStringData(), absl::UTCTimeZone())));
+                    return Value(
+                        uassertStatusOK(parseDateString(v.getStringData(), absl::UTCTimeZone())));
                 default:
                     unsupported(v, to);
             }
@@ -227,7 +243,8 @@ Value convertTo(const Value& v, BSONType to) {
                                       std::to_string(s.size()));
                 unsigned char bytes[12];
                 for (int i = 0; i < 12; ++i)
-                    bytes[i] = static_cast<unsigned char>(std::stoi(std::string(s.substr(2 * i, 2)), nullptr, 16));
+                    bytes[i] = static_cast<unsigned char>(
+                        std::stoi(std::string(s.substr(2 * i, 2)), nullptr, 16));
                 return Value(OID::from(reinterpret_cast<const char*>(bytes)));
             }
             unsupported(v, to);
@@ -251,8 +268,8 @@ bool typeFromSpec(const Value& v, BSONType* out) {
         uasserted(ErrorCodes::BadValue, "Unknown type name: " + v.getString());
     }
     if (v.numeric()) {
-        uassert(ErrorCodes::FailedToParse,
-                "In $convert, numeric 'to' argument is not an integer", v.integral());
+        uassert(ErrorCodes::FailedToParse, "In $convert, numeric 'to' argument is not an integer",
+                v.integral());
         int t = v.getInt();
         uassert(ErrorCodes::FailedToParse,
                 "In $convert, numeric value for 'to' does not correspond to a BSON type: " +
@@ -322,9 +339,8 @@ void registerTo(StringData name, BSONType to) {
 }
 
 const bool kRegistered = [] {
-    registerNaryExpression("$type", 1, 1, [](const ValueArgs& a) {
-        return Value(typeNameOf(a[0]));
-    });
+    registerNaryExpression("$type", 1, 1,
+                           [](const ValueArgs& a) { return Value(typeNameOf(a[0])); });
     registerNaryExpression("$isNumber", 1, 1,
                            [](const ValueArgs& a) { return Value(a[0].numeric()); });
     Expression::registerParser("$convert", parseConvert);

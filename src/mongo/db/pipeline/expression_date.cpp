@@ -77,21 +77,19 @@ struct TimeZoneArg {
         Value v = expr->evaluate(root, vars);
         if (v.nullish())
             return false;
-        uassert(40517, "timezone must evaluate to a string, found " + typeNameOf(v),
-                v.isString());
+        uassert(40517, "timezone must evaluate to a string, found " + typeNameOf(v), v.isString());
         *out = parseTimeZone(v.getStringData());
         return true;
     }
 };
 
 TimeUnit evalUnit(const Value& v, StringData op, int typeCode, int valueCode) {
-    uassert(typeCode,
-            std::string(op) + " requires 'unit' to be a string, but got " + typeNameOf(v),
+    uassert(typeCode, std::string(op) + " requires 'unit' to be a string, but got " + typeNameOf(v),
             v.isString());
     TimeUnit u;
     uassert(valueCode,
-            std::string(op) + " parameter 'unit' value cannot be recognized as a time unit: " +
-                v.getString(),
+            std::string(op) +
+                " parameter 'unit' value cannot be recognized as a time unit: " + v.getString(),
             parseTimeUnit(v.getStringData(), &u));
     return u;
 }
@@ -110,8 +108,9 @@ int evalStartOfWeek(const Expression* e, const BSONObj& root, Variables* vars, S
             v.isString());
     int d = parseDayOfWeek(v.getStringData());
     uassert(5439016,
-            std::string(op) + " parameter 'startOfWeek' value cannot be recognized as a day of a "
-                              "week: " +
+            std::string(op) +
+                " parameter 'startOfWeek' value cannot be recognized as a day of a "
+                "week: " +
                 v.getString(),
             d >= 0);
     return d;
@@ -119,9 +118,9 @@ int evalStartOfWeek(const Expression* e, const BSONObj& root, Variables* vars, S
 
 ExprPtr parseDateTrunc(ExpressionContext* expCtx, const BSONElement& e,
                        const VariablesParseState& vps) {
-    auto args = std::make_shared<NamedArgs>(parseNamed(
-        expCtx, e, vps, "$dateTrunc", 5439007, 5439008,
-        {"date", "unit", "binSize", "timezone", "startOfWeek"}));
+    auto args = std::make_shared<NamedArgs>(
+        parseNamed(expCtx, e, vps, "$dateTrunc", 5439007, 5439008,
+                   {"date", "unit", "binSize", "timezone", "startOfWeek"}));
     uassert(5439009, "Missing 'date' parameter to $dateTrunc", args->get("date"));
     uassert(5439010, "Missing 'unit' parameter to $dateTrunc", args->get("unit"));
     auto tz = std::make_shared<TimeZoneArg>();
@@ -130,94 +129,94 @@ ExprPtr parseDateTrunc(ExpressionContext* expCtx, const BSONElement& e,
     const Expression* unitE = args->get("unit");
     const Expression* binE = args->get("binSize");
     const Expression* sowE = args->get("startOfWeek");
-    return makeCustom("$dateTrunc", e, std::move(args->owned), [=](const BSONObj& root,
-                                                                     Variables* vars) {
-        Value date = dateE->evaluate(root, vars);
-        Value unitV = unitE->evaluate(root, vars);
-        if (date.nullish() || unitV.nullish())
-            return Value::null();
-        long long binSize = 1;
-        if (binE) {
-            Value bv = binE->evaluate(root, vars);
-            if (bv.nullish())
+    return makeCustom(
+        "$dateTrunc", e, std::move(args->owned), [=](const BSONObj& root, Variables* vars) {
+            Value date = dateE->evaluate(root, vars);
+            Value unitV = unitE->evaluate(root, vars);
+            if (date.nullish() || unitV.nullish())
                 return Value::null();
-            uassert(5439017,
-                    "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '" +
-                        bv.toString() + "' of type " + typeNameOf(bv),
-                    bv.integral64Bit());
-            binSize = bv.getLong();
-            uassert(5439018,
-                    "$dateTrunc requires 'binSize' to be greater than 0, but got value " +
-                        std::to_string(binSize),
-                    binSize > 0);
-        }
-        absl::TimeZone zone;
-        if (!tz->resolve(root, vars, &zone))
-            return Value::null();
-        TimeUnit unit = evalUnit(unitV, "$dateTrunc", 5439013, 5439014);
-        // A bin wider than the whole range of dates is refused, so that truncation
-        // arithmetic (in milliseconds, days or months) cannot overflow.
-        long long binMs;
-        uassert(ErrorCodes::BadValue,
-                "$dateTrunc: 'binSize' " + std::to_string(binSize) + " " + unitV.toString() +
-                    " is larger than the range of dates",
-                !__builtin_mul_overflow(longestUnitMillis(unit), binSize, &binMs) &&
-                    binMs <= (1LL << 62));
-        bool sowNull = false;
-        int sow = unit == TimeUnit::kWeek
-            ? evalStartOfWeek(sowE, root, vars, "$dateTrunc", &sowNull)
-            : 0;
-        if (sowNull)
-            return Value::null();
-        uassert(5439012,
-                "$dateTrunc requires 'date' to be a date, but got " + typeNameOf(date),
-                date.getType() == BSONType::kDate || date.getType() == BSONType::kTimestamp ||
-                    date.getType() == BSONType::kOid);
-        return Value(truncateDate(date.coerceToDate(), unit, binSize, zone, sow));
-    });
+            long long binSize = 1;
+            if (binE) {
+                Value bv = binE->evaluate(root, vars);
+                if (bv.nullish())
+                    return Value::null();
+                uassert(5439017,
+                        "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '" +
+                            bv.toString() + "' of type " + typeNameOf(bv),
+                        bv.integral64Bit());
+                binSize = bv.getLong();
+                uassert(5439018,
+                        "$dateTrunc requires 'binSize' to be greater than 0, but got value " +
+                            std::to_string(binSize),
+                        binSize > 0);
+            }
+            absl::TimeZone zone;
+            if (!tz->resolve(root, vars, &zone))
+                return Value::null();
+            TimeUnit unit = evalUnit(unitV, "$dateTrunc", 5439013, 5439014);
+            // A bin wider than the whole range of dates is refused, so that truncation
+            // arithmetic (in milliseconds, days or months) cannot overflow.
+            long long binMs;
+            uassert(ErrorCodes::BadValue,
+                    "$dateTrunc: 'binSize' " + std::to_string(binSize) + " " + unitV.toString() +
+                        " is larger than the range of dates",
+                    !__builtin_mul_overflow(longestUnitMillis(unit), binSize, &binMs) &&
+                        binMs <= (1LL << 62));
+            bool sowNull = false;
+            int sow = unit == TimeUnit::kWeek
+                          ? evalStartOfWeek(sowE, root, vars, "$dateTrunc", &sowNull)
+                          : 0;
+            if (sowNull)
+                return Value::null();
+            uassert(5439012, "$dateTrunc requires 'date' to be a date, but got " + typeNameOf(date),
+                    date.getType() == BSONType::kDate || date.getType() == BSONType::kTimestamp ||
+                        date.getType() == BSONType::kOid);
+            return Value(truncateDate(date.coerceToDate(), unit, binSize, zone, sow));
+        });
 }
 
 ExprPtr parseDateAddSub(ExpressionContext* expCtx, const BSONElement& e,
                         const VariablesParseState& vps, bool subtract) {
     StringData op = subtract ? "$dateSubtract" : "$dateAdd";
-    auto args = std::make_shared<NamedArgs>(
-        parseNamed(expCtx, e, vps, op, 5166400, 5166401, {"startDate", "unit", "amount", "timezone"}));
+    auto args = std::make_shared<NamedArgs>(parseNamed(
+        expCtx, e, vps, op, 5166400, 5166401, {"startDate", "unit", "amount", "timezone"}));
     uassert(5166402, "$dateAdd requires startDate, unit, and amount to be present",
             args->get("startDate") && args->get("unit") && args->get("amount"));
     auto tz = std::make_shared<TimeZoneArg>();
     tz->init(args->get("timezone"));
     std::string opName(op);
-    return makeCustom(op, e, std::move(args->owned), [args, tz, subtract, opName](
-                                                         const BSONObj& root, Variables* vars) {
-        Value start = args->get("startDate")->evaluate(root, vars);
-        Value unitV = args->get("unit")->evaluate(root, vars);
-        Value amount = args->get("amount")->evaluate(root, vars);
-        if (start.nullish() || unitV.nullish() || amount.nullish())
-            return Value::null();
-        absl::TimeZone zone;
-        if (!tz->resolve(root, vars, &zone))
-            return Value::null();
-        uassert(5166403,
-                opName + " requires startDate to be convertible to a date",
-                start.getType() == BSONType::kDate || start.getType() == BSONType::kTimestamp ||
-                    start.getType() == BSONType::kOid);
-        TimeUnit unit = evalUnit(unitV, opName, 5166404, 5166405);
-        uassert(5166405, opName + " expects integer amount of time units", amount.integral64Bit());
-        long long n = amount.getLong();
-        Date_t from = start.coerceToDate();
-        // The amount, as milliseconds of the unit's longest length, must keep the result
-        // inside the 64-bit millisecond range; then no arithmetic below can overflow.
-        long long longestUnitMs = longestUnitMillis(unit);
-        long long deltaMs, endMs;
-        bool overflow = (subtract && n == std::numeric_limits<long long>::min()) ||
-            __builtin_mul_overflow(subtract ? -n : n, longestUnitMs, &deltaMs) ||
-            __builtin_add_overflow(from.toMillisSinceEpoch(), deltaMs, &endMs);
-        uassert(5976500,
-                "invalid " + opName + " 'amount' parameter value: " + amount.toString() + " " +
-                    unitV.toString(),
-                !overflow);
-        return Value(addToDate(from, unit, subtract ? -n : n, zone));
-    });
+    return makeCustom(
+        op, e, std::move(args->owned),
+        [args, tz, subtract, opName](const BSONObj& root, Variables* vars) {
+            Value start = args->get("startDate")->evaluate(root, vars);
+            Value unitV = args->get("unit")->evaluate(root, vars);
+            Value amount = args->get("amount")->evaluate(root, vars);
+            if (start.nullish() || unitV.nullish() || amount.nullish())
+                return Value::null();
+            absl::TimeZone zone;
+            if (!tz->resolve(root, vars, &zone))
+                return Value::null();
+            uassert(5166403, opName + " requires startDate to be convertible to a date",
+                    start.getType() == BSONType::kDate || start.getType() == BSONType::kTimestamp ||
+                        start.getType() == BSONType::kOid);
+            TimeUnit unit = evalUnit(unitV, opName, 5166404, 5166405);
+            uassert(5166405, opName + " expects integer amount of time units",
+                    amount.integral64Bit());
+            long long n = amount.getLong();
+            Date_t from = start.coerceToDate();
+            // The amount, as milliseconds of the unit's longest length, must keep the result
+            // inside the 64-bit millisecond range; then no arithmetic below can overflow.
+            long long longestUnitMs = longestUnitMillis(unit);
+            long long deltaMs, endMs;
+            bool overflow = (subtract && n == std::numeric_limits<long long>::min()) ||
+                            __builtin_mul_overflow(subtract ? -n : n, longestUnitMs, &deltaMs) ||
+                            __builtin_add_overflow(from.toMillisSinceEpoch(), deltaMs, &endMs);
+            uassert(5976500,
+                    "invalid " + opName + " 'amount' parameter value: " + amount.toString() + " " +
+                        unitV.toString(),
+                    !overflow);
+            return Value(addToDate(from, unit, subtract ? -n : n, zone));
+        });
 }
 
 ExprPtr parseDateDiff(ExpressionContext* expCtx, const BSONElement& e,
@@ -230,38 +229,50 @@ ExprPtr parseDateDiff(ExpressionContext* expCtx, const BSONElement& e,
     uassert(5166305, "Missing 'unit' parameter to $dateDiff", args->get("unit"));
     auto tz = std::make_shared<TimeZoneArg>();
     tz->init(args->get("timezone"));
-    return makeCustom("$dateDiff", e, std::move(args->owned), [args, tz](const BSONObj& root,
-                                                                           Variables* vars) {
-        Value s = args->get("startDate")->evaluate(root, vars);
-        Value en = args->get("endDate")->evaluate(root, vars);
-        Value unitV = args->get("unit")->evaluate(root, vars);
-        if (s.nullish() || en.nullish() || unitV.nullish())
-            return Value::null();
-        absl::TimeZone zone;
-        if (!tz->resolve(root, vars, &zone))
-            return Value::null();
-        auto isDate = [](const Value& v) {
-            return v.getType() == BSONType::kDate || v.getType() == BSONType::kTimestamp ||
-                v.getType() == BSONType::kOid;
-        };
-        uassert(5166307, "$dateDiff requires 'startDate' to be a date, but got " + typeNameOf(s),
-                isDate(s));
-        uassert(5166307, "$dateDiff requires 'endDate' to be a date, but got " + typeNameOf(en),
-                isDate(en));
-        TimeUnit unit = evalUnit(unitV, "$dateDiff", 5439013, 5439014);
-        bool sowNull = false;
-        int sow = unit == TimeUnit::kWeek
-            ? evalStartOfWeek(args->get("startOfWeek"), root, vars, "$dateDiff", &sowNull)
-            : 0;
-        if (sowNull)
-            return Value::null();
-        return Value(dateDiff(s.coerceToDate(), en.coerceToDate(), unit, zone, sow));
-    });
+    return makeCustom(
+        "$dateDiff", e, std::move(args->owned), [args, tz](const BSONObj& root, Variables* vars) {
+            Value s = args->get("startDate")->evaluate(root, vars);
+            Value en = args->get("endDate")->evaluate(root, vars);
+            Value unitV = args->get("unit")->evaluate(root, vars);
+            if (s.nullish() || en.nullish() || unitV.nullish())
+                return Value::null();
+            absl::TimeZone zone;
+            if (!tz->resolve(root, vars, &zone))
+                return Value::null();
+            auto isDate = [](const Value& v) {
+                return v.getType() == BSONType::kDate || v.getType() == BSONType::kTimestamp ||
+                       v.getType() == BSONType::kOid;
+            };
+            uassert(5166307,
+                    "$dateDiff requires 'startDate' to be a date, but got " + typeNameOf(s),
+                    isDate(s));
+            uassert(5166307, "$dateDiff requires 'endDate' to be a date, but got " + typeNameOf(en),
+                    isDate(en));
+            TimeUnit unit = evalUnit(unitV, "$dateDiff", 5439013, 5439014);
+            bool sowNull = false;
+            int sow = unit == TimeUnit::kWeek ? evalStartOfWeek(args->get("startOfWeek"), root,
+                                                                vars, "$dateDiff", &sowNull)
+                                              : 0;
+            if (sowNull)
+                return Value::null();
+            return Value(dateDiff(s.coerceToDate(), en.coerceToDate(), unit, zone, sow));
+        });
 }
 
 enum class DatePart {
-    kYear, kMonth, kDayOfMonth, kHour, kMinute, kSecond, kMillisecond, kDayOfWeek, kDayOfYear,
-    kWeek, kIsoWeek, kIsoWeekYear, kIsoDayOfWeek
+    kYear,
+    kMonth,
+    kDayOfMonth,
+    kHour,
+    kMinute,
+    kSecond,
+    kMillisecond,
+    kDayOfWeek,
+    kDayOfYear,
+    kWeek,
+    kIsoWeek,
+    kIsoWeekYear,
+    kIsoDayOfWeek
 };
 
 int isoDayOfWeek(absl::CivilDay d) {
@@ -322,60 +333,62 @@ long long extractPart(DatePart part, Date_t date, const absl::TimeZone& tz) {
 
 void registerDatePart(StringData name, DatePart part) {
     std::string n(name);
-    Expression::registerParser(name, [n, part](ExpressionContext* expCtx, const BSONElement& e,
-                                               const VariablesParseState& vps) -> ExprPtr {
-        ExprVector children;
-        const Expression* dateExpr = nullptr;
-        auto tz = std::make_shared<TimeZoneArg>();
-        BSONElement arg = e;
-        if (arg.type() == BSONType::kArray) {
-            auto elems = arg.Array();
-            checkArity(n, elems.size(), 1, 1);
-            arg = elems[0];
-        }
-        if (arg.type() == BSONType::kObject && arg.Obj().hasField("date")) {
-            const Expression* tzExpr = nullptr;
-            for (auto f : arg.Obj()) {
-                StringData fn = f.fieldNameStringData();
-                if (fn == "date") {
-                    children.push_back(Expression::parseOperand(expCtx, f, vps));
-                    dateExpr = children.back().get();
-                } else if (fn == "timezone") {
-                    children.push_back(Expression::parseOperand(expCtx, f, vps));
-                    tzExpr = children.back().get();
-                } else {
-                    uasserted(40535, "unrecognized option to " + n + ": \"" + std::string(fn) +
-                                  "\"");
-                }
+    Expression::registerParser(
+        name,
+        [n, part](ExpressionContext* expCtx, const BSONElement& e,
+                  const VariablesParseState& vps) -> ExprPtr {
+            ExprVector children;
+            const Expression* dateExpr = nullptr;
+            auto tz = std::make_shared<TimeZoneArg>();
+            BSONElement arg = e;
+            if (arg.type() == BSONType::kArray) {
+                auto elems = arg.Array();
+                checkArity(n, elems.size(), 1, 1);
+                arg = elems[0];
             }
-            tz->init(tzExpr);
-        } else {
-            children.push_back(Expression::parseOperand(expCtx, arg, vps));
-            dateExpr = children.back().get();
-        }
-        return makeCustom(n, e, std::move(children), [dateExpr, tz, part](const BSONObj& root,
-                                                                          Variables* vars) {
-            Value d = dateExpr->evaluate(root, vars);
-            if (d.nullish())
-                return Value::null();
-            absl::TimeZone zone;
-            if (!tz->resolve(root, vars, &zone))
-                return Value::null();
-            long long r = extractPart(part, d.coerceToDate(), zone);
-            // $isoWeekYear is a long upstream; the other parts are ints.
-            if (part == DatePart::kIsoWeekYear)
-                return Value(r);
-            return Value(static_cast<int>(r));
+            if (arg.type() == BSONType::kObject && arg.Obj().hasField("date")) {
+                const Expression* tzExpr = nullptr;
+                for (auto f : arg.Obj()) {
+                    StringData fn = f.fieldNameStringData();
+                    if (fn == "date") {
+                        children.push_back(Expression::parseOperand(expCtx, f, vps));
+                        dateExpr = children.back().get();
+                    } else if (fn == "timezone") {
+                        children.push_back(Expression::parseOperand(expCtx, f, vps));
+                        tzExpr = children.back().get();
+                    } else {
+                        uasserted(40535,
+                                  "unrecognized option to " + n + ": \"" + std::string(fn) + "\"");
+                    }
+                }
+                tz->init(tzExpr);
+            } else {
+                children.push_back(Expression::parseOperand(expCtx, arg, vps));
+                dateExpr = children.back().get();
+            }
+            return makeCustom(n, e, std::move(children),
+                              [dateExpr, tz, part](const BSONObj& root, Variables* vars) {
+                                  Value d = dateExpr->evaluate(root, vars);
+                                  if (d.nullish())
+                                      return Value::null();
+                                  absl::TimeZone zone;
+                                  if (!tz->resolve(root, vars, &zone))
+                                      return Value::null();
+                                  long long r = extractPart(part, d.coerceToDate(), zone);
+                                  // $isoWeekYear is a long upstream; the other parts are ints.
+                                  if (part == DatePart::kIsoWeekYear)
+                                      return Value(r);
+                                  return Value(static_cast<int>(r));
+                              });
         });
-    });
 }
 
 const bool kRegistered = [] {
     Expression::registerParser("$dateTrunc", parseDateTrunc);
-    Expression::registerParser("$dateAdd", [](ExpressionContext* c, const BSONElement& e,
-                                              const VariablesParseState& v) {
-        return parseDateAddSub(c, e, v, false);
-    });
+    Expression::registerParser(
+        "$dateAdd", [](ExpressionContext* c, const BSONElement& e, const VariablesParseState& v) {
+            return parseDateAddSub(c, e, v, false);
+        });
     Expression::registerParser("$dateSubtract", [](ExpressionContext* c, const BSONElement& e,
                                                    const VariablesParseState& v) {
         return parseDateAddSub(c, e, v, true);

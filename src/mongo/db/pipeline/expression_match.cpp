@@ -40,8 +40,8 @@ thread_local std::shared_ptr<ExpressionContext> tlsExpCtx;
 
 StatusWith<std::unique_ptr<MatchExpression>> parseExpr(const BSONElement& e) {
     try {
-        auto expCtx = tlsExpCtx ? tlsExpCtx
-                                : std::make_shared<ExpressionContext>(nullptr, NamespaceString());
+        auto expCtx =
+            tlsExpCtx ? tlsExpCtx : std::make_shared<ExpressionContext>(nullptr, NamespaceString());
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
         BSONObjBuilder b;
         b.append(e);

@@ -14,8 +14,7 @@ void uassertExpressionMemory(StringData op, size_t bytes, size_t limit) {
 
 void uassertStringFits(size_t bytes) {
     uassert(16493,
-            "Tried to create string longer than " + std::to_string(BSONObjMaxUserSize >> 20) +
-                "MB",
+            "Tried to create string longer than " + std::to_string(BSONObjMaxUserSize >> 20) + "MB",
             bytes < static_cast<size_t>(BSONObjMaxUserSize) - 32);
 }
 
@@ -25,8 +24,7 @@ void uassertNestingFits(const Value& v) {
     uassert(ErrorCodes::Overflow,
             "cannot convert document to BSON because it exceeds the limit of " +
                 std::to_string(kMaxValueNestingDepth) + " levels of nesting",
-            bsonNestingDepth(v.getDocument(), kMaxValueNestingDepth - 1) <
-                kMaxValueNestingDepth);
+            bsonNestingDepth(v.getDocument(), kMaxValueNestingDepth - 1) < kMaxValueNestingDepth);
 }
 
 BoundedArrayBuilder::BoundedArrayBuilder(StringData op, size_t limitBytes)
@@ -37,7 +35,7 @@ void BoundedArrayBuilder::append(const Value& v, bool missingAsNull) {
         return;
     // Element: type byte + decimal index + NUL + value.
     size_t next = static_cast<size_t>(_arr.len()) + 1 + std::to_string(_count).size() + 1 +
-        (v.missing() ? 0 : v.byteSize() - 1);
+                  (v.missing() ? 0 : v.byteSize() - 1);
     uassertExpressionMemory(_op, next, _limit);
     uassertNestingFits(v);
     if (v.missing())

@@ -88,11 +88,12 @@ Value concatFn(const ValueArgs& a) {
 
 Value substrBytesFn(const ValueArgs& a) {
     std::string s = coerceToString(a[0], "$substrBytes");
-    uassert(16034, "$substrBytes: starting index must be a numeric type (is BSON type " +
-                       typeNameOf(a[1]) + ")",
+    uassert(16034,
+            "$substrBytes: starting index must be a numeric type (is BSON type " +
+                typeNameOf(a[1]) + ")",
             a[1].numeric());
-    uassert(16035, "$substrBytes: length must be a numeric type (is BSON type " +
-                       typeNameOf(a[2]) + ")",
+    uassert(16035,
+            "$substrBytes: length must be a numeric type (is BSON type " + typeNameOf(a[2]) + ")",
             a[2].numeric());
     long long start = a[1].getLong();
     long long len = a[2].getLong();
@@ -102,23 +103,25 @@ Value substrBytesFn(const ValueArgs& a) {
             !isContinuationByte(static_cast<unsigned char>(s[start])));
     // `len` may be anything a long holds: compare before adding so that nothing overflows.
     size_t end = (len < 0 || static_cast<unsigned long long>(len) >= s.size() - start)
-        ? s.size()
-        : static_cast<size_t>(start) + static_cast<size_t>(len);
-    uassert(28657, "$substrBytes:  Invalid range, ending index is in the middle of a UTF-8 "
-                   "character.",
+                     ? s.size()
+                     : static_cast<size_t>(start) + static_cast<size_t>(len);
+    uassert(28657,
+            "$substrBytes:  Invalid range, ending index is in the middle of a UTF-8 "
+            "character.",
             end >= s.size() || !isContinuationByte(static_cast<unsigned char>(s[end])));
     return Value(StringData(s).substr(start, end - start));
 }
 
 Value substrCPFn(const ValueArgs& a) {
     std::string s = coerceToString(a[0], "$substrCP");
-    uassert(34450, "$substrCP: starting index must be a numeric type (is BSON type " +
-                       typeNameOf(a[1]) + ")",
-            a[1].numeric());
+    uassert(
+        34450,
+        "$substrCP: starting index must be a numeric type (is BSON type " + typeNameOf(a[1]) + ")",
+        a[1].numeric());
     uassert(34451, "$substrCP: starting index cannot be represented as a 32-bit integral value",
             a[1].integral());
-    uassert(34452, "$substrCP: length must be a numeric type (is BSON type " +
-                       typeNameOf(a[2]) + ")",
+    uassert(34452,
+            "$substrCP: length must be a numeric type (is BSON type " + typeNameOf(a[2]) + ")",
             a[2].numeric());
     uassert(34453, "$substrCP: length cannot be represented as a 32-bit integral value",
             a[2].integral());
@@ -141,11 +144,15 @@ Value caseFn(const ValueArgs& a, bool upper) {
 Value splitFn(const ValueArgs& a) {
     if (a[0].nullish() || a[1].nullish())
         return Value::null();
-    uassert(40085, "$split requires an expression that evaluates to a string as a first argument, "
-                   "found: " + typeNameOf(a[0]),
+    uassert(40085,
+            "$split requires an expression that evaluates to a string as a first argument, "
+            "found: " +
+                typeNameOf(a[0]),
             a[0].isString());
-    uassert(40086, "$split requires an expression that evaluates to a string as a second "
-                   "argument, found: " + typeNameOf(a[1]),
+    uassert(40086,
+            "$split requires an expression that evaluates to a string as a second "
+            "argument, found: " +
+                typeNameOf(a[1]),
             a[1].isString());
     StringData s = a[0].getStringData(), d = a[1].getStringData();
     uassert(40087, "$split requires a non-empty separator", !d.empty());
@@ -177,31 +184,41 @@ Value indexOfFn(const ValueArgs& a, bool cp) {
     StringData op = cp ? "$indexOfCP" : "$indexOfBytes";
     if (a[0].nullish())
         return Value::null();
-    uassert(40091, std::string(op) + " requires a string as the first argument, found: " +
-                       typeNameOf(a[0]),
-            a[0].isString());
-    uassert(40092, std::string(op) + " requires a string as the second argument, found: " +
-                       typeNameOf(a[1]),
-            a[1].isString());
+    uassert(
+        40091,
+        std::string(op) + " requires a string as the first argument, found: " + typeNameOf(a[0]),
+        a[0].isString());
+    uassert(
+        40092,
+        std::string(op) + " requires a string as the second argument, found: " + typeNameOf(a[1]),
+        a[1].isString());
     StringData s = a[0].getStringData(), t = a[1].getStringData();
     long long len = cp ? static_cast<long long>(utf8Length(s)) : static_cast<long long>(s.size());
     long long start = 0, end = len;
     if (a.size() > 2) {
-        uassert(40096, std::string(op) + " requires an integral starting index, found a value of "
-                                         "type: " + typeNameOf(a[2]),
+        uassert(40096,
+                std::string(op) +
+                    " requires an integral starting index, found a value of "
+                    "type: " +
+                    typeNameOf(a[2]),
                 a[2].integral());
         start = a[2].getLong();
-        uassert(40097, std::string(op) + " requires a nonnegative start index, found: " +
-                           std::to_string(start),
+        uassert(40097,
+                std::string(op) +
+                    " requires a nonnegative start index, found: " + std::to_string(start),
                 start >= 0);
     }
     if (a.size() > 3) {
-        uassert(40096, std::string(op) + " requires an integral ending index, found a value of "
-                                         "type: " + typeNameOf(a[3]),
+        uassert(40096,
+                std::string(op) +
+                    " requires an integral ending index, found a value of "
+                    "type: " +
+                    typeNameOf(a[3]),
                 a[3].integral());
         end = std::min(len, a[3].getLong());
-        uassert(40097, std::string(op) + " requires a nonnegative ending index, found: " +
-                           std::to_string(a[3].getLong()),
+        uassert(40097,
+                std::string(op) + " requires a nonnegative ending index, found: " +
+                    std::to_string(a[3].getLong()),
                 a[3].getLong() >= 0);
     }
     if (start > end || start > len)
@@ -228,27 +245,28 @@ ExprPtr makeCustom(StringData name, const BSONElement& e, ExprVector children,
 /** Parses {k1: expr, ...} with required/allowed names into a fixed order. */
 std::vector<const Expression*> parseNamedArgs(ExpressionContext* expCtx, const BSONElement& e,
                                               const VariablesParseState& vps, StringData op,
-                                              const std::vector<StringData>& names,
-                                              size_t required, ExprVector* owned,
-                                              int notObjectCode, int unknownCode,
+                                              const std::vector<StringData>& names, size_t required,
+                                              ExprVector* owned, int notObjectCode, int unknownCode,
                                               int missingCode) {
-    uassert(notObjectCode, std::string(op) + " expects an object of named arguments but found: " +
-                               typeNameOf(Value(e)),
+    uassert(notObjectCode,
+            std::string(op) +
+                " expects an object of named arguments but found: " + typeNameOf(Value(e)),
             e.type() == BSONType::kObject);
     std::vector<const Expression*> out(names.size(), nullptr);
     for (auto f : e.Obj()) {
         size_t i = 0;
         while (i < names.size() && names[i] != f.fieldNameStringData())
             ++i;
-        uassert(unknownCode, std::string(op) + " found an unknown argument: " +
-                                 std::string(f.fieldNameStringData()),
-                i < names.size());
+        uassert(
+            unknownCode,
+            std::string(op) + " found an unknown argument: " + std::string(f.fieldNameStringData()),
+            i < names.size());
         owned->push_back(Expression::parseOperand(expCtx, f, vps));
         out[i] = owned->back().get();
     }
     for (size_t i = 0; i < required; ++i)
-        uassert(missingCode, std::string(op) + " requires '" + std::string(names[i]) +
-                                 "' to be specified",
+        uassert(missingCode,
+                std::string(op) + " requires '" + std::string(names[i]) + "' to be specified",
                 out[i]);
     return out;
 }
@@ -261,40 +279,42 @@ bool isTrimChar(unsigned char c, const std::string* chars) {
 
 void registerTrim(StringData name, bool left, bool right) {
     std::string n(name);
-    Expression::registerParser(name, [=](ExpressionContext* expCtx, const BSONElement& e,
-                                         const VariablesParseState& vps) {
-        ExprVector owned;
-        auto args = parseNamedArgs(expCtx, e, vps, n, {"input", "chars"}, 1, &owned, 50696,
-                                   50694, 50695);
-        return makeCustom(n, e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
-            Value in = args[0]->evaluate(root, vars);
-            if (in.nullish())
-                return Value::null();
-            uassert(50699, n + " requires its input to be a string, got " + in.toString() +
-                               " (of type " + typeNameOf(in) + ") instead.",
-                    in.isString());
-            std::optional<std::string> chars;
-            if (args[1]) {
-                Value c = args[1]->evaluate(root, vars);
-                if (c.nullish())
+    Expression::registerParser(
+        name, [=](ExpressionContext* expCtx, const BSONElement& e, const VariablesParseState& vps) {
+            ExprVector owned;
+            auto args = parseNamedArgs(expCtx, e, vps, n, {"input", "chars"}, 1, &owned, 50696,
+                                       50694, 50695);
+            return makeCustom(n, e, std::move(owned), [=](const BSONObj& root, Variables* vars) {
+                Value in = args[0]->evaluate(root, vars);
+                if (in.nullish())
                     return Value::null();
-                uassert(50700, n + " requires 'chars' to be a string, got " + c.toString() +
-                                   " (of type " + typeNameOf(c) + ") instead.",
-                        c.isString());
-                chars = c.getString();
-            }
-            StringData s = in.getStringData();
-            size_t b = 0, en = s.size();
-            const std::string* cp = chars ? &*chars : nullptr;
-            if (left)
-                while (b < en && isTrimChar(static_cast<unsigned char>(s[b]), cp))
-                    ++b;
-            if (right)
-                while (en > b && isTrimChar(static_cast<unsigned char>(s[en - 1]), cp))
-                    --en;
-            return Value(s.substr(b, en - b));
+                uassert(50699,
+                        n + " requires its input to be a string, got " + in.toString() +
+                            " (of type " + typeNameOf(in) + ") instead.",
+                        in.isString());
+                std::optional<std::string> chars;
+                if (args[1]) {
+                    Value c = args[1]->evaluate(root, vars);
+                    if (c.nullish())
+                        return Value::null();
+                    uassert(50700,
+                            n + " requires 'chars' to be a string, got " + c.toString() +
+                                " (of type " + typeNameOf(c) + ") instead.",
+                            c.isString());
+                    chars = c.getString();
+                }
+                StringData s = in.getStringData();
+                size_t b = 0, en = s.size();
+                const std::string* cp = chars ? &*chars : nullptr;
+                if (left)
+                    while (b < en && isTrimChar(static_cast<unsigned char>(s[b]), cp))
+                        ++b;
+                if (right)
+                    while (en > b && isTrimChar(static_cast<unsigned char>(s[en - 1]), cp))
+                        --en;
+                return Value(s.substr(b, en - b));
+            });
         });
-    });
 }
 
 void registerReplace(StringData name, bool all) {
@@ -312,13 +332,12 @@ void registerReplace(StringData name, bool all) {
                     in.nullish() || in.isString());
             uassert(51745, n + " requires that 'find' be a string, found: " + find.toString(),
                     find.nullish() || find.isString());
-            uassert(51744, n + " requires that 'replacement' be a string, found: " +
-                               repl.toString(),
+            uassert(51744,
+                    n + " requires that 'replacement' be a string, found: " + repl.toString(),
                     repl.nullish() || repl.isString());
             if (in.nullish() || find.nullish() || repl.nullish())
                 return Value::null();
-            StringData s = in.getStringData(), f = find.getStringData(),
-                       r = repl.getStringData();
+            StringData s = in.getStringData(), f = find.getStringData(), r = repl.getStringData();
             std::string out;
             size_t pos = 0;
             while (true) {
@@ -378,8 +397,8 @@ CompiledRegex compileRegex(StringData op, const std::string& pattern, const std:
             case 'u':
                 break;
             default:
-                uasserted(51108, std::string(op) + " invalid flag in regex options: " +
-                                     std::string(1, c));
+                uasserted(51108,
+                          std::string(op) + " invalid flag in regex options: " + std::string(1, c));
         }
     }
     int err = 0;
@@ -421,7 +440,8 @@ void registerRegex(StringData name, RegexMode mode) {
             Value in = args[0]->evaluate(root, vars);
             Value re = args[1]->evaluate(root, vars);
             Value optsV = args[2] ? args[2]->evaluate(root, vars) : Value();
-            uassert(51104, n + " needs 'input' to be of type string", in.nullish() || in.isString());
+            uassert(51104, n + " needs 'input' to be of type string",
+                    in.nullish() || in.isString());
             std::string pattern, options;
             if (re.getType() == BSONType::kRegEx) {
                 pattern = re.elem().regex();
@@ -434,8 +454,9 @@ void registerRegex(StringData name, RegexMode mode) {
             }
             if (!optsV.nullish()) {
                 uassert(51106, n + " needs 'options' to be of type string", optsV.isString());
-                uassert(51107, n + " found regex option(s) specified in both 'regex' and 'option' "
-                                   "fields",
+                uassert(51107,
+                        n + " found regex option(s) specified in both 'regex' and 'option' "
+                            "fields",
                         options.empty() || optsV.getStringData().empty());
                 options = optsV.getString();
             }
@@ -462,9 +483,9 @@ void registerRegex(StringData name, RegexMode mode) {
                 vars->checkForInterruptEvery128();
                 // PCRE2 checks the UTF-8 of the whole subject on each call unless told not
                 // to: check it once, or finding all matches is quadratic in the input.
-                int rc = pcre2_match(cr.code.get(), reinterpret_cast<PCRE2_SPTR>(s.data()),
-                                     s.size(), start, start == 0 ? 0 : PCRE2_NO_UTF_CHECK,
-                                     md.get(), nullptr);
+                int rc =
+                    pcre2_match(cr.code.get(), reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(),
+                                start, start == 0 ? 0 : PCRE2_NO_UTF_CHECK, md.get(), nullptr);
                 if (rc < 0)
                     break;
                 PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
@@ -512,7 +533,8 @@ const bool kRegistered = [] {
     registerNaryExpression("$strcasecmp", 2, 2, strcasecmpFn);
     registerNaryExpression("$indexOfBytes", 2, 4,
                            [](const ValueArgs& a) { return indexOfFn(a, false); });
-    registerNaryExpression("$indexOfCP", 2, 4, [](const ValueArgs& a) { return indexOfFn(a, true); });
+    registerNaryExpression("$indexOfCP", 2, 4,
+                           [](const ValueArgs& a) { return indexOfFn(a, true); });
     registerTrim("$trim", true, true);
     registerTrim("$ltrim", true, false);
     registerTrim("$rtrim", false, true);

@@ -6,10 +6,10 @@
 #include <limits>
 
 #include "mongo/db/matcher/expression_parser.h"
-#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
+#include "mongo/db/pipeline/expression.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
@@ -107,7 +107,8 @@ void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool is
 }
 
 /** The first best present value of rows [from, to), folded into `acc` (one Value per run). */
-void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, size_t from, size_t to) {
+void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, size_t from,
+               size_t to) {
     const bool isMax = acc->isMax();
     bool any = false;
     if (type == BSONType::kNumberDouble) {
@@ -155,7 +156,7 @@ struct GroupOverBuckets::Plan {
 
     BucketSpec spec;
     ExprPtr idExpr;
-    std::vector<std::string> idNullFields;  // objectIdFieldNames(): missing groups as null
+    std::vector<std::string> idNullFields;    // objectIdFieldNames(): missing groups as null
     std::vector<AccumulationStatement> accs;  // generic expressions (per-measurement path)
     std::vector<Acc> blockAccs;
     // The unpack stage's filters: a bucket matching `wholeBucketFilter` keeps every
@@ -242,7 +243,7 @@ bool GroupOverBuckets::Plan::analyzeDateTrunc(const BSONElement& args) {
             haveDate = isString && a.valueStringData() == "$" + spec.timeField;
         } else if (name == "unit") {
             haveUnit = isString && !a.valueStringData().starts_with("$") &&
-                parseTimeUnit(a.valueStringData(), &unit);
+                       parseTimeUnit(a.valueStringData(), &unit);
         } else if (name == "binSize") {
             Value v(a);
             if (!v.integral64Bit() || v.getLong() <= 0)
@@ -331,7 +332,8 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(std::shared_ptr<Express
     for (auto e : groupSpec)
         if (e.fieldNameStringData() != "_id")
             plan->accs.push_back(parseAccumulationStatement(expCtx.get(), e, vps));
-    return std::unique_ptr<GroupOverBuckets>(new GroupOverBuckets(std::move(expCtx), std::move(plan)));
+    return std::unique_ptr<GroupOverBuckets>(
+        new GroupOverBuckets(std::move(expCtx), std::move(plan)));
 }
 
 std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(
@@ -452,7 +454,8 @@ size_t GroupOverBuckets::groupForRow(uint32_t metaId, int64_t bin, int64_t t,
 
 void GroupOverBuckets::processBucket(BucketUnpacker* unpacker) {
     const Plan& plan = *_plan;
-    const bool filtered = plan.eventFilter &&
+    const bool filtered =
+        plan.eventFilter &&
         !(plan.wholeBucketFilter && plan.wholeBucketFilter->matchesBSON(unpacker->bucket()));
     if (!filtered && processBlock(unpacker)) {
         ++_blockBuckets;
@@ -581,9 +584,8 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
     if (oneBin) {
         const BSONElement meta = unpacker->meta();
         _runs.clear();
-        _runs.emplace_back(
-            n, groupForRow(plan.keyUsesMeta ? metaIdOf(meta) : 0, oneBin->first, oneBin->second,
-                           meta));
+        _runs.emplace_back(n, groupForRow(plan.keyUsesMeta ? metaIdOf(meta) : 0, oneBin->first,
+                                          oneBin->second, meta));
     } else {
         buildRuns(time, unpacker->meta(), n);
     }
@@ -600,7 +602,8 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
             if (acc.field.empty()) {
                 static_cast<BlockSum*>(target)->addConstant(acc.constant, end - from);
             } else if (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) {
-                minMaxRun(static_cast<AccumulatorMinMax*>(target), *col.scalar, col.type, from, end);
+                minMaxRun(static_cast<AccumulatorMinMax*>(target), *col.scalar, col.type, from,
+                          end);
             } else if (col.type == BSONType::kNumberDouble) {
                 static_cast<BlockSum*>(target)->addDoubles(*col.scalar, from, end);
             } else if (col.type == BSONType::kNumberInt || col.type == BSONType::kNumberLong) {

@@ -49,8 +49,7 @@ public:
      * throws for an ineligible spec; a spec the generic $group rejects may throw its codes.
      */
     static std::unique_ptr<GroupOverBuckets> make(std::shared_ptr<ExpressionContext> expCtx,
-                                                  const BSONObj& groupSpec,
-                                                  const BucketSpec& spec);
+                                                  const BSONObj& groupSpec, const BucketSpec& spec);
     /**
      * As above for the stage `unpack`; nullptr when that stage computes fields from meta
      * (computedMetaProjFields). With an eventFilter, buckets that match the stage's

@@ -6,8 +6,8 @@
 #include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_sort.h"
 #include "mongo/db/pipeline/expression.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/idl/server_parameters_gen.h"
+#include "mongo/util/assert_util.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo {
@@ -29,12 +29,14 @@ std::unique_ptr<Pipeline> Pipeline::parse(const std::vector<BSONObj>& stages,
     for (const auto& st : p->_stages) {
         StageConstraints c = st->constraints();
         if (c.requiresLast)
-            uassert(40601, std::string(st->getSourceName()) +
-                               " can only be the final stage in the pipeline",
-                    i + 1 == n);
+            uassert(
+                40601,
+                std::string(st->getSourceName()) + " can only be the final stage in the pipeline",
+                i + 1 == n);
         if (c.requiresFirst)
-            uassert(40602, std::string(st->getSourceName()) +
-                               " is only valid as the first stage in a pipeline",
+            uassert(40602,
+                    std::string(st->getSourceName()) +
+                        " is only valid as the first stage in a pipeline",
                     i == 0);
         ++i;
     }

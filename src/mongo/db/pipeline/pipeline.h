@@ -82,7 +82,7 @@ private:
 
     std::shared_ptr<ExpressionContext> _expCtx;
     StageList _stages;
-    StagePtr _input;       // the cursor stage (not part of _stages)
+    StagePtr _input;  // the cursor stage (not part of _stages)
     PlanExecutor* _exec = nullptr;
     bool _stitched = false;
     DocumentSource* _output = nullptr;  // what getNext() reads (the last stage or its proxy)

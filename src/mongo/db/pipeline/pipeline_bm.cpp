@@ -39,13 +39,19 @@ const long long kHi = kStart + (kDocs - 3600) * 1000;
 
 void BM_PipelineDownsample(benchmark::State& state) {
     const auto& input = docs();
-    BSONObj match = BSON("$match" << BSON("t" << BSON("$gte" << Date_t::fromMillisSinceEpoch(kLo)
-                                                          << "$lt"
-                                                          << Date_t::fromMillisSinceEpoch(kHi))));
-    BSONObj group = BSON("$group" << BSON(
-                             "_id" << BSON("$dateTrunc" << BSON("date" << "$t" << "unit" << "hour"))
-                                   << "avg" << BSON("$avg" << "$v") << "max"
-                                   << BSON("$max" << "$v")));
+    BSONObj match =
+        BSON("$match" << BSON("t" << BSON("$gte" << Date_t::fromMillisSinceEpoch(kLo) << "$lt"
+                                                 << Date_t::fromMillisSinceEpoch(kHi))));
+    BSONObj group = BSON("$group" << BSON("_id" << BSON("$dateTrunc" << BSON("date"
+                                                                             << "$t"
+                                                                             << "unit"
+                                                                             << "hour"))
+                                                << "avg"
+                                                << BSON("$avg"
+                                                        << "$v")
+                                                << "max"
+                                                << BSON("$max"
+                                                        << "$v")));
     size_t groups = 0;
     for (auto _ : state) {
         auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("bm", "c"));

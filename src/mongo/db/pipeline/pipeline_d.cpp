@@ -9,15 +9,15 @@
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_coll_stats.h"
+#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/document_source_group_by_distinct_scan.h"
 #include "mongo/db/pipeline/document_source_internal_bounded_sort.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/document_source_sort.h"
-#include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression.h"
-#include "mongo/db/pipeline/timeseries_sample_stages.h"
 #include "mongo/db/pipeline/timeseries_geo_near.h"
+#include "mongo/db/pipeline/timeseries_sample_stages.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
@@ -59,8 +59,7 @@ std::unique_ptr<CollatorInterface> resolveCollator(OperationContext* opCtx,
         given = true;
     }
     if (viewCollation) {
-        uassert(ErrorCodes::OptionNotSupportedOnView,
-                "Cannot override a view's default collation",
+        uassert(ErrorCodes::OptionNotSupportedOnView, "Cannot override a view's default collation",
                 !given || CollatorInterface::collatorsMatch(requested.get(), viewDefault.get()));
         return viewDefault;
     }
@@ -189,10 +188,10 @@ void guardInexactBound(Pipeline* pipeline) {
     const std::string& time = unpack->bucketSpec().timeField;
     const long long spanMillis = static_cast<long long>(unpack->bucketMaxSpanSeconds()) * 1000;
     BSONObj filter = BSON(
-        "$expr" << BSON("$lte" << BSON_ARRAY(
-                            BSON("$subtract" << BSON_ARRAY("$" + timeseries::controlMaxPath(time)
-                                                           << "$" + timeseries::controlMinPath(time)))
-                            << BSON("$const" << spanMillis))));
+        "$expr" << BSON("$lte" << BSON_ARRAY(BSON("$subtract" << BSON_ARRAY(
+                                                      "$" + timeseries::controlMaxPath(time)
+                                                      << "$" + timeseries::controlMinPath(time)))
+                                             << BSON("$const" << spanMillis))));
     stages.push_front(std::make_unique<DocumentSourceMatch>(pipeline->getExpCtx(), filter));
 }
 
@@ -250,8 +249,10 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     out.pipeline = Pipeline::parse(all, expCtx);
     if (opts.collectionless) {
         uassert(ErrorCodes::InvalidNamespace,
-                "{aggregate: 1} is not valid for '" + std::string(
-                    out.pipeline->stages().empty() ? "" : out.pipeline->stages().front()->getSourceName()) +
+                "{aggregate: 1} is not valid for '" +
+                    std::string(out.pipeline->stages().empty()
+                                    ? ""
+                                    : out.pipeline->stages().front()->getSourceName()) +
                     "'; a collection is required.",
                 out.pipeline->isCollectionless());
     }
@@ -291,8 +292,9 @@ void appendQueryPlanner(const PreparedPipeline& prepared, BSONObjBuilder* b) {
     Pipeline* p = prepared.pipeline.get();
     BSONObjBuilder qp(b->subobjStart("queryPlanner"));
     qp.append("namespace", prepared.executionNss.ns());
-    qp.append("parsedQuery",
-              prepared.findParams.matcher ? serializeForExplain(*prepared.findParams.matcher) : BSONObj());
+    qp.append("parsedQuery", prepared.findParams.matcher
+                                 ? serializeForExplain(*prepared.findParams.matcher)
+                                 : BSONObj());
     qp.append("indexFilterSet", false);
     qp.append("winningPlan", p->executor() ? p->executor()->explainPlan(false) : BSONObj());
     qp.append("rejectedPlans", BSONArray());
@@ -313,12 +315,10 @@ void appendExecutionStats(PlanExecutor* exec, long long nReturned, long long mil
 }
 
 /** nReturned / executionTimeMillisEstimate of one stage entry (`stats` null: not measured). */
-void appendStageStats(const StageExecStats* stats, long long fallbackMicros,
-                      BSONObjBuilder* b) {
+void appendStageStats(const StageExecStats* stats, long long fallbackMicros, BSONObjBuilder* b) {
     if (stats)
         b->appendNumber("nReturned", stats->nReturned);
-    b->appendNumber("executionTimeMillisEstimate",
-                    (stats ? stats->micros : fallbackMicros) / 1000);
+    b->appendNumber("executionTimeMillisEstimate", (stats ? stats->micros : fallbackMicros) / 1000);
 }
 
 }  // namespace

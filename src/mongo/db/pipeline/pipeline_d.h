@@ -19,7 +19,7 @@ class OperationContext;
 
 struct AggregationRequestOptions {
     bool allowDiskUse = false;
-    BSONObj letVars;            // `let`: name -> expression (evaluated once)
+    BSONObj letVars;  // `let`: name -> expression (evaluated once)
     bool explain = false;
     bool collectionless = false;  // aggregate: 1
     int subPipelineDepth = 0;     // nesting of $lookup/$unionWith/$facet sub-pipelines

@@ -60,27 +60,121 @@ const std::vector<BSONObj>& collection() {
     return docs;
 }
 
-const char* const kPaths[] = {"_id", "a", "b", "c", "c.d", "c.e", "arr", "arr.x", "t",
-                              "m", "m.sensor", "n", "z", "a.b"};
+const char* const kPaths[] = {"_id",   "a", "b", "c",        "c.d", "c.e", "arr",
+                              "arr.x", "t", "m", "m.sensor", "n",   "z",   "a.b"};
 const char* const kNewFields[] = {"a", "b", "f", "g", "c.d", "out", "_id", "arr"};
 
 // Operators taking positional arguments (an array of operands, or one operand).
-const char* const kOps[] = {
-    "$abs", "$add", "$allElementsTrue", "$and", "$anyElementTrue", "$arrayElemAt",
-    "$arrayToObject", "$acos", "$acosh", "$asin", "$asinh", "$atan", "$atanh", "$binarySize",
-    "$bsonSize", "$ceil", "$cmp", "$concat", "$concatArrays", "$cond", "$cos", "$cosh",
-    "$dayOfMonth", "$dayOfWeek", "$dayOfYear", "$degreesToRadians", "$divide", "$eq", "$exp",
-    "$first", "$floor", "$gt", "$gte", "$hour", "$ifNull", "$in", "$indexOfArray",
-    "$indexOfBytes", "$indexOfCP", "$isArray", "$isNumber", "$isoDayOfWeek", "$isoWeek",
-    "$isoWeekYear", "$last", "$literal", "$ln", "$log", "$log10", "$lt", "$lte", "$max",
-    "$mergeObjects", "$millisecond", "$min", "$minute", "$mod", "$month", "$multiply", "$ne",
-    "$not", "$objectToArray", "$or", "$pow", "$radiansToDegrees", "$reverseArray", "$round",
-    "$second", "$setDifference", "$setEquals", "$setIntersection", "$setIsSubset",
-    "$setUnion", "$sin", "$sinh", "$size", "$slice", "$split", "$sqrt", "$strLenBytes",
-    "$substr", "$substrBytes", "$substrCP", "$strLenCP", "$strcasecmp", "$subtract", "$sum",
-    "$avg", "$tan", "$tanh", "$toBool", "$toDate", "$toDecimal", "$toDouble", "$toInt",
-    "$toLong", "$toLower", "$toObjectId", "$toString", "$toUpper", "$trunc", "$tsIncrement",
-    "$tsSecond", "$type", "$week", "$year", "$const", "$rand", "$stdDevPop", "$nope"};
+const char* const kOps[] = {"$abs",
+                            "$add",
+                            "$allElementsTrue",
+                            "$and",
+                            "$anyElementTrue",
+                            "$arrayElemAt",
+                            "$arrayToObject",
+                            "$acos",
+                            "$acosh",
+                            "$asin",
+                            "$asinh",
+                            "$atan",
+                            "$atanh",
+                            "$binarySize",
+                            "$bsonSize",
+                            "$ceil",
+                            "$cmp",
+                            "$concat",
+                            "$concatArrays",
+                            "$cond",
+                            "$cos",
+                            "$cosh",
+                            "$dayOfMonth",
+                            "$dayOfWeek",
+                            "$dayOfYear",
+                            "$degreesToRadians",
+                            "$divide",
+                            "$eq",
+                            "$exp",
+                            "$first",
+                            "$floor",
+                            "$gt",
+                            "$gte",
+                            "$hour",
+                            "$ifNull",
+                            "$in",
+                            "$indexOfArray",
+                            "$indexOfBytes",
+                            "$indexOfCP",
+                            "$isArray",
+                            "$isNumber",
+                            "$isoDayOfWeek",
+                            "$isoWeek",
+                            "$isoWeekYear",
+                            "$last",
+                            "$literal",
+                            "$ln",
+                            "$log",
+                            "$log10",
+                            "$lt",
+                            "$lte",
+                            "$max",
+                            "$mergeObjects",
+                            "$millisecond",
+                            "$min",
+                            "$minute",
+                            "$mod",
+                            "$month",
+                            "$multiply",
+                            "$ne",
+                            "$not",
+                            "$objectToArray",
+                            "$or",
+                            "$pow",
+                            "$radiansToDegrees",
+                            "$reverseArray",
+                            "$round",
+                            "$second",
+                            "$setDifference",
+                            "$setEquals",
+                            "$setIntersection",
+                            "$setIsSubset",
+                            "$setUnion",
+                            "$sin",
+                            "$sinh",
+                            "$size",
+                            "$slice",
+                            "$split",
+                            "$sqrt",
+                            "$strLenBytes",
+                            "$substr",
+                            "$substrBytes",
+                            "$substrCP",
+                            "$strLenCP",
+                            "$strcasecmp",
+                            "$subtract",
+                            "$sum",
+                            "$avg",
+                            "$tan",
+                            "$tanh",
+                            "$toBool",
+                            "$toDate",
+                            "$toDecimal",
+                            "$toDouble",
+                            "$toInt",
+                            "$toLong",
+                            "$toLower",
+                            "$toObjectId",
+                            "$toString",
+                            "$toUpper",
+                            "$trunc",
+                            "$tsIncrement",
+                            "$tsSecond",
+                            "$type",
+                            "$week",
+                            "$year",
+                            "$const",
+                            "$rand",
+                            "$stdDevPop",
+                            "$nope"};
 
 // Operators taking named arguments, with the names they know.
 struct NamedOp {
@@ -103,8 +197,9 @@ const std::vector<NamedOp>& namedOps() {
         {"$dateToString", {"date", "format", "timezone", "onNull"}},
         {"$dateFromString", {"dateString", "format", "timezone", "onError", "onNull"}},
         {"$dateToParts", {"date", "timezone", "iso8601"}},
-        {"$dateFromParts", {"year", "month", "day", "hour", "minute", "second", "millisecond",
-                            "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}},
+        {"$dateFromParts",
+         {"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear",
+          "isoWeek", "isoDayOfWeek", "timezone"}},
         {"$zip", {"inputs", "useLongestLength", "defaults"}},
         {"$sortArray", {"input", "sortBy"}},
         {"$regexFind", {"input", "regex", "options"}},
@@ -129,18 +224,40 @@ const std::vector<NamedOp>& namedOps() {
 }
 
 const char* const kAccumulators[] = {
-    "$sum", "$avg", "$min", "$max", "$first", "$last", "$push", "$addToSet", "$mergeObjects",
-    "$stdDevPop", "$stdDevSamp", "$count", "$firstN", "$lastN", "$minN", "$maxN", "$top",
-    "$bottom", "$topN", "$bottomN", "$median", "$percentile"};
-const char* const kWindowOnly[] = {"$rank", "$denseRank", "$documentNumber", "$shift",
-                                   "$derivative", "$integral", "$expMovingAvg",
-                                   "$covariancePop", "$covarianceSamp", "$locf", "$linearFill"};
-const char* const kStrings[] = {"",     "a",    "B",       "abc",  "hour", "day",  "%Y-%m-%d",
-                                "UTC",  "int",  "string",  "double", "x.y", "$a", "$$ROOT",
-                                "$$CURRENT", "$$NOW", "$$this", "$$value", "week", "millisecond",
-                                "approximate", "GMT+2", "America/New_York", "i", "ms"};
-const char* const kUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute",
-                              "second", "millisecond", "decade"};
+    "$sum",    "$avg",      "$min",          "$max",       "$first",      "$last",
+    "$push",   "$addToSet", "$mergeObjects", "$stdDevPop", "$stdDevSamp", "$count",
+    "$firstN", "$lastN",    "$minN",         "$maxN",      "$top",        "$bottom",
+    "$topN",   "$bottomN",  "$median",       "$percentile"};
+const char* const kWindowOnly[] = {
+    "$rank",         "$denseRank",     "$documentNumber", "$shift", "$derivative", "$integral",
+    "$expMovingAvg", "$covariancePop", "$covarianceSamp", "$locf",  "$linearFill"};
+const char* const kStrings[] = {"",
+                                "a",
+                                "B",
+                                "abc",
+                                "hour",
+                                "day",
+                                "%Y-%m-%d",
+                                "UTC",
+                                "int",
+                                "string",
+                                "double",
+                                "x.y",
+                                "$a",
+                                "$$ROOT",
+                                "$$CURRENT",
+                                "$$NOW",
+                                "$$this",
+                                "$$value",
+                                "week",
+                                "millisecond",
+                                "approximate",
+                                "GMT+2",
+                                "America/New_York",
+                                "i",
+                                "ms"};
+const char* const kUnits[] = {"year", "quarter", "month",  "week",        "day",
+                              "hour", "minute",  "second", "millisecond", "decade"};
 
 template <typename T, std::size_t N>
 const T& pick(FuzzedDataProvider& f, const T (&arr)[N]) {
@@ -160,32 +277,51 @@ public:
 
     void value(BSONObjBuilder& b, StringData name, int depth) {
         switch (_f.ConsumeIntegralInRange<int>(0, depth >= 2 ? 9 : 11)) {
-            case 0: b.append(name, _f.ConsumeIntegralInRange<int>(-5, 20)); break;
-            case 1: b.append(name, _f.ConsumeIntegralInRange<long long>(-1000, 1000)); break;
+            case 0:
+                b.append(name, _f.ConsumeIntegralInRange<int>(-5, 20));
+                break;
+            case 1:
+                b.append(name, _f.ConsumeIntegralInRange<long long>(-1000, 1000));
+                break;
             case 2: {
-                static const double kD[] = {0.5, -2.25, 1e308, -1e-300, 0.0, -0.0, 3.0,
+                static const double kD[] = {0.5,
+                                            -2.25,
+                                            1e308,
+                                            -1e-300,
+                                            0.0,
+                                            -0.0,
+                                            3.0,
                                             std::numeric_limits<double>::quiet_NaN(),
                                             std::numeric_limits<double>::infinity()};
                 b.append(name, pick(_f, kD));
                 break;
             }
-            case 3: b.append(name, std::string(pick(_f, kStrings))); break;
-            case 4: b.append(name, _f.ConsumeRandomLengthString(8)); break;
-            case 5: b.appendNull(name); break;
-            case 6: b.append(name, _f.ConsumeBool()); break;
+            case 3:
+                b.append(name, std::string(pick(_f, kStrings)));
+                break;
+            case 4:
+                b.append(name, _f.ConsumeRandomLengthString(8));
+                break;
+            case 5:
+                b.appendNull(name);
+                break;
+            case 6:
+                b.append(name, _f.ConsumeBool());
+                break;
             case 7:
                 b.append(name, Date_t::fromMillisSinceEpoch(
                                    _f.ConsumeIntegralInRange<long long>(-1LL << 42, 1LL << 42)));
                 break;
             case 8: {
-                static const long long kL[] = {std::numeric_limits<long long>::max(),
-                                               std::numeric_limits<long long>::min(),
-                                               std::numeric_limits<int>::max(),
-                                               std::numeric_limits<int>::min(), -1};
+                static const long long kL[] = {
+                    std::numeric_limits<long long>::max(), std::numeric_limits<long long>::min(),
+                    std::numeric_limits<int>::max(), std::numeric_limits<int>::min(), -1};
                 b.append(name, pick(_f, kL));
                 break;
             }
-            case 9: b.append(name, Timestamp(_f.ConsumeIntegral<std::uint32_t>(), 1)); break;
+            case 9:
+                b.append(name, Timestamp(_f.ConsumeIntegral<std::uint32_t>(), 1));
+                break;
             case 10: {
                 BSONArrayBuilder a(b.subarrayStart(name));
                 int n = _f.ConsumeIntegralInRange<int>(0, 4);
@@ -210,9 +346,15 @@ public:
     void expr(BSONObjBuilder& b, StringData name, int depth) {
         int choice = _f.ConsumeIntegralInRange<int>(0, depth >= kMaxExprDepth ? 2 : 7);
         switch (choice) {
-            case 0: b.append(name, fieldRef()); return;
-            case 1: value(b, name, 1); return;
-            case 2: b.append(name, std::string(pick(_f, kStrings))); return;
+            case 0:
+                b.append(name, fieldRef());
+                return;
+            case 1:
+                value(b, name, 1);
+                return;
+            case 2:
+                b.append(name, std::string(pick(_f, kStrings)));
+                return;
             case 3:
             case 4: {  // positional operator
                 BSONObjBuilder o(b.subobjStart(name));
@@ -301,11 +443,14 @@ public:
         int n = _f.ConsumeIntegralInRange<int>(0, 2);
         for (int i = 0; i < n; ++i) {
             switch (_f.ConsumeIntegralInRange<int>(0, depth >= 2 ? 3 : 5)) {
-                case 0: value(b, path(), 1); break;
+                case 0:
+                    value(b, path(), 1);
+                    break;
                 case 1: {
-                    static const char* kCmp[] = {"$eq", "$ne", "$gt", "$gte", "$lt", "$lte",
-                                                 "$in", "$nin", "$exists", "$type", "$size",
-                                                 "$all", "$mod", "$regex", "$not", "$elemMatch"};
+                    static const char* kCmp[] = {"$eq",     "$ne",    "$gt",   "$gte",
+                                                 "$lt",     "$lte",   "$in",   "$nin",
+                                                 "$exists", "$type",  "$size", "$all",
+                                                 "$mod",    "$regex", "$not",  "$elemMatch"};
                     BSONObjBuilder o(b.subobjStart(path()));
                     const char* op = pick(_f, kCmp);
                     if (StringData(op) == "$not" || StringData(op) == "$elemMatch")
@@ -314,8 +459,12 @@ public:
                         value(o, op, 0);
                     break;
                 }
-                case 2: expr(b, "$expr", 1); break;
-                case 3: b.append("$alwaysTrue", 1); break;
+                case 2:
+                    expr(b, "$expr", 1);
+                    break;
+                case 3:
+                    b.append("$alwaysTrue", 1);
+                    break;
                 case 4:
                 case 5: {
                     static const char* kLogic[] = {"$and", "$or", "$nor"};
@@ -332,7 +481,8 @@ public:
 
     void accumulator(BSONObjBuilder& out, StringData name, bool window) {
         BSONObjBuilder a(out.subobjStart(name));
-        const char* acc = window && _f.ConsumeBool() ? pick(_f, kWindowOnly) : pick(_f, kAccumulators);
+        const char* acc =
+            window && _f.ConsumeBool() ? pick(_f, kWindowOnly) : pick(_f, kAccumulators);
         StringData s(acc);
         if (s == "$count" || s == "$rank" || s == "$denseRank" || s == "$documentNumber") {
             a.append(acc, BSONObj());
@@ -384,9 +534,15 @@ public:
             BSONArrayBuilder bounds(w.subarrayStart(_f.ConsumeBool() ? "documents" : "range"));
             for (int i = 0; i < 2; ++i) {
                 switch (_f.ConsumeIntegralInRange<int>(0, 3)) {
-                    case 0: bounds.append("unbounded"); break;
-                    case 1: bounds.append("current"); break;
-                    default: bounds.append(_f.ConsumeIntegralInRange<int>(-3, 3)); break;
+                    case 0:
+                        bounds.append("unbounded");
+                        break;
+                    case 1:
+                        bounds.append("current");
+                        break;
+                    default:
+                        bounds.append(_f.ConsumeIntegralInRange<int>(-3, 3));
+                        break;
                 }
             }
             bounds.done();
@@ -410,7 +566,9 @@ public:
     BSONObj stage(int facetDepth) {
         BSONObjBuilder s;
         switch (_f.ConsumeIntegralInRange<int>(0, 22)) {
-            case 0: s.append("$match", filter(0)); break;
+            case 0:
+                s.append("$match", filter(0));
+                break;
             case 1: {
                 BSONObjBuilder p(s.subobjStart("$project"));
                 int mode = _f.ConsumeIntegralInRange<int>(0, 2);
@@ -449,9 +607,15 @@ public:
                 }
                 break;
             }
-            case 5: s.append("$sort", sortSpec()); break;
-            case 6: s.append("$limit", _f.ConsumeIntegralInRange<long long>(-1, 20)); break;
-            case 7: s.append("$skip", _f.ConsumeIntegralInRange<long long>(-1, 20)); break;
+            case 5:
+                s.append("$sort", sortSpec());
+                break;
+            case 6:
+                s.append("$limit", _f.ConsumeIntegralInRange<long long>(-1, 20));
+                break;
+            case 7:
+                s.append("$skip", _f.ConsumeIntegralInRange<long long>(-1, 20));
+                break;
             case 8:
                 if (_f.ConsumeBool()) {
                     s.append("$unwind", fieldRef());
@@ -532,17 +696,28 @@ public:
                 // Steps up to the ends of long long; $densify stops at
                 // internalQueryMaxAllowedDensifyDocs generated documents.
                 switch (_f.ConsumeIntegralInRange<int>(0, 2)) {
-                    case 0: r.append("step", _f.ConsumeIntegralInRange<int>(-1, 5)); break;
-                    case 1: r.append("step", _f.ConsumeBool() ? 0.5 : 1.5); break;
-                    case 2: r.append("step", _f.ConsumeIntegral<long long>()); break;
+                    case 0:
+                        r.append("step", _f.ConsumeIntegralInRange<int>(-1, 5));
+                        break;
+                    case 1:
+                        r.append("step", _f.ConsumeBool() ? 0.5 : 1.5);
+                        break;
+                    case 2:
+                        r.append("step", _f.ConsumeIntegral<long long>());
+                        break;
                 }
-                static const char* kCoarseUnits[] = {"millisecond", "second", "minute", "hour",
-                                                     "day", "week", "month", "year", "decade"};
+                static const char* kCoarseUnits[] = {"millisecond", "second", "minute",
+                                                     "hour",        "day",    "week",
+                                                     "month",       "year",   "decade"};
                 if (_f.ConsumeBool())
                     r.append("unit", pick(_f, kCoarseUnits));
                 switch (_f.ConsumeIntegralInRange<int>(0, 2)) {
-                    case 0: r.append("bounds", "full"); break;
-                    case 1: r.append("bounds", "partition"); break;
+                    case 0:
+                        r.append("bounds", "full");
+                        break;
+                    case 1:
+                        r.append("bounds", "partition");
+                        break;
                     case 2: {
                         BSONArrayBuilder bb(r.subarrayStart("bounds"));
                         if (_f.ConsumeBool()) {
@@ -571,20 +746,32 @@ public:
                 std::string f = pick(_f, kNewFields);
                 BSONObjBuilder spec(o.subobjStart(f));
                 switch (_f.ConsumeIntegralInRange<int>(0, 2)) {
-                    case 0: spec.append("method", "linear"); break;
-                    case 1: spec.append("method", "locf"); break;
-                    case 2: expr(spec, "value", 1); break;
+                    case 0:
+                        spec.append("method", "linear");
+                        break;
+                    case 1:
+                        spec.append("method", "locf");
+                        break;
+                    case 2:
+                        expr(spec, "value", 1);
+                        break;
                 }
                 break;
             }
-            case 15: expr(s, "$sortByCount", 1); break;
-            case 16: s.append("$count", _f.ConsumeBool() ? "n" : pick(_f, kStrings)); break;
+            case 15:
+                expr(s, "$sortByCount", 1);
+                break;
+            case 16:
+                s.append("$count", _f.ConsumeBool() ? "n" : pick(_f, kStrings));
+                break;
             case 17: {
                 BSONObjBuilder r(s.subobjStart("$replaceRoot"));
                 expr(r, "newRoot", 1);
                 break;
             }
-            case 18: expr(s, "$replaceWith", 1); break;
+            case 18:
+                expr(s, "$replaceWith", 1);
+                break;
             case 19: {
                 BSONObjBuilder r(s.subobjStart("$redact"));
                 BSONObjBuilder c(r.subobjStart("$cond"));
@@ -595,15 +782,17 @@ public:
                 break;
             }
             case 20:
-                s.append("$unset", _f.ConsumeBool() ? BSON_ARRAY(path())
-                                                    : BSON_ARRAY(path() << path()));
+                s.append("$unset",
+                         _f.ConsumeBool() ? BSON_ARRAY(path()) : BSON_ARRAY(path() << path()));
                 break;
-            case 21: s.append("$sample", BSON("size" << _f.ConsumeIntegralInRange<int>(-1, 20))); break;
+            case 21:
+                s.append("$sample", BSON("size" << _f.ConsumeIntegralInRange<int>(-1, 20)));
+                break;
             case 22: {  // any stage name with a random value: exercises the parse errors
-                static const char* kAny[] = {"$match", "$project", "$group", "$sort", "$bucket",
-                                             "$bucketAuto", "$setWindowFields", "$densify",
-                                             "$fill", "$unwind", "$facet", "$documents",
-                                             "$replaceRoot", "$count", "$bogus"};
+                static const char* kAny[] = {
+                    "$match",      "$project",         "$group",       "$sort",  "$bucket",
+                    "$bucketAuto", "$setWindowFields", "$densify",     "$fill",  "$unwind",
+                    "$facet",      "$documents",       "$replaceRoot", "$count", "$bogus"};
                 value(s, pick(_f, kAny), 0);
                 break;
             }
@@ -643,7 +832,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("fuzz", "c"));
         if (withCollation) {
-            auto sw = makeCollator(BSON("locale" << "en" << "strength" << 1));
+            auto sw = makeCollator(BSON("locale"
+                                        << "en"
+                                        << "strength" << 1));
             if (sw.isOK())
                 expCtx->setCollator(std::move(sw.getValue()));
         }

@@ -76,7 +76,7 @@ void insertPath(Node* root, StringData dotted, Action action, ExprPtr expr) {
             for (size_t j = i + 1; j < parts.size(); ++j)
                 rest += (rest.empty() ? "" : ".") + parts[j];
             uasserted(31249, "Invalid $project :: caused by :: Path collision at " +
-                          std::string(dotted) + " remaining portion " + rest);
+                                 std::string(dotted) + " remaining portion " + rest);
         }
         cur = c->sub.get();
     }
@@ -140,7 +140,8 @@ BSONObj applyNode(const Node& node, ProjectionExecutor::Kind kind, const BSONObj
                 else if (kind == Kind::kExclusion)
                     fields.emplace_back(name, Value(e));
                 else if (kind == Kind::kAddFields)
-                    fields.emplace_back(name, Value(applyNode(*c->sub, kind, BSONObj(), root, vars)));
+                    fields.emplace_back(name,
+                                        Value(applyNode(*c->sub, kind, BSONObj(), root, vars)));
                 break;
         }
     }
@@ -192,8 +193,8 @@ namespace {
 struct ProjectParseState {
     ExpressionContext* expCtx;
     VariablesParseState vps;
-    bool sawInclusion = false;   // include or compute (not _id)
-    bool sawExclusion = false;   // exclude (not _id)
+    bool sawInclusion = false;  // include or compute (not _id)
+    bool sawExclusion = false;  // exclude (not _id)
     bool idExcluded = false;
     bool idSpecified = false;
     struct Entry {
@@ -225,7 +226,8 @@ void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::s
             if (isId) {
                 st->idSpecified = true;
                 st->idExcluded = !include;
-                st->entries.push_back({path, include ? Action::kInclude : Action::kExclude, nullptr});
+                st->entries.push_back(
+                    {path, include ? Action::kInclude : Action::kExclude, nullptr});
                 continue;
             }
             if (include) {
@@ -270,8 +272,10 @@ void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::s
 
 std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseProject(ExpressionContext* expCtx,
                                                                      const BSONObj& spec) {
-    uassert(40177, "Invalid $project :: caused by :: projection specification must have at least one field",
-            !spec.isEmpty());
+    uassert(
+        40177,
+        "Invalid $project :: caused by :: projection specification must have at least one field",
+        !spec.isEmpty());
     ProjectParseState st{expCtx, expCtx->makeParseState(), false, false, false, false, {}};
     parseProjectFields(&st, spec, "");
     Kind kind = st.sawInclusion ? Kind::kInclusion : Kind::kExclusion;
@@ -301,20 +305,20 @@ std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseAddFields(Expressio
                                                                        StringData stageName) {
     auto root = std::make_unique<Node>();
     auto vps = expCtx->makeParseState();
-    std::function<void(const BSONObj&, const std::string&)> walk =
-        [&](const BSONObj& obj, const std::string& prefix) {
-            for (auto e : obj) {
-                std::string path = prefix.empty() ? std::string(e.fieldNameStringData())
-                                                  : prefix + "." + std::string(e.fieldNameStringData());
-                if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
-                    !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
-                    walk(e.Obj(), path);
-                    continue;
-                }
-                insertPath(root.get(), path, Action::kCompute,
-                           Expression::parseOperand(expCtx, e, vps));
+    std::function<void(const BSONObj&, const std::string&)> walk = [&](const BSONObj& obj,
+                                                                       const std::string& prefix) {
+        for (auto e : obj) {
+            std::string path = prefix.empty() ? std::string(e.fieldNameStringData())
+                                              : prefix + "." + std::string(e.fieldNameStringData());
+            if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
+                !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
+                walk(e.Obj(), path);
+                continue;
             }
-        };
+            insertPath(root.get(), path, Action::kCompute,
+                       Expression::parseOperand(expCtx, e, vps));
+        }
+    };
     walk(spec, "");
     return std::make_unique<ProjectionExecutor>(Kind::kAddFields, std::move(root));
 }

@@ -35,8 +35,8 @@ void SpillableCache::spillToDisk() {
     ++_stats.spills;
     _stats.spilledRecords += static_cast<long long>(_memory.size());
     _stats.spilledBytes += _file->size() - before;
-    _stats.spilledDataStorageSize = std::max<long long>(_stats.spilledDataStorageSize,
-                                                        _file->size());
+    _stats.spilledDataStorageSize =
+        std::max<long long>(_stats.spilledDataStorageSize, _file->size());
     _memory.clear();
     _memory.shrink_to_fit();
     _memoryBytes = 0;

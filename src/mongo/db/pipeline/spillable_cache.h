@@ -20,7 +20,8 @@ namespace mongo {
 struct WindowRow {
     BSONObj doc;
     BSONObj sortKey;  // empty without sortBy
-    /** The first sortBy value (range windows, $derivative...), a copy of sortKey's first element. */
+    /** The first sortBy value (range windows, $derivative...), a copy of sortKey's first element.
+     */
     Value sortValue() const {
         return sortKey.isEmpty() ? Value() : Value::copyOf(sortKey.firstElement());
     }

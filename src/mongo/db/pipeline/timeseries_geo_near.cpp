@@ -15,10 +15,9 @@ std::string topComponent(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* expCtx,
-                                                             const NamespaceString& bucketsNss,
-                                                             const std::vector<BSONObj>& viewStages,
-                                                             const std::vector<BSONObj>& userStages) {
+std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(
+    ExpressionContext* expCtx, const NamespaceString& bucketsNss,
+    const std::vector<BSONObj>& viewStages, const std::vector<BSONObj>& userStages) {
     if (userStages.empty() || viewStages.size() != 1 ||
         userStages[0].firstElementFieldNameStringData() != DocumentSourceGeoNear::kStageName ||
         viewStages[0].firstElementFieldNameStringData() != "$_internalUnpackBucket")
@@ -54,8 +53,7 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* 
             if (c.userKey == spec.key)
                 chosen = &c;
         uassert(ErrorCodes::IndexNotFound,
-                "$geoNear requires a 2d or 2dsphere index, but none were found on key " +
-                    spec.key,
+                "$geoNear requires a 2d or 2dsphere index, but none were found on key " + spec.key,
                 chosen);
     } else {
         uassert(ErrorCodes::IndexNotFound,
@@ -96,11 +94,11 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* 
     }
     if (spec.maxDistance) {
         double radians = *spec.maxDistance / spec.radiusScale();
-        BSONObj region = BSON("$centerSphere" << BSON_ARRAY(
-                                  BSON_ARRAY(spec.nearLng << spec.nearLat) << radians));
-        out.push_back(BSON("$match" << BSON("$_internalBucketGeoWithin"
-                                            << BSON("intersectsRegion" << region << "field"
-                                                                       << chosen->userKey))));
+        BSONObj region = BSON("$centerSphere"
+                              << BSON_ARRAY(BSON_ARRAY(spec.nearLng << spec.nearLat) << radians));
+        out.push_back(BSON(
+            "$match" << BSON("$_internalBucketGeoWithin"
+                             << BSON("intersectsRegion" << region << "field" << chosen->userKey))));
     }
     out.push_back(viewStages[0]);
     GeoNearSpec distSpec = spec;

@@ -31,9 +31,8 @@ class OperationContext;
  * $geoNear or `viewStages` is not a time-series unpack. `expCtx` holds the `let` variables
  * minDistance/maxDistance may use (they are evaluated into the stages produced).
  */
-std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(ExpressionContext* expCtx,
-                                                             const NamespaceString& bucketsNss,
-                                                             const std::vector<BSONObj>& viewStages,
-                                                             const std::vector<BSONObj>& userStages);
+std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(
+    ExpressionContext* expCtx, const NamespaceString& bucketsNss,
+    const std::vector<BSONObj>& viewStages, const std::vector<BSONObj>& userStages);
 
 }  // namespace mongo

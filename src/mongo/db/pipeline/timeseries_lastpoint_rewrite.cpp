@@ -35,8 +35,8 @@ struct GroupKey {
 };
 
 /** "$m.a" -> path "m.a" appended to `key`, "$meta.a" appended to `out` under `name`. */
-bool appendMetaPathKey(const BSONElement& e, StringData name, const BucketSpec& spec,
-                       GroupKey* key, BSONObjBuilder* out) {
+bool appendMetaPathKey(const BSONElement& e, StringData name, const BucketSpec& spec, GroupKey* key,
+                       BSONObjBuilder* out) {
     if (e.type() != BSONType::kString)
         return false;
     StringData s = e.valueStringData();
@@ -145,8 +145,7 @@ bool parseSort(const BSONObj& sortSpec, const BucketSpec& spec, const GroupKey& 
 }  // namespace
 
 std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long long sortLimit,
-                                                 const BSONObj& groupSpec,
-                                                 const BucketSpec& spec) {
+                                                 const BSONObj& groupSpec, const BucketSpec& spec) {
     if (sortLimit > 0 || !metaUsable(spec) || !spec.includes(spec.timeField))
         return std::nullopt;
     auto key = parseGroupKey(groupSpec.getField("_id"), spec);
@@ -190,16 +189,18 @@ std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long l
         group.append(kBucketField, BSON((sel->firstStyle ? "$first" : "$last") << "$$ROOT"));
         out.bucketStages.push_back(BSON("$group" << group.obj()));
         out.bucketStages.push_back(
-            BSON("$replaceRoot" << BSON("newRoot" << "$" + std::string(kBucketField))));
+            BSON("$replaceRoot" << BSON("newRoot"
+                                        << "$" + std::string(kBucketField))));
         return out;
     }
     BSONObjBuilder swf;
     swf.appendAs(key->bucketKey.firstElement(), "partitionBy");
-    swf.append("output", BSON(kBoundField << BSON("$min" << "$" + maxTime)));
+    swf.append("output", BSON(kBoundField << BSON("$min"
+                                                  << "$" + maxTime)));
     out.bucketStages.push_back(BSON("$setWindowFields" << swf.obj()));
     out.bucketStages.push_back(BSON(
-        "$match" << BSON("$expr" << BSON("$lte" << BSON_ARRAY("$" + minTime
-                                                              << "$" + std::string(kBoundField))))));
+        "$match" << BSON("$expr" << BSON("$lte" << BSON_ARRAY(
+                                             "$" + minTime << "$" + std::string(kBoundField))))));
     out.bucketStages.push_back(BSON("$project" << BSON(kBoundField << 0)));
     return out;
 }

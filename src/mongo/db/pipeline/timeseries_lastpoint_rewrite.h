@@ -43,7 +43,6 @@ struct LastPointRewrite {
  * REQUIRES: the unpack stage has no eventFilter.
  */
 std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long long sortLimit,
-                                                 const BSONObj& groupSpec,
-                                                 const BucketSpec& spec);
+                                                 const BSONObj& groupSpec, const BucketSpec& spec);
 
 }  // namespace mongo::timeseries_rewrite

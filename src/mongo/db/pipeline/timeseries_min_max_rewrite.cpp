@@ -27,12 +27,14 @@ bool unsafeMax(const BSONElement& e) {
 }
 
 std::vector<std::string> parseNames(const BSONElement& e) {
-    uassert(ErrorCodes::FailedToParse, std::string(DocumentSourceInternalTimeseriesExactMinMax::kStageName) +
+    uassert(ErrorCodes::FailedToParse,
+            std::string(DocumentSourceInternalTimeseriesExactMinMax::kStageName) +
                 " field lists must be arrays of strings",
             e.type() == BSONType::kArray);
     std::vector<std::string> out;
     for (auto f : e.embeddedObject()) {
-        uassert(ErrorCodes::FailedToParse, "field names must be strings", f.type() == BSONType::kString);
+        uassert(ErrorCodes::FailedToParse, "field names must be strings",
+                f.type() == BSONType::kString);
         out.push_back(f.str());
     }
     return out;
@@ -71,15 +73,17 @@ StagePtr DocumentSourceInternalTimeseriesExactMinMax::createFromBson(
     for (auto e : spec.embeddedObject()) {
         StringData f = e.fieldNameStringData();
         if (f == "timeField") {
-            uassert(ErrorCodes::FailedToParse, "timeField must be a string", e.type() == BSONType::kString);
+            uassert(ErrorCodes::FailedToParse, "timeField must be a string",
+                    e.type() == BSONType::kString);
             timeField = e.str();
         } else if (f == "min") {
             mins = parseNames(e);
         } else if (f == "max") {
             maxs = parseNames(e);
         } else {
-            uasserted(ErrorCodes::FailedToParse,
-                      "unrecognized parameter to " + std::string(kStageName) + ": " + std::string(f));
+            uasserted(
+                ErrorCodes::FailedToParse,
+                "unrecognized parameter to " + std::string(kStageName) + ": " + std::string(f));
         }
     }
     uassert(ErrorCodes::FailedToParse, std::string(kStageName) + " requires a timeField",
@@ -145,7 +149,8 @@ BSONObj DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(
 
     BSONObjBuilder out;
     for (auto e : bucket) {
-        if (e.fieldNameStringData() != timeseries::kBucketControlFieldName || e.type() != BSONType::kObject) {
+        if (e.fieldNameStringData() != timeseries::kBucketControlFieldName ||
+            e.type() != BSONType::kObject) {
             out.append(e);
             continue;
         }
@@ -194,12 +199,13 @@ void DocumentSourceInternalTimeseriesExactMinMax::serialize(BSONArrayBuilder* ou
 
 namespace {
 const bool kRegistered = [] {
-    registerDocumentSource(DocumentSourceInternalTimeseriesExactMinMax::kStageName,
-                           [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
-                               std::vector<StagePtr> v;
-                               v.push_back(DocumentSourceInternalTimeseriesExactMinMax::createFromBson(e, ctx));
-                               return v;
-                           });
+    registerDocumentSource(
+        DocumentSourceInternalTimeseriesExactMinMax::kStageName,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& ctx) {
+            std::vector<StagePtr> v;
+            v.push_back(DocumentSourceInternalTimeseriesExactMinMax::createFromBson(e, ctx));
+            return v;
+        });
     return true;
 }();
 }  // namespace

@@ -117,15 +117,14 @@ bool isComputedValue(const BSONElement& e, bool project) {
 bool eligibleComputedName(StringData f, const BucketSpec& spec) {
     if (f.empty() || f.find('.') != StringData::npos || f.starts_with("$"))
         return false;
-    for (StringData reserved :
-         {timeseries::kBucketIdFieldName, timeseries::kBucketControlFieldName,
-          timeseries::kBucketMetaFieldName, timeseries::kBucketDataFieldName})
+    for (StringData reserved : {timeseries::kBucketIdFieldName, timeseries::kBucketControlFieldName,
+                                timeseries::kBucketMetaFieldName, timeseries::kBucketDataFieldName})
         if (f == reserved)
             return false;
     if (f == spec.timeField || (spec.metaField && f == *spec.metaField))
         return false;
     return std::find(spec.computedMetaProjFields.begin(), spec.computedMetaProjFields.end(), f) ==
-        spec.computedMetaProjFields.end();
+           spec.computedMetaProjFields.end();
 }
 
 /** True when `e` reads "$<name>..." for a name in `names`, or $$ROOT / $$CURRENT. */
@@ -207,9 +206,9 @@ Monotonicity monotonicity(const BSONElement& e, const std::string& timeField) {
                 return combine(args, timeField);
             if (name == "$toLong" || name == "$toDate" || name == "$toDouble" ||
                 name == "$toDecimal")
-                return op.type() == BSONType::kArray ? (args.size() == 1 ? combine(args, timeField)
-                                                                         : Monotonicity::kOther)
-                                                     : monotonicity(op, timeField);
+                return op.type() == BSONType::kArray
+                           ? (args.size() == 1 ? combine(args, timeField) : Monotonicity::kOther)
+                           : monotonicity(op, timeField);
             if (name == "$dateTrunc" && op.type() == BSONType::kObject) {
                 Monotonicity date = Monotonicity::kOther;
                 for (auto f : op.embeddedObject()) {
@@ -241,7 +240,7 @@ std::optional<std::vector<std::string>> monotonicIdFields(const BSONObj& groupSp
         return std::nullopt;
     std::vector<std::string> out;
     bool idObject = id.type() == BSONType::kObject && !id.embeddedObject().isEmpty() &&
-        !id.embeddedObject().firstElementFieldNameStringData().starts_with("$");
+                    !id.embeddedObject().firstElementFieldNameStringData().starts_with("$");
     if (!idObject) {
         if (monotonicity(id, timeField) == Monotonicity::kMonotonic)
             out.push_back("_id");
@@ -357,13 +356,13 @@ std::optional<InternalizedProjection> internalizableProjection(const BSONObj& st
 BSONObj bucketCountExpression(const std::string& timeField) {
     using namespace timeseries;
     const std::string control = "$" + std::string(kBucketControlFieldName) + ".";
-    return BSON("$cond" << BSON_ARRAY(
-                    BSON("$gte" << BSON_ARRAY(control + std::string(kBucketControlVersionFieldName)
-                                              << kTimeseriesControlCompressedSortedVersion))
-                    << control + std::string(kBucketControlCountFieldName)
-                    << BSON("$size" << BSON("$objectToArray"
-                                            << ("$" + std::string(kDataFieldNamePrefix) +
-                                                timeField)))));
+    return BSON(
+        "$cond" << BSON_ARRAY(
+            BSON("$gte" << BSON_ARRAY(control + std::string(kBucketControlVersionFieldName)
+                                      << kTimeseriesControlCompressedSortedVersion))
+            << control + std::string(kBucketControlCountFieldName)
+            << BSON("$size" << BSON("$objectToArray"
+                                    << ("$" + std::string(kDataFieldNamePrefix) + timeField)))));
 }
 
 namespace {
@@ -514,7 +513,7 @@ std::optional<GroupRewrite> rewriteGroupOverBuckets(const BSONObj& groupSpec,
             bool isMin = op == "$min";
             (isMin ? out.minFields : out.maxFields).push_back(*f);
             b.append(name, BSON(op << ("$" + (isMin ? timeseries::controlMinPath(*f)
-                                                     : timeseries::controlMaxPath(*f)))));
+                                                    : timeseries::controlMaxPath(*f)))));
         } else if ((op == "$sum" && acc.type() == BSONType::kNumberInt && acc._numberInt() == 1) ||
                    (op == "$count" && acc.type() == BSONType::kObject &&
                     acc.embeddedObject().isEmpty())) {
@@ -550,8 +549,8 @@ std::optional<ComputedMetaProjection> extractComputedMetaProjection(const BSONOb
     for (auto e : body) {
         StringData f = e.fieldNameStringData();
         bool computed = isComputedValue(e, project);
-        bool takeable = computed &&
-            (!project || e.type() == BSONType::kString || e.type() == BSONType::kObject);
+        bool takeable = computed && (!project || e.type() == BSONType::kString ||
+                                     e.type() == BSONType::kObject);
         if (open && takeable && eligibleComputedName(f, spec)) {
             BSONObjBuilder renamed;
             if (appendRenamedMetaExpr(e, f, spec, &renamed)) {

@@ -29,8 +29,8 @@ std::optional<BSONObj> bucketSortForMetaSort(const BSONObj& sortSpec, const Buck
 
 /** How a $sort on time (optionally after meta keys) becomes a bounded sort. */
 struct BoundedSortPlan {
-    BSONObj bucketSort;    // {[meta keys,] "control.min.<time>": ±1}, run before unpacking
-    bool timeAscending;    // direction of the time key
+    BSONObj bucketSort;  // {[meta keys,] "control.min.<time>": ±1}, run before unpacking
+    bool timeAscending;  // direction of the time key
 };
 
 /**
@@ -108,9 +108,9 @@ std::optional<ComputedMetaProjection> extractComputedMetaProjection(const BSONOb
 
 /** A $match filter split for a spec with computedMetaProjFields (spec §5.4). */
 struct ComputedMetaMatch {
-    BSONObj bucketFilter;     // conjuncts reading only computed fields: exact on buckets
-    BSONObj rest;             // the other conjuncts: the eventFilter part (may be empty)
-    BSONObj predicateSource;  // conjuncts of `rest` reading no computed field (may be empty)
+    BSONObj bucketFilter;            // conjuncts reading only computed fields: exact on buckets
+    BSONObj rest;                    // the other conjuncts: the eventFilter part (may be empty)
+    BSONObj predicateSource;         // conjuncts of `rest` reading no computed field (may be empty)
     bool predicatesComplete = true;  // predicateSource == rest (else no wholeBucketFilter)
 };
 

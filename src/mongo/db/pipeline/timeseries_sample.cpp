@@ -6,7 +6,7 @@ namespace mongo::timeseries_sample {
 
 bool useArhash(long long size, long long numBuckets, long long bucketMaxCount) {
     return numBuckets > 0 && bucketMaxCount > 0 &&
-        static_cast<double>(size) <= 0.01 * static_cast<double>(numBuckets) * bucketMaxCount;
+           static_cast<double>(size) <= 0.01 * static_cast<double>(numBuckets) * bucketMaxCount;
 }
 
 std::vector<BSONObj> reservoirSample(const std::function<std::optional<BSONObj>()>& next,

@@ -180,10 +180,11 @@ TimeseriesSampleTrialStage::TimeseriesSampleTrialStage(OperationContext* opCtx,
     // ARHASH pays off when buckets hold on average more than timeseriesBucketMinCount
     // measurements (reads per result < bucketMaxCount / minCount).
     const double minRatio = static_cast<double>(gTimeseriesBucketMinCount.load()) /
-        static_cast<double>(std::max<long long>(bucketMaxCount, 1));
-    const double ratio = sample->bucketsRead() == 0
-        ? 0.0
-        : static_cast<double>(queued.size()) / static_cast<double>(sample->bucketsRead());
+                            static_cast<double>(std::max<long long>(bucketMaxCount, 1));
+    const double ratio =
+        sample->bucketsRead() == 0
+            ? 0.0
+            : static_cast<double>(queued.size()) / static_cast<double>(sample->bucketsRead());
     if (complete || (!sample->failed() && ratio > minRatio)) {
         _arhash = sample.get();
         auto queue = std::make_unique<QueuedDataStage>(std::move(queued));
@@ -204,7 +205,7 @@ TimeseriesSampleTrialStage::TimeseriesSampleTrialStage(OperationContext* opCtx,
 
 long long TimeseriesSampleTrialStage::bucketsUnpacked() const {
     return _trialBuckets + (_arhash ? _arhash->bucketsRead() : 0) +
-        (_unpack ? _unpack->bucketsUnpacked() : 0);
+           (_unpack ? _unpack->bucketsUnpacked() : 0);
 }
 
 void TimeseriesSampleTrialStage::_runBackup(OperationContext* opCtx) {

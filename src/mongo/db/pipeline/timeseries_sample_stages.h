@@ -52,8 +52,7 @@ private:
 class SampleFromTimeseriesBucketStage : public PlanStage {
 public:
     SampleFromTimeseriesBucketStage(std::unique_ptr<PlanStage> child, BucketSpec spec,
-                                    long long size, long long bucketMaxCount,
-                                    std::mt19937_64* gen);
+                                    long long size, long long bucketMaxCount, std::mt19937_64* gen);
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
     std::string stageName() const override {
         return "SAMPLE_FROM_TIMESERIES_BUCKET";
@@ -134,11 +133,11 @@ private:
     BucketSpec _spec;
     long long _size;
     std::mt19937_64 _gen;
-    SampleFromTimeseriesBucketStage* _arhash = nullptr;  // set when ARHASH won
+    SampleFromTimeseriesBucketStage* _arhash = nullptr;            // set when ARHASH won
     std::unique_ptr<SampleFromTimeseriesBucketStage> _arhashDone;  // the trial finished it
-    long long _trialBuckets = 0;                         // read by a losing trial
-    UnpackBucketStage* _unpack = nullptr;                // the backup plan, once built
-    long long _scanned = 0;                              // backup-plan measurements read
+    long long _trialBuckets = 0;                                   // read by a losing trial
+    UnpackBucketStage* _unpack = nullptr;                          // the backup plan, once built
+    long long _scanned = 0;                                        // backup-plan measurements read
     std::vector<WorkingMember> _backupOut;
     size_t _backupPos = 0;
     bool _backupRan = false;

@@ -73,7 +73,7 @@ bool collectMatch(const BSONObj& filter, std::set<std::string>* out) {
 
 bool readsCurrentDocumentImplicitly(const BSONElement& op) {
     return op.fieldNameStringData() == "$getField" &&
-        !(op.type() == BSONType::kObject && op.embeddedObject().hasField("input"));
+           !(op.type() == BSONType::kObject && op.embeddedObject().hasField("input"));
 }
 
 std::optional<std::set<std::string>> matchFilterFields(const BSONObj& filter) {
@@ -136,7 +136,8 @@ std::optional<std::set<std::string>> neededTopLevelFields(const std::vector<BSON
                     return std::nullopt;
                 // A computed dotted path ({"c.a": e}) or sub-projection ({c: {a: e}}) writes
                 // into the measurement's own c (into each element of an array): c is read.
-                bool subProjection = f.type() == BSONType::kObject && !f.embeddedObject().isEmpty() &&
+                bool subProjection =
+                    f.type() == BSONType::kObject && !f.embeddedObject().isEmpty() &&
                     !f.embeddedObject().firstElementFieldNameStringData().starts_with("$");
                 if (fn.find('.') != StringData::npos || subProjection)
                     needed.insert(topLevel(fn));

@@ -2,8 +2,8 @@
 // serialized specs of the stages that follow $_internalUnpackBucket. It lets the
 // unpack stage decompress only those columns (its `include` list).
 //
-// Understood stages: $match, $sort, $_internalBoundedSort, $limit, $skip, $addFields/$set (pass through,
-// adding what they read), $group, $count, $project (inclusion), $replaceRoot,
+// Understood stages: $match, $sort, $_internalBoundedSort, $limit, $skip, $addFields/$set (pass
+// through, adding what they read), $group, $count, $project (inclusion), $replaceRoot,
 // $replaceWith, $sortByCount, $bucket (replace the document: analysis ends).
 // Anything else, or any "$$" variable reference, means "every field".
 #pragma once

@@ -201,14 +201,14 @@ Date_t Value::coerceToDate() const {
         case BSONType::kDate:
             return getDate();
         case BSONType::kTimestamp:
-            return Date_t::fromMillisSinceEpoch(
-                static_cast<long long>(_e.timestamp().getSecs()) * 1000);
+            return Date_t::fromMillisSinceEpoch(static_cast<long long>(_e.timestamp().getSecs()) *
+                                                1000);
         case BSONType::kOid:
-            return Date_t::fromMillisSinceEpoch(
-                static_cast<long long>(_e.OID().getTimestamp()) * 1000);
+            return Date_t::fromMillisSinceEpoch(static_cast<long long>(_e.OID().getTimestamp()) *
+                                                1000);
         default:
             uasserted(16006, "can't convert from BSON type " + std::string(typeName(getType())) +
-                          " to Date");
+                                 " to Date");
     }
 }
 
@@ -218,11 +218,11 @@ bool Value::integral() const {
             return true;
         case BSONType::kNumberLong:
             return _e._numberLong() >= std::numeric_limits<int>::min() &&
-                _e._numberLong() <= std::numeric_limits<int>::max();
+                   _e._numberLong() <= std::numeric_limits<int>::max();
         case BSONType::kNumberDouble: {
             double d = _e._numberDouble();
             return std::trunc(d) == d && d >= std::numeric_limits<int>::min() &&
-                d <= std::numeric_limits<int>::max();
+                   d <= std::numeric_limits<int>::max();
         }
         case BSONType::kNumberDecimal: {
             std::uint32_t flags = 0;
@@ -246,8 +246,7 @@ bool Value::integral64Bit() const {
         }
         case BSONType::kNumberDouble: {
             double d = _e._numberDouble();
-            return std::trunc(d) == d && d >= -9223372036854775808.0 &&
-                d < 9223372036854775808.0;
+            return std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0;
         }
         default:
             return false;

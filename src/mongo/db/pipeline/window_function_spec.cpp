@@ -44,9 +44,10 @@ WindowSpec parseWindow(const BSONElement& e) {
         else if (n == "unit")
             unit = f;
         else
-            uasserted(ErrorCodes::FailedToParse, "'window' field that must be an object "
-                                                 "containing 'documents' or 'range', found: " +
-                                                     std::string(n));
+            uasserted(ErrorCodes::FailedToParse,
+                      "'window' field that must be an object "
+                      "containing 'documents' or 'range', found: " +
+                          std::string(n));
     }
     uassert(ErrorCodes::FailedToParse, "Window bounds can specify either 'documents' or 'range'",
             docs.eoo() != range.eoo());
@@ -65,10 +66,8 @@ WindowSpec parseWindow(const BSONElement& e) {
         w.unit = u;
     }
     if (w.lower.kind == Bound::kValue && w.upper.kind == Bound::kValue)
-        uassert(5339900, "Lower bound must not exceed upper bound",
-                w.lower.value <= w.upper.value);
-    uassert(5339901, "Lower bound must not be 'unbounded' upper / upper 'unbounded' lower",
-            true);
+        uassert(5339900, "Lower bound must not exceed upper bound", w.lower.value <= w.upper.value);
+    uassert(5339901, "Lower bound must not be 'unbounded' upper / upper 'unbounded' lower", true);
     return w;
 }
 
@@ -113,9 +112,9 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
         uassert(5371603, op + " must be specified with '{}' as the value",
                 fn.type() == BSONType::kObject && fn.Obj().isEmpty());
         noWindow();
-        out.kind = op == "$rank" ? FnKind::kRank
-            : op == "$denseRank" ? FnKind::kDenseRank
-                                 : FnKind::kDocumentNumber;
+        out.kind = op == "$rank"        ? FnKind::kRank
+                   : op == "$denseRank" ? FnKind::kDenseRank
+                                        : FnKind::kDocumentNumber;
     } else if (op == "$shift") {
         noWindow();
         uassert(ErrorCodes::FailedToParse, "Argument to $shift must be an object",
@@ -132,7 +131,8 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
                 haveBy = true;
             } else if (n == "default") {
                 out.second = Expression::parseOperand(expCtx, f, vps);
-                uassert(ErrorCodes::FailedToParse, "'$shift:default' expression must yield a constant value.",
+                uassert(ErrorCodes::FailedToParse,
+                        "'$shift:default' expression must yield a constant value.",
                         out.second->isConstant());
             } else {
                 uasserted(ErrorCodes::FailedToParse,
@@ -152,18 +152,19 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
             else if (n == "unit")
                 out.unit = parseUnitArg(f);
             else
-                uasserted(ErrorCodes::FailedToParse, op + " got unexpected argument: " +
-                                                         std::string(n));
+                uasserted(ErrorCodes::FailedToParse,
+                          op + " got unexpected argument: " + std::string(n));
         }
         uassert(ErrorCodes::FailedToParse, op + " requires an 'input' expression", out.input);
         if (op == "$derivative")
-            uassert(ErrorCodes::FailedToParse,
-                    "$derivative requires explicit window bounds", out.window.present);
+            uassert(ErrorCodes::FailedToParse, "$derivative requires explicit window bounds",
+                    out.window.present);
         out.kind = op == "$derivative" ? FnKind::kDerivative : FnKind::kIntegral;
     } else if (op == "$expMovingAvg") {
         noWindow();
-        uassert(ErrorCodes::FailedToParse, "$expMovingAvg must have exactly one argument that is "
-                                           "an object",
+        uassert(ErrorCodes::FailedToParse,
+                "$expMovingAvg must have exactly one argument that is "
+                "an object",
                 fn.type() == BSONType::kObject);
         bool haveN = false, haveAlpha = false;
         for (auto f : fn.Obj()) {

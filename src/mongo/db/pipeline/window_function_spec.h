@@ -27,8 +27,18 @@ struct WindowSpec {
 };
 
 enum class FnKind {
-    kAccumulator, kRank, kDenseRank, kDocumentNumber, kShift, kDerivative, kIntegral,
-    kExpMovingAvg, kCovariancePop, kCovarianceSamp, kLocf, kLinearFill
+    kAccumulator,
+    kRank,
+    kDenseRank,
+    kDocumentNumber,
+    kShift,
+    kDerivative,
+    kIntegral,
+    kExpMovingAvg,
+    kCovariancePop,
+    kCovarianceSamp,
+    kLocf,
+    kLinearFill
 };
 
 struct OutputField {
@@ -37,8 +47,8 @@ struct OutputField {
     std::string opName;
     FnKind kind;
     WindowSpec window;
-    ExprPtr input;       // the accumulator input / the function's input
-    ExprPtr second;      // $covariance: y; $shift: default
+    ExprPtr input;   // the accumulator input / the function's input
+    ExprPtr second;  // $covariance: y; $shift: default
     AccumulatorFactory factory;
     long long shiftBy = 0;
     std::optional<TimeUnit> unit;  // $derivative/$integral output unit

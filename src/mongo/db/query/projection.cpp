@@ -105,8 +105,7 @@ void appendSliced(BSONObjBuilder* out, StringData name, const BSONElement& arr, 
 
 class Applier {
 public:
-    Applier(Projection::Type type, const MatchDetails* details)
-        : _type(type), _details(details) {}
+    Applier(Projection::Type type, const MatchDetails* details) : _type(type), _details(details) {}
 
     void applyObject(const BSONObj& obj, const Node& node, BSONObjBuilder* out, bool top,
                      bool includeId) {
@@ -211,8 +210,8 @@ private:
                 c->expr->appendValue(doc, name, out);
                 continue;
             }
-            StringData v = c->value.type() == BSONType::kString ? c->value.valueStringData()
-                                                                 : StringData();
+            StringData v =
+                c->value.type() == BSONType::kString ? c->value.valueStringData() : StringData();
             if (!v.empty() && v[0] == '$') {
                 BSONElement src = doc.getFieldDotted(v.substr(1));
                 if (!src.eoo())
@@ -246,7 +245,6 @@ private:
     const MatchDetails* _details;
 };
 
-
 }  // namespace
 
 Projection::Projection() : _root(std::make_unique<Node>()) {}
@@ -268,8 +266,9 @@ struct ParseState {
 Status setType(ParseState* st, Projection::Type t, const std::string& path) {
     if (st->type && *st->type != t) {
         return t == Projection::Type::kExclusion
-            ? err(31254, "Cannot do exclusion on field " + path + " in inclusion projection")
-            : err(31253, "Cannot do inclusion on field " + path + " in exclusion projection");
+                   ? err(31254, "Cannot do exclusion on field " + path + " in inclusion projection")
+                   : err(31253,
+                         "Cannot do inclusion on field " + path + " in exclusion projection");
     }
     st->type = t;
     return Status::OK();
@@ -317,8 +316,8 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
             leaf->kind = include ? Kind::kInclude : Kind::kExclude;
             return insertPath(st->root, path, std::move(leaf));
         }
-        Status s = setType(st, include ? Projection::Type::kInclusion : Projection::Type::kExclusion,
-                           path);
+        Status s = setType(
+            st, include ? Projection::Type::kInclusion : Projection::Type::kExclusion, path);
         if (!s.isOK())
             return s;
         leaf->kind = include ? Kind::kInclude : Kind::kExclude;
@@ -327,7 +326,8 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
     if (e.type() == BSONType::kObject) {
         BSONObj o = e.Obj();
         if (o.isEmpty())
-            return err(51270, "An empty sub-projection is not a valid value. Found empty object at path");
+            return err(51270,
+                       "An empty sub-projection is not a valid value. Found empty object at path");
         StringData first = o.firstElementFieldNameStringData();
         if (first == "$slice") {
             leaf->kind = Kind::kSlice;
@@ -357,9 +357,8 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
         }
         if (!first.empty() && first[0] == '$') {
             if (first == "$meta" || !*st->parseExpression)
-                return err(ErrorCodes::BadValue,
-                           "Unsupported projection option: " + e.toString() +
-                               " (not supported in find projections)");
+                return err(ErrorCodes::BadValue, "Unsupported projection option: " + e.toString() +
+                                                     " (not supported in find projections)");
             return addComputed(st, path, e, std::move(leaf));
         }
         for (BSONElement sub : o) {
@@ -384,9 +383,9 @@ StatusWith<Projection> Projection::parse(const BSONObj& spec,
     for (BSONElement e : p._spec) {
         StringData name = e.fieldNameStringData();
         if (name.empty() || name[0] == '$')
-            return Status(ErrorCodes::BadValue,
-                          "projection field names may not be empty or start with '$': " +
-                              e.toString());
+            return Status(
+                ErrorCodes::BadValue,
+                "projection field names may not be empty or start with '$': " + e.toString());
         Status s = parseElement(&st, std::string(name), e);
         if (!s.isOK())
             return s;

@@ -54,9 +54,9 @@ public:
                                         const ProjectionExpressionParser& parseExpression = {});
 
     /**
-     * Applies the projection (computed fields may throw their evaluation errors). `details` carries the positional index for "a.$"
-     * (see requiresMatchDetails()). Error 51246 when a positional projection finds
-     * no matching array element.
+     * Applies the projection (computed fields may throw their evaluation errors). `details` carries
+     * the positional index for "a.$" (see requiresMatchDetails()). Error 51246 when a positional
+     * projection finds no matching array element.
      */
     StatusWith<BSONObj> apply(const BSONObj& doc, const MatchDetails* details = nullptr) const;
 

@@ -10,11 +10,13 @@ namespace {
 
 Status checkSortPath(StringData name) {
     if (name.empty())
-        return Status(ErrorCodes::Error(40352), "FieldPath cannot be constructed with empty string");
+        return Status(ErrorCodes::Error(40352),
+                      "FieldPath cannot be constructed with empty string");
     FieldPath fp(name);
     for (const auto& part : fp.parts()) {
         if (part.empty())
-            return Status(ErrorCodes::Error(15998), "FieldPath field names may not be empty strings.");
+            return Status(ErrorCodes::Error(15998),
+                          "FieldPath field names may not be empty strings.");
         if (part[0] == '$' && !(name == "$natural"))
             return Status(ErrorCodes::Error(16410),
                           "FieldPath field names may not start with '$'. Consider using "
@@ -85,16 +87,17 @@ StatusWith<SortPattern> SortPattern::parse(const BSONObj& spec) {
                 return Status(ErrorCodes::Error(17312),
                               "$meta is the only expression supported by $sort right now");
             StringData m = meta.valueStringData();
-            if (meta.type() != BSONType::kString ||
-                (m != "textScore" && m != "searchScore" && m != "randVal" && m != "geoNearDistance"))
+            if (meta.type() != BSONType::kString || (m != "textScore" && m != "searchScore" &&
+                                                     m != "randVal" && m != "geoNearDistance"))
                 return Status(ErrorCodes::Error(31138), "Illegal $meta sort: " + e.toString());
             part.metaName = std::string(m);
             part.ascending = false;
         } else if (e.isNumber()) {
             double d = e.numberDouble();
             if (d != 1 && d != -1)
-                return Status(ErrorCodes::Error(15975),
-                              "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
+                return Status(
+                    ErrorCodes::Error(15975),
+                    "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
             part.ascending = d == 1;
         } else {
             return Status(ErrorCodes::Error(15974),

@@ -12,7 +12,8 @@ struct SineTable {
     std::uint32_t k[64];
     SineTable() {
         for (int i = 0; i < 64; ++i)
-            k[i] = static_cast<std::uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
+            k[i] =
+                static_cast<std::uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
     }
 };
 const SineTable kSine;
@@ -31,7 +32,7 @@ void Md5::_block(const std::uint8_t* p) {
     std::uint32_t m[16];
     for (int i = 0; i < 16; ++i)
         m[i] = std::uint32_t(p[i * 4]) | (std::uint32_t(p[i * 4 + 1]) << 8) |
-            (std::uint32_t(p[i * 4 + 2]) << 16) | (std::uint32_t(p[i * 4 + 3]) << 24);
+               (std::uint32_t(p[i * 4 + 2]) << 16) | (std::uint32_t(p[i * 4 + 3]) << 24);
     std::uint32_t a = _state[0], b = _state[1], c = _state[2], d = _state[3];
     for (int i = 0; i < 64; ++i) {
         std::uint32_t f;

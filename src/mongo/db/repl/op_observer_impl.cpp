@@ -69,7 +69,7 @@ bool isReplicatedNamespace(const NamespaceString& nss) {
     // The session table and the findAndModify images are derived state, written in the
     // unit of work of the write they describe.
     return nss.db() != "local" && nss.coll() != "system.profile" && nss != transactionsNss() &&
-        nss != imageCollectionNss();
+           nss != imageCollectionNss();
 }
 
 void OpObserverImpl::onInserts(OperationContext* opCtx, const Collection& coll,
@@ -101,8 +101,7 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
     logCrud(opCtx, p, &pre, &post);
 }
 
-void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll,
-                              const BSONObj& doc) {
+void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& doc) {
     if (!shouldLog(coll.ns()))
         return;
     OplogEntryParams p;

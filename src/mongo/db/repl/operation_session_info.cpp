@@ -7,8 +7,8 @@ namespace mongo {
 namespace repl {
 
 bool isRetryableWriteCommand(StringData name) {
-    return name == "insert" || name == "update" || name == "delete" ||
-        name == "findAndModify" || name == "findandmodify";
+    return name == "insert" || name == "update" || name == "delete" || name == "findAndModify" ||
+           name == "findandmodify";
 }
 
 OperationSessionInfo parseOperationSessionInfo(StringData commandName, const BSONObj& body) {
@@ -41,8 +41,7 @@ OperationSessionInfo parseOperationSessionInfo(StringData commandName, const BSO
     uassert(ErrorCodes::IllegalOperation,
             "Transaction numbers are only allowed on a replica set member or mongos",
             ReplicationCoordinator::get()->isReplEnabled());
-    uassert(ErrorCodes::BadValue, "Transaction number cannot be negative",
-            txn.numberLong() >= 0);
+    uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", txn.numberLong() >= 0);
     const bool inTransaction = !body["autocommit"].eoo() || body["startTransaction"].trueValue();
     uassert(50768,
             "txnNumber may only be provided for multi-document transactions and retryable write "

@@ -11,7 +11,7 @@ namespace mongo {
 namespace repl {
 
 struct OperationSessionInfo {
-    BSONObj lsid;                         // empty when the command has none
+    BSONObj lsid;  // empty when the command has none
     std::optional<long long> txnNumber;
 
     bool isRetryableWrite() const {

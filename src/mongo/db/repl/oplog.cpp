@@ -11,8 +11,8 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace repl {
@@ -81,8 +81,8 @@ Status LocalOplog::createOrOpen(OperationContext* opCtx) {
     CollectionCatalog* catalog = opCtx->getServiceContext()->catalog;
     auto coll = catalog->lookup(oplogNss());
     if (!coll) {
-        BSONObj options = BSON("capped" << true << "size" << _maxSizeBytes.load()
-                                        << "autoIndexId" << false);
+        BSONObj options =
+            BSON("capped" << true << "size" << _maxSizeBytes.load() << "autoIndexId" << false);
         auto sw = catalog->createCollection(opCtx, oplogNss(), options);
         if (!sw.isOK() && sw.getStatus().code() != ErrorCodes::NamespaceExists)
             return sw.getStatus();
@@ -134,8 +134,7 @@ Timestamp LocalOplog::_allocateTimestamp() {
     return _lastTs;
 }
 
-OpTime LocalOplog::logOp(OperationContext* opCtx, const OplogEntryParams& params,
-                         Date_t* wallOut) {
+OpTime LocalOplog::logOp(OperationContext* opCtx, const OplogEntryParams& params, Date_t* wallOut) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     invariant(ru->inUnitOfWork());
     Date_t wall = Date_t::now();
@@ -154,9 +153,7 @@ OpTime LocalOplog::logOp(OperationContext* opCtx, const OplogEntryParams& params
             ru, RecordId(static_cast<std::int64_t>(opTime.ts.asULL())), entry.objdata(),
             entry.objsize()));
     }
-    ru->onCommit([this, opTime, wall] {
-        _advanceLastApplied(opTime, wall);
-    });
+    ru->onCommit([this, opTime, wall] { _advanceLastApplied(opTime, wall); });
     _truncateIfNeeded(opCtx, coll.get());
     return opTime;
 }

@@ -42,11 +42,11 @@ long long defaultOplogSizeBytes(const std::string& dbpath);
 
 /** The fields of one entry, before the metadata (ts, t, v, wall) is added. */
 struct OplogEntryParams {
-    char opType = 'n';        // i, u, d, c, n
-    std::string ns;           // "db.coll", or "db.$cmd" for commands, "" for no-ops
-    std::string uuid;         // 16 raw bytes, or empty (no `ui`)
+    char opType = 'n';  // i, u, d, c, n
+    std::string ns;     // "db.coll", or "db.$cmd" for commands, "" for no-ops
+    std::string uuid;   // 16 raw bytes, or empty (no `ui`)
     BSONObj o;
-    BSONObj o2;               // empty: no `o2`
+    BSONObj o2;  // empty: no `o2`
     // Retryable writes (transaction_table.h): empty lsid = none.
     BSONObj lsid;
     long long txnNumber = 0;
@@ -97,8 +97,7 @@ public:
      * work and isOpen(). Throws (WriteConflictException...) on storage errors. `wall`
      * receives the entry's wall-clock time when given.
      */
-    OpTime logOp(OperationContext* opCtx, const OplogEntryParams& params,
-                 Date_t* wall = nullptr);
+    OpTime logOp(OperationContext* opCtx, const OplogEntryParams& params, Date_t* wall = nullptr);
 
     /** The newest committed entry written by this process (null before any). */
     OpTime lastAppliedOpTime() const;

@@ -17,7 +17,7 @@ namespace mongo {
 namespace repl {
 
 std::optional<FoundDocument> findDocumentById(OperationContext* opCtx, Collection* coll,
-                                             BSONElement idElem) {
+                                              BSONElement idElem) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     if (IndexEntry* idx = coll->findIndexByName(IndexDescriptor::kIdIndexName)) {
         BSONObjBuilder kb;
@@ -70,8 +70,7 @@ void applyCrud(OperationContext* opCtx, char op, const NamespaceString& nss, con
                         o["$v"].isNumber() && o["$v"].numberInt() == 2 &&
                             o["diff"].type() == BSONType::kObject);
                 uassert(ErrorCodes::UpdateOperationFailed,
-                        "Failed to apply delta update to a missing document: " +
-                            o2.toString(),
+                        "Failed to apply delta update to a missing document: " + o2.toString(),
                         existing);
                 BSONObj post = uassertStatusOK(doc_diff::applyDiff(existing->doc, o["diff"].Obj()));
                 coll->updateDocument(opCtx, existing->id, existing->doc, post, o);

@@ -31,7 +31,7 @@ struct FoundDocument {
  * read in the caller's snapshot. REQUIRES: the caller holds the collection.
  */
 std::optional<FoundDocument> findDocumentById(OperationContext* opCtx, Collection* coll,
-                                             BSONElement idElem);
+                                              BSONElement idElem);
 
 struct ApplyOpsOptions {
     /** A replacement update of a missing document inserts it (upstream default: true). */

@@ -10,8 +10,8 @@
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace repl {
@@ -26,7 +26,8 @@ const NamespaceString& replsetNss() {
 OID electionIdForTerm(long long term) {
     unsigned char bytes[12] = {0x7f, 0xff, 0xff, 0xff};
     for (int i = 0; i < 8; ++i)
-        bytes[4 + i] = static_cast<unsigned char>(static_cast<unsigned long long>(term) >> (56 - 8 * i));
+        bytes[4 + i] =
+            static_cast<unsigned char>(static_cast<unsigned long long>(term) >> (56 - 8 * i));
     return OID(bytes);
 }
 
@@ -163,20 +164,18 @@ BSONObj ReplicationCoordinator::_defaultConfig() const {
     b.append("version", 1);
     b.append("term", 1);
     b.append("members",
-             BSON_ARRAY(BSON("_id" << 0 << "host" << _me << "arbiterOnly" << false
-                                   << "buildIndexes" << true << "hidden" << false << "priority"
-                                   << 1.0 << "tags" << BSONObj() << "secondaryDelaySecs" << 0LL
-                                   << "votes" << 1)));
+             BSON_ARRAY(BSON("_id" << 0 << "host" << _me << "arbiterOnly" << false << "buildIndexes"
+                                   << true << "hidden" << false << "priority" << 1.0 << "tags"
+                                   << BSONObj() << "secondaryDelaySecs" << 0LL << "votes" << 1)));
     b.append("protocolVersion", 1LL);
     b.append("writeConcernMajorityJournalDefault", true);
     b.append("settings",
-             BSON("chainingAllowed" << true << "heartbeatIntervalMillis" << 2000
-                                    << "heartbeatTimeoutSecs" << 10 << "electionTimeoutMillis"
-                                    << 10000 << "catchUpTimeoutMillis" << -1
-                                    << "catchUpTakeoverDelayMillis" << 30000
-                                    << "getLastErrorModes" << BSONObj()
-                                    << "getLastErrorDefaults" << BSON("w" << 1 << "wtimeout" << 0)
-                                    << "replicaSetId" << OID::gen()));
+             BSON("chainingAllowed"
+                  << true << "heartbeatIntervalMillis" << 2000 << "heartbeatTimeoutSecs" << 10
+                  << "electionTimeoutMillis" << 10000 << "catchUpTimeoutMillis" << -1
+                  << "catchUpTakeoverDelayMillis" << 30000 << "getLastErrorModes" << BSONObj()
+                  << "getLastErrorDefaults" << BSON("w" << 1 << "wtimeout" << 0) << "replicaSetId"
+                  << OID::gen()));
     return b.obj();
 }
 
@@ -214,7 +213,8 @@ Status ReplicationCoordinator::initiate(OperationContext* opCtx, const BSONObj& 
     if (given.isEmpty()) {
         std::lock_guard<std::mutex> lk(_mutex);
         config = _defaultConfig();
-        result->append("info2", "no configuration specified. Using a default configuration for the set");
+        result->append("info2",
+                       "no configuration specified. Using a default configuration for the set");
         result->append("me", me);
     } else {
         if (given["_id"].type() != BSONType::kString || given["_id"].str() != setName)
@@ -298,8 +298,7 @@ Status ReplicationCoordinator::appendConfig(BSONObjBuilder* result) const {
     return Status::OK();
 }
 
-Status ReplicationCoordinator::appendStatus(OperationContext* opCtx,
-                                            BSONObjBuilder* result) const {
+Status ReplicationCoordinator::appendStatus(OperationContext* opCtx, BSONObjBuilder* result) const {
     Status s = checkReplEnabledAndInitiated();
     if (!s.isOK())
         return s;
@@ -344,8 +343,8 @@ Status ReplicationCoordinator::appendStatus(OperationContext* opCtx,
     m.append("syncSourceHost", "");
     m.append("syncSourceId", -1);
     m.append("infoMessage", "");
-    m.append("electionTime", Timestamp(static_cast<std::uint32_t>(
-                                           _electionDate.toMillisSinceEpoch() / 1000), 1));
+    m.append("electionTime",
+             Timestamp(static_cast<std::uint32_t>(_electionDate.toMillisSinceEpoch() / 1000), 1));
     m.append("electionDate", _electionDate);
     m.append("configVersion", _config["version"].numberInt());
     m.append("configTerm", _config["term"].numberInt());

@@ -4,9 +4,9 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/transaction_table.h"
 #include "mongo/db/storage/recovery_unit.h"
+#include "mongo/logv2/log.h"
 #include "mongo/util/assert_util.h"
 #include "mongo/util/fail_point.h"
-#include "mongo/logv2/log.h"
 
 namespace mongo {
 
@@ -25,8 +25,8 @@ void evaluateOnPrimaryTransactionalWrite() {
     auto data = onPrimaryTransactionalWrite.evaluate();
     if (!data)
         return;
-    BSONObj d = data->empty() ? BSONObj() : BSONObj::copyFrom(data->data(),
-                                                               static_cast<int>(data->size()));
+    BSONObj d =
+        data->empty() ? BSONObj() : BSONObj::copyFrom(data->data(), static_cast<int>(data->size()));
     BSONElement close = d["closeConnection"];
     if (close.eoo() || close.trueValue()) {
         LOGV2(20431, "Closing the connection after a retryable write (onPrimaryTransactionalWrite)",
@@ -93,8 +93,8 @@ OpTime RetryableWriteScope::logStamped(OperationContext* opCtx, OplogEntryParams
     OpTime opTime = LocalOplog::get()->logOp(opCtx, params, &wall);
     table->recordWrite(opCtx, first.session, first.txnNumber, params.stmtIds, opTime, wall);
     if (image)
-        table->writeImage(opCtx, first.session, first.txnNumber, opTime.ts,
-                          params.needsRetryImage, *image);
+        table->writeImage(opCtx, first.session, first.txnNumber, opTime.ts, params.needsRetryImage,
+                          *image);
     ++p.next;
 
     if (_mode == Mode::kAllOnFirstEntry) {
@@ -105,7 +105,8 @@ OpTime RetryableWriteScope::logStamped(OperationContext* opCtx, OplogEntryParams
             noop.opType = 'n';
             noop.ns = params.ns;
             noop.uuid = params.uuid;
-            noop.o = BSON("msg" << "retryable write in a shared time-series bucket write");
+            noop.o = BSON("msg"
+                          << "retryable write in a shared time-series bucket write");
             noop.o2 = BSON("ts" << opTime.ts);
             noop.lsid = o.session->lsid();
             noop.txnNumber = o.txnNumber;

@@ -39,9 +39,8 @@ std::optional<BSONObj> readOplogEntry(OperationContext* opCtx, const OpTime& opT
     if (!oplog)
         return std::nullopt;
     BSONObj doc;
-    if (!oplog->recordStore()->findRecord(opCtx->recoveryUnit(),
-                                          RecordId(static_cast<std::int64_t>(opTime.ts.asULL())),
-                                          &doc))
+    if (!oplog->recordStore()->findRecord(
+            opCtx->recoveryUnit(), RecordId(static_cast<std::int64_t>(opTime.ts.asULL())), &doc))
         return std::nullopt;
     return doc.getOwned();
 }
@@ -136,8 +135,8 @@ std::optional<BSONObj> CheckedOutSession::checkStatementExecuted(OperationContex
     opCtx->recoveryUnit()->abandonSnapshot();
     uassert(ErrorCodes::IncompleteTransactionHistory,
             "Incomplete history detected for transaction " + std::to_string(_txnNumber) +
-                " on session " + describe(_session->lsid()) +
-                ": the oplog entry of statement " + std::to_string(stmtId) + " is gone",
+                " on session " + describe(_session->lsid()) + ": the oplog entry of statement " +
+                std::to_string(stmtId) + " is gone",
             entry.has_value());
     return entry;
 }
@@ -183,8 +182,7 @@ CheckedOutSession TransactionTable::checkOut(OperationContext* opCtx, const BSON
             "Retryable write with txnNumber " + std::to_string(txnNumber) +
                 " is prohibited on session " + describe(lsid) +
                 " because a newer retryable write with txnNumber " +
-                std::to_string(session->_txnNumber) +
-                " has already started on this session.",
+                std::to_string(session->_txnNumber) + " has already started on this session.",
             txnNumber >= session->_txnNumber);
     if (txnNumber > session->_txnNumber) {
         session->_txnNumber = txnNumber;
@@ -294,8 +292,9 @@ std::optional<BSONObj> TransactionTable::readImage(OperationContext* opCtx, cons
         if (auto rec = findDocumentById(opCtx, coll.get(), id["_id"])) {
             BSONObj doc = rec->doc;
             if (doc["txnNum"].numberLong() == txnNumber &&
-                doc["ts"].type() == BSONType::kTimestamp && doc["ts"].timestamp().asULL() == ts.asULL() &&
-                !doc["invalidated"].trueValue() && doc["image"].type() == BSONType::kObject)
+                doc["ts"].type() == BSONType::kTimestamp &&
+                doc["ts"].timestamp().asULL() == ts.asULL() && !doc["invalidated"].trueValue() &&
+                doc["image"].type() == BSONType::kObject)
                 out = doc["image"].embeddedObject().getOwned();
         }
     }

@@ -64,7 +64,7 @@ private:
 
     const BSONObj _lsid;
     std::timed_mutex _checkOutMutex;  // held by the command that checked the session out
-    mutable std::mutex _mutex;   // guards the fields below
+    mutable std::mutex _mutex;        // guards the fields below
     bool _loaded = false;
     bool _forgotten = false;  // removed from the table by forgetSessions()
     long long _txnNumber = -1;
@@ -109,13 +109,13 @@ public:
     /**
      * Checks the session of `lsid` out for `txnNumber`, waiting while another command
      * uses it; the wait ends with the operation's interruption (MaxTimeMSExpired 50 past
-     * maxTimeMS, Interrupted 11601 from killOp/killSessions, ClientDisconnect...). Loads the session from config.transactions and the oplog on first use in
-     * this process, and creates config.transactions/config.image_collection when missing.
-     * A higher txnNumber starts a new retryable write (forgetting the statements of the
-     * old one). TransactionTooOld 225 when a newer txnNumber has started.
+     * maxTimeMS, Interrupted 11601 from killOp/killSessions, ClientDisconnect...). Loads the
+     * session from config.transactions and the oplog on first use in this process, and creates
+     * config.transactions/config.image_collection when missing. A higher txnNumber starts a new
+     * retryable write (forgetting the statements of the old one). TransactionTooOld 225 when a
+     * newer txnNumber has started.
      */
-    CheckedOutSession checkOut(OperationContext* opCtx, const BSONObj& lsid,
-                               long long txnNumber);
+    CheckedOutSession checkOut(OperationContext* opCtx, const BSONObj& lsid, long long txnNumber);
 
     /**
      * Writes the session's config.transactions record for a write of `txnNumber` logged at

@@ -59,8 +59,8 @@ void OperationLatencyHistogram::increment(uint64_t micros, ReadWriteType type) {
     d->sum += micros;
 }
 
-void OperationLatencyHistogram::appendData(const Data& d, const char* name,
-                                           bool includeHistograms, BSONObjBuilder* builder) {
+void OperationLatencyHistogram::appendData(const Data& d, const char* name, bool includeHistograms,
+                                           BSONObjBuilder* builder) {
     BSONObjBuilder b(builder->subobjStart(name));
     if (includeHistograms) {
         BSONArrayBuilder arr(b.subarrayStart("histogram"));

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -51,11 +51,11 @@ StatusWith<std::string> DurableCatalog::tableConfigString(StringData ns, const B
             StringData name = engine.fieldNameStringData();
             if (engine.type() != BSONType::kObject)
                 return Status(ErrorCodes::BadValue, "'storageEngine." + std::string(name) +
-                                  "' has to be an embedded document.");
+                                                        "' has to be an embedded document.");
             if (name != "wiredTiger")
-                return Status(ErrorCodes::InvalidOptions,
-                              std::string(name) +
-                                  " is not a registered storage engine for this server");
+                return Status(
+                    ErrorCodes::InvalidOptions,
+                    std::string(name) + " is not a registered storage engine for this server");
             for (auto&& opt : engine.embeddedObject()) {
                 if (opt.fieldNameStringData() != "configString")
                     return Status(ErrorCodes::InvalidOptions,
@@ -196,7 +196,7 @@ StatusWith<std::unique_ptr<DurableCatalog>> DurableCatalog::open(KVEngine* engin
 
 std::string DurableCatalog::_newIdent(StringData kind) {
     return std::string(kind) + "-" + std::to_string(gIdentCounter.fetch_add(1)) + "-" +
-        std::to_string(random64() & 0x7fffffffffffffffull);
+           std::to_string(random64() & 0x7fffffffffffffffull);
 }
 
 std::vector<DurableCatalog::Entry> DurableCatalog::getAllEntries(RecoveryUnit* ru) const {
@@ -393,43 +393,44 @@ Status DurableCatalog::setIndexReady(RecoveryUnit* ru, RecordId catalogId, Strin
     if (!e)
         return Status(ErrorCodes::NamespaceNotFound, "no catalog entry " + catalogId.toString());
     std::vector<BSONObj> indexes;
-    Status st = updateIndexEntry(indexesOf(e->md), indexName,
-                                 [](const BSONObj& i) {
-                                     BSONObjBuilder b;
-                                     for (auto f : i)
-                                         if (f.fieldNameStringData() != kReady)
-                                             b.append(f);
-                                     b.append(kReady, true);
-                                     return b.obj();
-                                 },
-                                 &indexes);
+    Status st = updateIndexEntry(
+        indexesOf(e->md), indexName,
+        [](const BSONObj& i) {
+            BSONObjBuilder b;
+            for (auto f : i)
+                if (f.fieldNameStringData() != kReady)
+                    b.append(f);
+            b.append(kReady, true);
+            return b.obj();
+        },
+        &indexes);
     if (!st.isOK())
         return st;
     e->md = withIndexes(e->md, indexes);
     return _writeEntry(ru, *e);
 }
 
-Status DurableCatalog::setIndexMultikey(RecoveryUnit* ru, RecordId catalogId,
-                                        StringData indexName, bool multikey,
-                                        const BSONObj& multikeyPaths) {
+Status DurableCatalog::setIndexMultikey(RecoveryUnit* ru, RecordId catalogId, StringData indexName,
+                                        bool multikey, const BSONObj& multikeyPaths) {
     auto e = getEntry(ru, catalogId);
     if (!e)
         return Status(ErrorCodes::NamespaceNotFound, "no catalog entry " + catalogId.toString());
     std::vector<BSONObj> indexes;
-    Status st = updateIndexEntry(indexesOf(e->md), indexName,
-                                 [&](const BSONObj& i) {
-                                     BSONObjBuilder b;
-                                     for (auto f : i) {
-                                         StringData n = f.fieldNameStringData();
-                                         if (n != kMultikey && n != kMultikeyPaths)
-                                             b.append(f);
-                                     }
-                                     b.append(kMultikey, multikey);
-                                     if (!multikeyPaths.isEmpty())
-                                         b.append(kMultikeyPaths, multikeyPaths);
-                                     return b.obj();
-                                 },
-                                 &indexes);
+    Status st = updateIndexEntry(
+        indexesOf(e->md), indexName,
+        [&](const BSONObj& i) {
+            BSONObjBuilder b;
+            for (auto f : i) {
+                StringData n = f.fieldNameStringData();
+                if (n != kMultikey && n != kMultikeyPaths)
+                    b.append(f);
+            }
+            b.append(kMultikey, multikey);
+            if (!multikeyPaths.isEmpty())
+                b.append(kMultikeyPaths, multikeyPaths);
+            return b.obj();
+        },
+        &indexes);
     if (!st.isOK())
         return st;
     e->md = withIndexes(e->md, indexes);

@@ -213,7 +213,7 @@ bool locateDecimal(const Decimal128& m, MagPoint* lower, MagPoint* upper) {
         lower->bigValue = md;
         upper->bigValue = std::nextafter(md, HUGE_VAL);
         return !Decimal128::hasFlag(flags, Decimal128::kInexact) &&
-            !Decimal128::hasFlag(flags, Decimal128::kOverflow);
+               !Decimal128::hasFlag(flags, Decimal128::kOverflow);
     }
     std::uint64_t ip = decimalFloorToU64(m);
     Decimal128 ipDec = m.floor();
@@ -368,8 +368,8 @@ void appendValue(std::string& out, TypeBits& tb, const BSONElement& e) {
             return;
         case BSONType::kDate:
             out.push_back(static_cast<char>(kDate));
-            appendBE64(out, static_cast<std::uint64_t>(e.date().toMillisSinceEpoch()) ^
-                           (1ull << 63));
+            appendBE64(out,
+                       static_cast<std::uint64_t>(e.date().toMillisSinceEpoch()) ^ (1ull << 63));
             return;
         case BSONType::kTimestamp:
             out.push_back(static_cast<char>(kTimestamp));

@@ -293,8 +293,8 @@ void readValue(Reader& r, BSONObjBuilder& b, StringData name, unsigned char ctyp
             b.append(name, ctype == 111);
             return;
         case 120:
-            b.append(name, Date_t::fromMillisSinceEpoch(
-                               static_cast<long long>(r.be(8) ^ (1ull << 63))));
+            b.append(name,
+                     Date_t::fromMillisSinceEpoch(static_cast<long long>(r.be(8) ^ (1ull << 63))));
             return;
         case 130:
             b.append(name, Timestamp::fromULL(r.be(8)));

@@ -8,8 +8,8 @@
 // Input: 4 bytes ordering bits, 1 byte TypeBits length n, n bytes TypeBits, the key.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 

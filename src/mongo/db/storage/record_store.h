@@ -63,8 +63,7 @@ public:
     virtual StatusWith<RecordId> insertRecord(RecoveryUnit* ru, const char* data, int len) = 0;
 
     /** Inserts under a caller-chosen id (e.g. replaying). DuplicateKey if it exists. */
-    virtual Status insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data,
-                                      int len) = 0;
+    virtual Status insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data, int len) = 0;
 
     /** Replaces the record's bytes; NoSuchKey if absent. REQUIRES: in a unit of work. */
     virtual Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) = 0;

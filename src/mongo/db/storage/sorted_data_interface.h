@@ -85,8 +85,7 @@ public:
      * another RecordId holds an equal key; inserting the same (key, loc) twice is OK.
      * REQUIRES: in a unit of work. Throws WriteConflictException on a conflict.
      */
-    virtual Status insert(RecoveryUnit* ru, const BSONObj& key, RecordId loc,
-                          bool dupsAllowed) = 0;
+    virtual Status insert(RecoveryUnit* ru, const BSONObj& key, RecordId loc, bool dupsAllowed) = 0;
 
     /** Removes (key, loc); a no-op if absent. REQUIRES: in a unit of work. */
     virtual void unindex(RecoveryUnit* ru, const BSONObj& key, RecordId loc) = 0;

@@ -24,8 +24,7 @@ void throwWriteConflictException(StringData context) {
 
 void logWriteConflictAndBackoff(int attempt, StringData opName) {
     if (attempt > 0 && attempt % 1000 == 0)
-        LOGV2_OPTIONS(20478, logv2::Component::kStorage,
-                      "Caught WriteConflictException",
+        LOGV2_OPTIONS(20478, logv2::Component::kStorage, "Caught WriteConflictException",
                       BSON("operation" << opName << "attempts" << attempt));
     if (attempt < 4)
         return;  // retry immediately a few times

@@ -184,9 +184,11 @@ StatusWith<std::vector<BSONObj>> extractMeasurements(const BSONObj& bucket, Stri
     if (control.type() != BSONType::kObject || data.type() != BSONType::kObject)
         return Status(ErrorCodes::BadValue, "bucket has no control or data object");
     const int version = control.Obj()[kBucketControlVersionFieldName].numberInt();
-    StatusWith<std::vector<BSONObj>> rows = version == kTimeseriesControlUncompressedVersion
-        ? extractV1(data.Obj())
-        : extractCompressed(data.Obj(), control.Obj()[kBucketControlCountFieldName].numberLong());
+    StatusWith<std::vector<BSONObj>> rows =
+        version == kTimeseriesControlUncompressedVersion
+            ? extractV1(data.Obj())
+            : extractCompressed(data.Obj(),
+                                control.Obj()[kBucketControlCountFieldName].numberLong());
     if (!rows.isOK() || !metaField)
         return rows;
     BSONElement meta = bucket[kBucketMetaFieldName];
@@ -208,9 +210,9 @@ StatusWith<BSONObj> makeNewCompressedBucket(const OID& id, const BSONElement& me
     const std::string& timeField = options.getTimeField();
     for (auto& m : measurements)
         if (m[timeField].type() != BSONType::kDate)
-            return Status(ErrorCodes::BadValue,
-                          "'" + timeField +
-                              "' must be present and contain a valid BSON UTC datetime value");
+            return Status(
+                ErrorCodes::BadValue,
+                "'" + timeField + "' must be present and contain a valid BSON UTC datetime value");
     if (measurements.empty())
         return Status(ErrorCodes::BadValue, "a bucket needs at least one measurement");
     sortMeasurementsOnTime(measurements, timeField);
@@ -221,8 +223,8 @@ StatusWith<BSONObj> makeNewCompressedBucket(const OID& id, const BSONElement& me
     columns.append(measurements, options.getMetaField());
     const Date_t minTime = roundTimestampToGranularity(measurements[0][timeField].date(), options);
     BSONObj doc = makeBucketDocument(id, meta, kTimeseriesControlCompressedSortedVersion,
-                                     replaceMinTime(minmax.min(), timeField, minTime),
-                                     minmax.max(), columns.positions, columns);
+                                     replaceMinTime(minmax.min(), timeField, minTime), minmax.max(),
+                                     columns.positions, columns);
     if (doc.objsize() > BSONObjMaxUserSize)
         return Status(ErrorCodes::BSONObjectTooLarge, "bucket document exceeds 16 MB");
     return doc;
@@ -244,11 +246,10 @@ StatusWith<BSONObj> compressBucket(const BSONObj& bucket, StringData timeField) 
     sortMeasurementsOnTime(rows.getValue(), timeField);
     ColumnSet columns;
     columns.append(rows.getValue(), std::nullopt);
-    return makeBucketDocument(bucket[kBucketIdFieldName].OID(), bucket[kBucketMetaFieldName],
-                              kTimeseriesControlCompressedSortedVersion,
-                              control[kBucketControlMinFieldName].Obj(),
-                              control[kBucketControlMaxFieldName].Obj(), columns.positions,
-                              columns);
+    return makeBucketDocument(
+        bucket[kBucketIdFieldName].OID(), bucket[kBucketMetaFieldName],
+        kTimeseriesControlCompressedSortedVersion, control[kBucketControlMinFieldName].Obj(),
+        control[kBucketControlMaxFieldName].Obj(), columns.positions, columns);
 }
 
 }  // namespace mongo::timeseries

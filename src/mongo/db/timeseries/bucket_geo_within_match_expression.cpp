@@ -17,8 +17,7 @@ InternalBucketGeoWithinMatchExpression::InternalBucketGeoWithinMatchExpression(
 StatusWith<std::unique_ptr<MatchExpression>> InternalBucketGeoWithinMatchExpression::parse(
     const BSONElement& e) {
     if (e.type() != BSONType::kObject)
-        return Status(ErrorCodes::BadValue,
-                      "$_internalBucketGeoWithin must be an object");
+        return Status(ErrorCodes::BadValue, "$_internalBucketGeoWithin must be an object");
     BSONObj o = e.Obj();
     BSONElement within = o["withinRegion"];
     BSONElement intersects = o["intersectsRegion"];
@@ -30,17 +29,16 @@ StatusWith<std::unique_ptr<MatchExpression>> InternalBucketGeoWithinMatchExpress
     BSONElement region = within.eoo() ? intersects : within;
     if (region.type() != BSONType::kObject)
         return Status(ErrorCodes::TypeMismatch, "withinRegion must be an object");
-    auto sw = GeoQueryRegion::parse(within.eoo() ? GeoQueryRegion::Op::kIntersects
-                                                 : GeoQueryRegion::Op::kWithin,
-                                    region.Obj(), GeoQueryRegion::Origin::kInternal);
+    auto sw = GeoQueryRegion::parse(
+        within.eoo() ? GeoQueryRegion::Op::kIntersects : GeoQueryRegion::Op::kWithin, region.Obj(),
+        GeoQueryRegion::Origin::kInternal);
     if (!sw.isOK())
         return sw.getStatus();
-    return std::unique_ptr<MatchExpression>(std::make_unique<InternalBucketGeoWithinMatchExpression>(
-        sw.getValue(), field.str()));
+    return std::unique_ptr<MatchExpression>(
+        std::make_unique<InternalBucketGeoWithinMatchExpression>(sw.getValue(), field.str()));
 }
 
-bool InternalBucketGeoWithinMatchExpression::matches(const BSONObj& bucket,
-                                                     MatchDetails*) const {
+bool InternalBucketGeoWithinMatchExpression::matches(const BSONObj& bucket, MatchDetails*) const {
     // Exact per-measurement test on the bucket's data column of the field's top component;
     // anything unexpected keeps the bucket (a loose predicate never drops a match).
     StringData top = StringData(_field).substr(0, StringData(_field).find('.'));

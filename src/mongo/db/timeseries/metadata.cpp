@@ -56,8 +56,7 @@ bool equal(const BSONElement& a, const BSONElement& b) {
         return false;
     if (a.eoo())
         return true;
-    return a.valuesize() == b.valuesize() &&
-        std::memcmp(a.value(), b.value(), a.valuesize()) == 0;
+    return a.valuesize() == b.valuesize() && std::memcmp(a.value(), b.value(), a.valuesize()) == 0;
 }
 
 std::size_t hash(const BSONElement& normalized) {
@@ -65,8 +64,8 @@ std::size_t hash(const BSONElement& normalized) {
     std::size_t h = std::hash<std::string_view>{}(std::string_view(&type, 1));
     if (normalized.eoo())
         return h;
-    std::size_t v = std::hash<std::string_view>{}(
-        std::string_view(normalized.value(), normalized.valuesize()));
+    std::size_t v =
+        std::hash<std::string_view>{}(std::string_view(normalized.value(), normalized.valuesize()));
     return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 

@@ -66,11 +66,11 @@ Status cutSeries(const BSONElement& meta, const std::vector<BSONObj>& sorted,
         Date_t t = m[timeField].date();
         long long add = m.objsize();
         bool fits = !current.empty() && (t - start).count() < spanMillis &&
-            static_cast<long long>(current.size()) < limits.maxCount &&
-            (size + add <= limits.maxSize ||
-             (static_cast<long long>(current.size()) < limits.minCount &&
-              size + add <= bucket_catalog::kLargeMeasurementsMaxBucketSize)) &&
-            schema.compatible(m, metaName);
+                    static_cast<long long>(current.size()) < limits.maxCount &&
+                    (size + add <= limits.maxSize ||
+                     (static_cast<long long>(current.size()) < limits.minCount &&
+                      size + add <= bucket_catalog::kLargeMeasurementsMaxBucketSize)) &&
+                    schema.compatible(m, metaName);
         if (!fits) {
             if (Status s = flush(); !s.isOK())
                 return s;
@@ -105,8 +105,8 @@ StatusWith<BSONObj> rewriteBucketWithMeasurements(const BSONObj& bucket,
     BSONElement id = bucket[kBucketIdFieldName];
     if (id.type() != BSONType::kOid)
         return Status(ErrorCodes::BadValue, "time-series bucket _id is not an ObjectId");
-    auto doc = makeNewCompressedBucket(id.OID(), bucket[kBucketMetaFieldName],
-                                       std::move(survivors), options, strings);
+    auto doc = makeNewCompressedBucket(id.OID(), bucket[kBucketMetaFieldName], std::move(survivors),
+                                       options, strings);
     if (!doc.isOK())
         return doc.getStatus();
     BSONElement storedMin =
@@ -125,11 +125,11 @@ StatusWith<std::vector<BSONObj>> makeBucketsForMeasurements(
     std::map<std::string, std::pair<BSONObj, std::vector<BSONObj>>> series;
     for (BSONObj& m : measurements) {
         if (m[timeField].type() != BSONType::kDate)
-            return Status(ErrorCodes::BadValue,
-                          "'" + timeField +
-                              "' must be present and contain a valid BSON UTC datetime value");
-        BSONObj key = metaField ? metadata::normalizeAs(m[*metaField], kBucketMetaFieldName)
-                                : BSONObj();
+            return Status(
+                ErrorCodes::BadValue,
+                "'" + timeField + "' must be present and contain a valid BSON UTC datetime value");
+        BSONObj key =
+            metaField ? metadata::normalizeAs(m[*metaField], kBucketMetaFieldName) : BSONObj();
         std::string bytes(key.objdata(), key.objsize());
         auto& entry = series[bytes];
         if (entry.second.empty())
@@ -139,8 +139,8 @@ StatusWith<std::vector<BSONObj>> makeBucketsForMeasurements(
     std::vector<BSONObj> out;
     for (auto& [bytes, entry] : series) {
         sortMeasurementsOnTime(entry.second, timeField);
-        Status s = cutSeries(entry.first.firstElement(), entry.second, options, limits,
-                             strings, &out);
+        Status s =
+            cutSeries(entry.first.firstElement(), entry.second, options, limits, strings, &out);
         if (!s.isOK())
             return s;
     }

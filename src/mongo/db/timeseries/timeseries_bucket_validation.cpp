@@ -158,8 +158,7 @@ Status validateBucket(const BSONObj& bucket, const TimeseriesOptions& options,
         version != kTimeseriesControlCompressedSortedVersion &&
         version != kTimeseriesControlCompressedUnsortedVersion)
         return bad("Invalid value for 'control.version'. Expected 1, 2, or 3, but got " +
-                   (versionElem.ok() ? versionElem.toString(false) : std::string("nothing")) +
-                   ".");
+                   (versionElem.ok() ? versionElem.toString(false) : std::string("nothing")) + ".");
     BSONElement minElem = control.Obj()[kBucketControlMinFieldName];
     BSONElement maxElem = control.Obj()[kBucketControlMaxFieldName];
     BSONElement dataElem = bucket[kBucketDataFieldName];
@@ -168,11 +167,12 @@ Status validateBucket(const BSONObj& bucket, const TimeseriesOptions& options,
         return bad("Time-series bucket 'control.min', 'control.max' and 'data' must be objects");
     const BSONObj controlMin = minElem.Obj(), controlMax = maxElem.Obj(), data = dataElem.Obj();
     if (data.nFields() != controlMin.nFields() || controlMin.nFields() != controlMax.nFields())
-        return bad("Mismatch between the number of time-series control fields and the number of "
-                   "data fields. Control had " + std::to_string(controlMin.nFields()) +
-                   " min fields and " + std::to_string(controlMax.nFields()) +
-                   " max fields, but observed data had " + std::to_string(data.nFields()) +
-                   " fields.");
+        return bad(
+            "Mismatch between the number of time-series control fields and the number of "
+            "data fields. Control had " +
+            std::to_string(controlMin.nFields()) + " min fields and " +
+            std::to_string(controlMax.nFields()) + " max fields, but observed data had " +
+            std::to_string(data.nFields()) + " fields.");
 
     const StringData timeField = options.getTimeField();
     if (!data[timeField].ok())

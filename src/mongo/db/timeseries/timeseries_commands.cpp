@@ -61,7 +61,8 @@ BSONObj requestedCollation(const BSONObj& cmd) {
 /** The buckets options a create request asks for, normalised (§1.4). */
 BSONObj requestedBucketsOptions(const NamespaceString& nss, const BSONObj& cmd,
                                 TimeseriesOptions* outOptions, BSONObj* outCollation) {
-    uassertStatusOK(validateCreateCommandFields(nss.ns(), cmd, nss.isTimeseriesBucketsCollection()));
+    uassertStatusOK(
+        validateCreateCommandFields(nss.ns(), cmd, nss.isTimeseriesBucketsCollection()));
     TimeseriesOptions options = TimeseriesOptions::parse(cmd["timeseries"].Obj(), "timeseries");
     uassertStatusOK(validateTimeAndMetaFields(nss.ns(), options));
     std::optional<long long> expireAfterSeconds;
@@ -92,7 +93,7 @@ bool sameVisibleOptions(const BSONObj& existing, const BSONObj& requested) {
     };
     return compareObjects(visible(existing), visible(requested),
                           ComparisonRules::kConsiderFieldName) == 0 &&
-        sameCollation(collationOption(existing), collationOption(requested));
+           sameCollation(collationOption(existing), collationOption(requested));
 }
 
 void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
@@ -107,16 +108,15 @@ void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
     // A new collection starts without mixed-schema buckets (spec §2.2): its buckets are
     // checked on direct inserts and queries may assume it.
     if (auto coll = catalog->lookup(bucketsNss))
-        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, coll, CollectionCatalog::kMixedSchemaFlag,
-                                                   false));
+        uassertStatusOK(
+            catalog->setTimeseriesFlag(opCtx, coll, CollectionCatalog::kMixedSchemaFlag, false));
 }
 
 }  // namespace
 
 void attachBuckets(TimeseriesCollection* ts, std::shared_ptr<Collection> buckets) {
     uassert(ErrorCodes::NamespaceNotFound,
-            "Buckets collection not found for time-series collection " + ts->viewNss.ns(),
-            buckets);
+            "Buckets collection not found for time-series collection " + ts->viewNss.ns(), buckets);
     ts->buckets = std::move(buckets);
 }
 
@@ -235,10 +235,10 @@ void createTimeseriesCollection(OperationContext* opCtx, const NamespaceString& 
         createBuckets(opCtx, bucketsNss, options, bucketsOptions);
     // The view's default collation is the collection's (the existing buckets' when the
     // view is re-created over them; they compare equal to the request).
-    Status s = createView(opCtx, makeViewDefinition(
-                                     viewNss, options,
-                                     existingBuckets ? collationOption(existingBuckets->options())
-                                                     : collation));
+    Status s = createView(
+        opCtx, makeViewDefinition(
+                   viewNss, options,
+                   existingBuckets ? collationOption(existingBuckets->options()) : collation));
     if (!s.isOK() && !existingBuckets) {
         // Undo the half-created pair (the TimeseriesOpObserver clears its buckets).
         catalog->dropCollection(opCtx, bucketsNss).ignore();
@@ -303,7 +303,8 @@ BSONObj makeTimeseriesListCollectionsEntry(OperationContext* opCtx, const ViewDe
 void checkCollModNamespace(const NamespaceString& nss) {
     uassert(ErrorCodes::InvalidNamespace,
             "collMod on a time-series collection's underlying buckets collection is not "
-            "supported: " + nss.ns(),
+            "supported: " +
+                nss.ns(),
             !nss.isTimeseriesBucketsCollection());
 }
 
@@ -311,8 +312,7 @@ void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
                            const NamespaceString& to) {
     for (const auto& n : {from, to}) {
         auto view = lookupView(opCtx, n);
-        uassert(ErrorCodes::IllegalOperation,
-                "Cannot rename a time-series collection: " + n.ns(),
+        uassert(ErrorCodes::IllegalOperation, "Cannot rename a time-series collection: " + n.ns(),
                 !view || !isTimeseriesViewDefinition(*view));
     }
     // Another buckets namespace is allowed (the caller recreates the view, spec §2.3).
@@ -348,7 +348,8 @@ void checkTimeseriesCollModFields(const BSONObj& body) {
     }
     // Bucketing parameters and the mixed-schema flag go alone (upstream's rule).
     uassert(ErrorCodes::InvalidOptions,
-            "time-series options ('timeseries', '" + std::string(CollectionCatalog::kMixedSchemaFlag) +
+            "time-series options ('timeseries', '" +
+                std::string(CollectionCatalog::kMixedSchemaFlag) +
                 "') cannot be combined with other collMod options",
             !(timeseriesOption && otherOption));
 }
@@ -385,8 +386,8 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
     std::optional<CollModTimeseriesResult> bucketing;
     if (const auto& mod = cmd.getTimeseries())
         bucketing = uassertStatusOK(applyTimeseriesOptionsModifications(ts->options, *mod));
-    BSONElement ttl = cmd.getExpireAfterSeconds() ? cmd.getExpireAfterSeconds()->getElement()
-                                                  : BSONElement();
+    BSONElement ttl =
+        cmd.getExpireAfterSeconds() ? cmd.getExpireAfterSeconds()->getElement() : BSONElement();
     if (ttl.type() == BSONType::kString) {
         uassert(ErrorCodes::InvalidOptions,
                 "Invalid string value for the 'clusteredIndex::expireAfterSeconds' option. Got: '" +
@@ -408,7 +409,8 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
             bucketsKey = converted.getValue();
         }
         IndexEntry* idx = resolveCollModIndex(*ts->buckets, *request, bucketsKey);
-        indexChange = validateCollModIndex(*ts->buckets, *idx, *request, CollModTarget::kTimeseries);
+        indexChange =
+            validateCollModIndex(*ts->buckets, *idx, *request, CollModTarget::kTimeseries);
     }
     // The flag may go back to false only when no bucket holds mixed-schema data any more.
     if (auto mixed = cmd.getTimeseriesBucketsMayHaveMixedSchemaData();
@@ -423,11 +425,11 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
     bool optionsChanged = false;
     if (bucketing && bucketing->changed) {
         // Buckets made before the change may not follow the new parameters (§1.7).
-        uassertStatusOK(catalog->setTimeseriesFlag(opCtx, ts->buckets,
-                                                   CollectionCatalog::kParametersChangedFlag, true));
+        uassertStatusOK(catalog->setTimeseriesFlag(
+            opCtx, ts->buckets, CollectionCatalog::kParametersChangedFlag, true));
         // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
-        uassertStatusOK(
-            modifyView(opCtx, makeViewDefinition(nss, bucketing->options, collationOption(options))));
+        uassertStatusOK(modifyView(
+            opCtx, makeViewDefinition(nss, bucketing->options, collationOption(options))));
         BSONObjBuilder b;
         for (auto o : options) {
             if (o.fieldNameStringData() == "timeseries")

@@ -92,8 +92,8 @@ BSONObj makeTimeseriesListCollectionsEntry(OperationContext* opCtx, const ViewDe
  * collMod on a time-series view (`cmd` parsed, `body` the whole command): expireAfterSeconds
  * (number or "off"), timeseries (bucketing parameters, §1.7),
  * timeseriesBucketsMayHaveMixedSchemaData, index {keyPattern|name, hidden}; everything else
- * InvalidOptions. All is validated before the first change. Returns false when `nss` is not a time-series view.
- * On system.buckets.* the hook raises InvalidNamespace itself (see
+ * InvalidOptions. All is validated before the first change. Returns false when `nss` is not a
+ * time-series view. On system.buckets.* the hook raises InvalidNamespace itself (see
  * checkCollModNamespace).
  */
 bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString& nss,

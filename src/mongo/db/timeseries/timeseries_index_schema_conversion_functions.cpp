@@ -41,8 +41,7 @@ bool isTextIndex(const BSONObj& key) {
 
 enum class KeyMode { kIndex, kShardKey };
 
-StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& key,
-                               KeyMode mode) {
+StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& key, KeyMode mode) {
     if (key.isEmpty())
         return Status(ErrorCodes::BadValue, "Index keys cannot be an empty field");
     StringData first = key.firstElementFieldNameStringData();
@@ -58,7 +57,8 @@ StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& 
                 return Status(ErrorCodes::BadValue,
                               "Invalid index spec for time-series collection: " + key.toString() +
                                   ". Indexes on the time field must be ascending or descending "
-                                  "(numbers only): " + e.toString());
+                                  "(numbers only): " +
+                                  e.toString());
             if (mode == KeyMode::kShardKey) {
                 b.appendAs(e, str(kControlMinFieldNamePrefix) + timeField);
             } else if (e.numberDouble() >= 0) {
@@ -77,12 +77,14 @@ StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& 
         if (mode == KeyMode::kShardKey)
             return Status(ErrorCodes::BadValue,
                           "Only the time field and the metaField may be used in a shard key of a "
-                          "time-series collection: " + str(field));
+                          "time-series collection: " +
+                              str(field));
         if (field == "$**" || field.ends_with(".$**"))
             return Status(ErrorCodes::BadValue,
                           "Invalid index spec for time-series collection: " + key.toString() +
                               ". Wildcard indexes are not supported on measurement fields, only "
-                              "on the metaField: " + e.toString());
+                              "on the metaField: " +
+                              e.toString());
         if (e.type() == BSONType::kString && e.valueStringData() == k2dsphere) {
             b.append(str(kDataFieldNamePrefix) + str(field), k2dsphereBucket);
             continue;
@@ -91,7 +93,8 @@ StatusWith<BSONObj> convertKey(const TimeseriesOptions& options, const BSONObj& 
             return Status(ErrorCodes::BadValue,
                           "Invalid index spec for time-series collection: " + key.toString() +
                               ". Indexes on measurement fields must be ascending or descending "
-                              "(numbers only), or '2dsphere': " + e.toString());
+                              "(numbers only), or '2dsphere': " +
+                              e.toString());
         if (e.numberDouble() >= 0) {
             b.appendAs(e, str(kControlMinFieldNamePrefix) + str(field));
             b.appendAs(e, str(kControlMaxFieldNamePrefix) + str(field));
@@ -137,8 +140,8 @@ bool filterIsMetaOnly(const TimeseriesOptions& options, const BSONObj& filter) {
 
 }  // namespace
 
-StatusWith<BSONObj> createBucketsIndexSpecFromTimeseriesIndexSpec(
-    const TimeseriesOptions& options, const BSONObj& timeseriesKey) {
+StatusWith<BSONObj> createBucketsIndexSpecFromTimeseriesIndexSpec(const TimeseriesOptions& options,
+                                                                  const BSONObj& timeseriesKey) {
     return convertKey(options, timeseriesKey, KeyMode::kIndex);
 }
 
@@ -177,7 +180,8 @@ std::optional<BSONObj> createTimeseriesIndexSpecFromBucketsIndexSpec(
         const bool ascending = e.numberDouble() >= 0;
         const std::string partner = (isMin ? maxPrefix : minPrefix) + str(field);
         const bool hasPartner = i + 1 < elems.size() &&
-            elems[i + 1].fieldNameStringData() == partner && sameDirection(e, elems[i + 1]);
+                                elems[i + 1].fieldNameStringData() == partner &&
+                                sameDirection(e, elems[i + 1]);
         if (hasPartner && isMin == ascending) {
             b.appendAs(e, field);
             ++i;
@@ -258,7 +262,7 @@ Status translateField(const TimeseriesOptions& options, const BSONElement& e,
         return Status::OK();
     }
     const bool isOperatorObject = e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
-        e.Obj().firstElementFieldNameStringData()[0] == '$';
+                                  e.Obj().firstElementFieldNameStringData()[0] == '$';
     if (!isOperatorObject)
         return appendComparison(options, field, "$eq", e, out);
     for (auto&& op : e.Obj()) {
@@ -268,12 +272,15 @@ Status translateField(const TimeseriesOptions& options, const BSONElement& e,
             if (!s.isOK())
                 return s;
         } else if (name == "$exists" && op.trueValue()) {
-            out.append(BSON(str(kControlMinFieldNamePrefix) + str(field) << BSON("$exists" << true)));
-            out.append(BSON(str(kControlMaxFieldNamePrefix) + str(field) << BSON("$exists" << true)));
+            out.append(
+                BSON(str(kControlMinFieldNamePrefix) + str(field) << BSON("$exists" << true)));
+            out.append(
+                BSON(str(kControlMaxFieldNamePrefix) + str(field) << BSON("$exists" << true)));
         } else {
             return Status(ErrorCodes::InvalidOptions,
                           "Unsupported partialFilterExpression operator on time-series "
-                          "measurement '" + str(field) + "': " + str(name));
+                          "measurement '" +
+                              str(field) + "': " + str(name));
         }
     }
     return Status::OK();
@@ -304,7 +311,8 @@ StatusWith<BSONObj> translatePartialFilterExpression(const TimeseriesOptions& op
         if (!f.empty() && f[0] == '$')
             return Status(ErrorCodes::InvalidOptions,
                           "Unsupported partialFilterExpression operator on a time-series "
-                          "collection: " + str(f));
+                          "collection: " +
+                              str(f));
         Status s = translateField(options, e, ands);
         if (!s.isOK())
             return s;
@@ -353,7 +361,8 @@ StatusWith<BSONObj> createBucketsIndexFromTimeseriesIndex(const TimeseriesOption
         if (key.nFields() != 1)
             return Status(ErrorCodes::CannotCreateIndex,
                           "TTL indexes are single-field indexes, compound indexes do not "
-                          "support TTL. Index spec: " + spec.toString());
+                          "support TTL. Index spec: " +
+                              spec.toString());
         if (key.firstElementFieldNameStringData() != options.getTimeField())
             return Status(ErrorCodes::InvalidOptions,
                           "TTL indexes on non-time fields are not supported on time-series "
@@ -367,8 +376,7 @@ StatusWith<BSONObj> createBucketsIndexFromTimeseriesIndex(const TimeseriesOption
         bucketsKey = createBucketsIndexSpecFromTimeseriesIndexSpec(options, key);
         if (!bucketsKey.isOK())
             return Status(ErrorCodes::CannotCreateIndex,
-                          bucketsKey.getStatus().reason() + " Command request: " +
-                              spec.toString());
+                          bucketsKey.getStatus().reason() + " Command request: " + spec.toString());
     }
 
     BSONObjBuilder b;

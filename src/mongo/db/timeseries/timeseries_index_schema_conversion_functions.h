@@ -25,8 +25,8 @@ namespace mongo::timeseries {
  * field whose value is neither a number nor "2dsphere". The command layer reports it as
  * CannotCreateIndex (createIndexes) or IndexNotFound (dropIndexes, collMod, hint).
  */
-StatusWith<BSONObj> createBucketsIndexSpecFromTimeseriesIndexSpec(
-    const TimeseriesOptions& options, const BSONObj& timeseriesKey);
+StatusWith<BSONObj> createBucketsIndexSpecFromTimeseriesIndexSpec(const TimeseriesOptions& options,
+                                                                  const BSONObj& timeseriesKey);
 
 /** Shard-key form: only control.min.<time> for the time field. */
 StatusWith<BSONObj> createBucketsShardKeySpecFromTimeseriesShardKeySpec(

@@ -12,10 +12,10 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/operation_context.h"
-#include "mongo/db/service_context.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/repl/retryable_write_scope.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
@@ -227,8 +227,8 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
 }
 
 /** The stored bucket of `batch`: by its remembered record id, else through the _id index. */
-bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts,
-                      WriteBatch& batch, BSONObj* old, RecordId* rid) {
+bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch,
+                      BSONObj* old, RecordId* rid) {
     if (batch.recordId != 0) {
         BSONObj doc;
         if (ts.buckets->recordStore()->findRecord(opCtx->recoveryUnit(), RecordId(batch.recordId),
@@ -271,8 +271,7 @@ void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBa
     // what is stored: another writer may have reopened and appended to the same bucket
     // from an older copy of it. Then this bucket is stale; the batch is retried.
     uassert(ErrorCodes::TimeseriesBucketCleared,
-            "time-series bucket " + batch.bucketId.oid.toString() +
-                " changed since it was loaded",
+            "time-series bucket " + batch.bucketId.oid.toString() + " changed since it was loaded",
             storedMeasurementCount(old, ts.options.getTimeField()) ==
                 static_cast<long long>(batch.numPreviouslyCommittedMeasurements));
     if (w.kind == BucketWrite::Kind::kReplace) {
@@ -355,8 +354,7 @@ Status commitBatch(OperationContext* opCtx, const TimeseriesCollection& ts,
 }
 
 bool isRetryable(const Status& s) {
-    return s.code() == ErrorCodes::TimeseriesBucketCleared ||
-        s.code() == ErrorCodes::DuplicateKey;
+    return s.code() == ErrorCodes::TimeseriesBucketCleared || s.code() == ErrorCodes::DuplicateKey;
 }
 
 Status userFacing(const Status& s) {
@@ -423,8 +421,8 @@ std::vector<Staged> stagingOrder(const TimeseriesCollection& ts,
         }
         // A missing or invalid time sorts first; staging reports its error.
         const long long millis = t.type() == BSONType::kDate
-            ? t.date().toMillisSinceEpoch()
-            : std::numeric_limits<long long>::min();
+                                     ? t.date().toMillisSinceEpoch()
+                                     : std::numeric_limits<long long>::min();
         if (t.type() == BSONType::kDate && needsExtendedRange(millis))
             *extendedRange = true;
         groups[it->second].emplace_back(millis, static_cast<int>(i));
@@ -439,7 +437,7 @@ std::vector<Staged> stagingOrder(const TimeseriesCollection& ts,
             Staged st{i, std::nullopt};
             if (groupKeys[gi] && millis != std::numeric_limits<long long>::min())
                 st.known = bucket_catalog::KnownSeries{Date_t::fromMillisSinceEpoch(millis),
-                                                        groupKeys[gi]};
+                                                       groupKeys[gi]};
             order.push_back(st);
         }
     }
@@ -576,8 +574,7 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
         if (s.isOK())
             continue;
         for (int i : mine[batch.get()]) {
-            Status r =
-                isRetryable(s) ? insertOne(opCtx, ts, info, measurements[i], tagOf(i)) : s;
+            Status r = isRetryable(s) ? insertOne(opCtx, ts, info, measurements[i], tagOf(i)) : s;
             if (!r.isOK())
                 failed.emplace(i, r);
         }

@@ -20,7 +20,7 @@ class OperationContext;
 namespace repl {
 class RetryableSession;
 }
-}
+}  // namespace mongo
 
 namespace mongo::timeseries {
 
@@ -48,12 +48,10 @@ struct RetryableInsertStatements {
  * measurement gets an error, n = the others. Per-measurement codes: BadValue (time field),
  * BSONObjectTooLarge, TimeseriesBucketCompressionFailed, DocumentValidationFailure...
  */
-TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
-                                                const TimeseriesCollection& ts,
-                                                const std::vector<BSONObj>& measurements,
-                                                bool ordered,
-                                                const RetryableInsertStatements* retryable =
-                                                    nullptr);
+TimeseriesInsertResult performTimeseriesInserts(
+    OperationContext* opCtx, const TimeseriesCollection& ts,
+    const std::vector<BSONObj>& measurements, bool ordered,
+    const RetryableInsertStatements* retryable = nullptr);
 
 /** The bucket document with `_id` == `id` in `ts.buckets`, or an empty object. */
 BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,

@@ -55,8 +55,8 @@ StatementCollation resolveCollation(const TimeseriesCollection& ts,
     out.collator = getBucketsCollator(ts.buckets);
     if (collation) {
         out.collator = uassertStatusOK(makeCollator(*collation));
-        out.matchesDefault = CollatorInterface::collatorsMatch(out.collator.get(),
-                                                               ts.buckets->getDefaultCollator());
+        out.matchesDefault =
+            CollatorInterface::collatorsMatch(out.collator.get(), ts.buckets->getDefaultCollator());
     }
     return out;
 }
@@ -128,17 +128,16 @@ void checkNotFrozen(const TimeseriesCollection& ts, const OID& oid) {
 }
 
 /** Writes the source bucket back with `survivors` (deleted when there are none). */
-void writeBackSource(OperationContext* opCtx, const TimeseriesCollection& ts,
-                     const Candidate& c, std::vector<BSONObj> survivors,
-                     TimeseriesModifyStats& stats) {
+void writeBackSource(OperationContext* opCtx, const TimeseriesCollection& ts, const Candidate& c,
+                     std::vector<BSONObj> survivors, TimeseriesModifyStats& stats) {
     if (survivors.empty()) {
         ts.buckets->deleteDocument(opCtx, c.rid, c.bucket);
         ++stats.nBucketsDeleted;
         return;
     }
     auto collator = getBucketsCollator(ts.buckets);
-    BSONObj rewritten = uassertStatusOK(rewriteBucketWithMeasurements(
-        c.bucket, std::move(survivors), ts.options, collator.get()));
+    BSONObj rewritten = uassertStatusOK(
+        rewriteBucketWithMeasurements(c.bucket, std::move(survivors), ts.options, collator.get()));
     ts.buckets->updateDocument(opCtx, c.rid, c.bucket, rewritten);
     ++stats.nBucketsRewritten;
 }
@@ -186,8 +185,8 @@ void inOneUnitOfWork(OperationContext* opCtx, ModifyMode mode, StringData opName
 
 }  // namespace
 
-TimeseriesQuerySplit prepareTimeseriesModify(const TimeseriesCollection& ts,
-                                             const BSONObj& query, bool collationMatchesDefault) {
+TimeseriesQuerySplit prepareTimeseriesModify(const TimeseriesCollection& ts, const BSONObj& query,
+                                             bool collationMatchesDefault) {
     parseFilter(query);  // the user's parse errors first
     return splitTimeseriesQuery(ts.options, query,
                                 ts.buckets->timeseriesFlags().requiresExtendedRangeSupport.load(),
@@ -229,7 +228,7 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
             long long deleted = 0;
             for (BSONObj& m : unpack(ts, c.bucket)) {
                 bool take = (op.multi || stats.nMeasurementsDeleted + deleted == 0) &&
-                    (!residual || residual->matchesBSON(m));
+                            (!residual || residual->matchesBSON(m));
                 if (take) {
                     if (firstDeleted && !*firstDeleted)
                         *firstDeleted = m.getOwned();
@@ -258,8 +257,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
                                                      ModifyMode mode) {
     invariant(op.driver);
     const UpdateDriver& driver = *op.driver;
-    uassert(ErrorCodes::FailedToParse,
-            "multi update is not supported for replacement-style update",
+    uassert(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update",
             !(op.multi && driver.isReplacement()));
     StatementCollation collation = resolveCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
@@ -286,7 +284,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
                 if (driver.needsMatchDetails())
                     details.requestElemMatchKey();
                 bool take = (op.multi || stats.nMeasurementsMatched == 0) &&
-                    (!matcher || matcher->matchesBSON(m, &details));
+                            (!matcher || matcher->matchesBSON(m, &details));
                 if (!take) {
                     survivors.push_back(std::move(m));
                     continue;

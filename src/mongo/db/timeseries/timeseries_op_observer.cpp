@@ -34,16 +34,13 @@ void directWrite(OperationContext* opCtx, const Collection& coll, const BSONObj&
     const std::string uuid = coll.uuid();
     const OID oid = id.OID();
     bucket_catalog::directWriteStart(catalog, uuid, oid);
-    atEndOfUnit(opCtx, [&catalog, uuid, oid] {
-        bucket_catalog::directWriteFinish(catalog, uuid, oid);
-    });
+    atEndOfUnit(opCtx,
+                [&catalog, uuid, oid] { bucket_catalog::directWriteFinish(catalog, uuid, oid); });
 }
 
 /** Forgets every bucket and counter of `uuid` once the drop or rename commits. */
 void clearAtCommit(OperationContext* opCtx, const std::string& uuid) {
-    auto clear = [uuid] {
-        bucket_catalog::clear(bucket_catalog::BucketCatalog::get(), uuid);
-    };
+    auto clear = [uuid] { bucket_catalog::clear(bucket_catalog::BucketCatalog::get(), uuid); };
     RecoveryUnit* ru = opCtx->recoveryUnit();
     if (ru->inUnitOfWork())
         ru->onCommit(clear);
@@ -60,8 +57,7 @@ void TimeseriesOpObserver::onInserts(OperationContext* opCtx, const Collection& 
 }
 
 void TimeseriesOpObserver::onUpdate(OperationContext* opCtx, const Collection& coll,
-                                    const BSONObj& pre, const BSONObj& post,
-                                    const BSONObj& diff) {
+                                    const BSONObj& pre, const BSONObj& post, const BSONObj& diff) {
     directWrite(opCtx, coll, pre);  // an update keeps the _id
 }
 
@@ -76,10 +72,9 @@ void TimeseriesOpObserver::onDropCollection(OperationContext* opCtx, const Names
         clearAtCommit(opCtx, uuid);
 }
 
-void TimeseriesOpObserver::onRenameCollection(OperationContext* opCtx,
-                                              const NamespaceString& from,
-                                              const NamespaceString& to,
-                                              const std::string& uuid, bool dropTarget) {
+void TimeseriesOpObserver::onRenameCollection(OperationContext* opCtx, const NamespaceString& from,
+                                              const NamespaceString& to, const std::string& uuid,
+                                              bool dropTarget) {
     if (from.isTimeseriesBucketsCollection() || to.isTimeseriesBucketsCollection())
         clearAtCommit(opCtx, uuid);
 }

@@ -22,7 +22,7 @@ std::string str(StringData s) {
 
 bool isWhitelistedCreateOption(StringData name) {
     return name == "storageEngine" || name == "indexOptionDefaults" || name == "collation" ||
-        name == "timeseries" || name == "expireAfterSeconds" || name == "temp";
+           name == "timeseries" || name == "expireAfterSeconds" || name == "temp";
 }
 
 Status invalid(std::string msg) {
@@ -115,13 +115,15 @@ Status validateAndSetBucketingParameters(TimeseriesOptions& options) {
     if (granularity) {
         const int preset = getMaxSpanSecondsFromGranularity(*granularity);
         if (span && *span != preset) {
-            return invalid("Time-series 'bucketMaxSpanSeconds' cannot be set to a value other "
-                           "than the default of " +
-                           std::to_string(preset) + " for the provided granularity");
+            return invalid(
+                "Time-series 'bucketMaxSpanSeconds' cannot be set to a value other "
+                "than the default of " +
+                std::to_string(preset) + " for the provided granularity");
         }
         if (rounding) {
-            return invalid("Time-series 'bucketRoundingSeconds' cannot be set alongside the "
-                           "granularity parameter");
+            return invalid(
+                "Time-series 'bucketRoundingSeconds' cannot be set alongside the "
+                "granularity parameter");
         }
         options.setBucketMaxSpanSeconds(preset);
         return Status::OK();
@@ -153,8 +155,9 @@ static Status validateBucketsClusteredIndex(const BSONElement& e) {
                       "{clusteredIndex: true}");
     }
     if (!e.trueValue())
-        return invalid("Time-series buckets collections must be clustered: "
-                       "{clusteredIndex: false} is not allowed");
+        return invalid(
+            "Time-series buckets collections must be clustered: "
+            "{clusteredIndex: false} is not allowed");
     return Status::OK();
 }
 
@@ -186,13 +189,12 @@ Status validateExpireAfterSeconds(const BSONElement& value) {
     return validateClusteredExpireAfterSeconds(value);
 }
 
-bool isValidTimeseriesGranularityTransition(BucketGranularity current,
-                                            BucketGranularity target) {
+bool isValidTimeseriesGranularityTransition(BucketGranularity current, BucketGranularity target) {
     if (current == target)
         return true;
     return (current == BucketGranularity::kSeconds &&
             (target == BucketGranularity::kMinutes || target == BucketGranularity::kHours)) ||
-        (current == BucketGranularity::kMinutes && target == BucketGranularity::kHours);
+           (current == BucketGranularity::kMinutes && target == BucketGranularity::kHours);
 }
 
 namespace {
@@ -202,27 +204,31 @@ StatusWith<CollModTimeseriesResult> applyGranularity(const TimeseriesOptions& cu
                                                      BucketGranularity target) {
     const int presetSpan = getMaxSpanSecondsFromGranularity(target);
     if (auto span = mod.getBucketMaxSpanSeconds(); span && *span != presetSpan) {
-        return invalid("Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other "
-                       "than the default for the provided granularity");
+        return invalid(
+            "Timeseries 'bucketMaxSpanSeconds' is not configurable to a value other "
+            "than the default for the provided granularity");
     }
     if (mod.getBucketRoundingSeconds()) {
-        return invalid("Timeseries 'bucketRoundingSeconds' is not configurable alongside the "
-                       "granularity parameter");
+        return invalid(
+            "Timeseries 'bucketRoundingSeconds' is not configurable alongside the "
+            "granularity parameter");
     }
     CollModTimeseriesResult result{current, false};
     if (auto cur = current.getGranularity()) {
         if (*cur == target)
             return result;
         if (!isValidTimeseriesGranularityTransition(*cur, target)) {
-            return invalid("Invalid transition for timeseries.granularity. Can only transition "
-                           "from 'seconds' to 'minutes' or 'minutes' to 'hours'.");
+            return invalid(
+                "Invalid transition for timeseries.granularity. Can only transition "
+                "from 'seconds' to 'minutes' or 'minutes' to 'hours'.");
         }
     } else if (presetSpan < getMaxSpanSeconds(current) ||
                getBucketRoundingSecondsFromGranularity(target) <
                    getBucketRoundingSeconds(current)) {
-        return invalid("Invalid transition for timeseries.granularity. The granularity's "
-                       "bucketing parameters must be greater than or equal to the current "
-                       "'bucketMaxSpanSeconds' and 'bucketRoundingSeconds'.");
+        return invalid(
+            "Invalid transition for timeseries.granularity. The granularity's "
+            "bucketing parameters must be greater than or equal to the current "
+            "'bucketMaxSpanSeconds' and 'bucketRoundingSeconds'.");
     }
     result.options.setGranularity(target);
     result.options.setBucketMaxSpanSeconds(presetSpan);
@@ -244,8 +250,9 @@ StatusWith<CollModTimeseriesResult> applyTimeseriesOptionsModifications(
     if (!span && !rounding)
         return result;
     if (!span || !rounding) {
-        return invalid("Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to "
-                       "be set alongside each other");
+        return invalid(
+            "Timeseries 'bucketMaxSpanSeconds' and 'bucketRoundingSeconds' need to "
+            "be set alongside each other");
     }
     if (*span != *rounding) {
         return invalid(
@@ -254,12 +261,14 @@ StatusWith<CollModTimeseriesResult> applyTimeseriesOptionsModifications(
     const int curSpan = getMaxSpanSeconds(current);
     const int curRounding = getBucketRoundingSeconds(current);
     if (*span < curSpan) {
-        return invalid("Timeseries 'bucketMaxSpanSeconds' needs to be equal or greater to "
-                       "transition");
+        return invalid(
+            "Timeseries 'bucketMaxSpanSeconds' needs to be equal or greater to "
+            "transition");
     }
     if (*rounding < curRounding) {
-        return invalid("Timeseries 'bucketRoundingSeconds' needs to be equal or greater to "
-                       "transition");
+        return invalid(
+            "Timeseries 'bucketRoundingSeconds' needs to be equal or greater to "
+            "transition");
     }
     if (*span == curSpan && *rounding == curRounding && !current.getGranularity())
         return result;
@@ -300,7 +309,8 @@ BSONObj timeBoundSchema(StringData timeField) {
     BSONObjBuilder b;
     b.append("bsonType", "object");
     b.appendArray("required", BSON_ARRAY(timeField));
-    b.append("properties", BSON(timeField << BSON("bsonType" << "date")));
+    b.append("properties", BSON(timeField << BSON("bsonType"
+                                                  << "date")));
     return b.obj();
 }
 
@@ -309,29 +319,39 @@ BSONObj timeBoundSchema(StringData timeField) {
 BSONObj generateTimeseriesValidator(int bucketVersion, StringData timeField) {
     const bool compressed = bucketVersion >= kTimeseriesControlCompressedSortedVersion;
     BSONObjBuilder controlProps;
-    controlProps.append("version", BSON("bsonType" << "number"));
+    controlProps.append("version", BSON("bsonType"
+                                        << "number"));
     controlProps.append("min", timeBoundSchema(timeField));
     controlProps.append("max", timeBoundSchema(timeField));
-    controlProps.append("closed", BSON("bsonType" << "bool"));
+    controlProps.append("closed", BSON("bsonType"
+                                       << "bool"));
     if (compressed)
-        controlProps.append("count", BSON("bsonType" << "number" << "minimum" << 1));
+        controlProps.append("count", BSON("bsonType"
+                                          << "number"
+                                          << "minimum" << 1));
 
     BSONObjBuilder control;
     control.append("bsonType", "object");
-    control.appendArray("required", BSON_ARRAY("version" << "min" << "max"));
+    control.appendArray("required", BSON_ARRAY("version"
+                                               << "min"
+                                               << "max"));
     control.append("properties", controlProps.obj());
     if (compressed)
         control.append("additionalProperties", false);
 
     BSONObjBuilder props;
-    props.append("_id", BSON("bsonType" << "objectId"));
+    props.append("_id", BSON("bsonType"
+                             << "objectId"));
     props.append("control", control.obj());
-    props.append("data", BSON("bsonType" << "object"));
+    props.append("data", BSON("bsonType"
+                              << "object"));
     props.append("meta", BSONObj());
 
     BSONObjBuilder schema;
     schema.append("bsonType", "object");
-    schema.appendArray("required", BSON_ARRAY("_id" << "control" << "data"));
+    schema.appendArray("required", BSON_ARRAY("_id"
+                                              << "control"
+                                              << "data"));
     schema.append("properties", props.obj());
     schema.append("additionalProperties", false);
     return BSON("$jsonSchema" << schema.obj());

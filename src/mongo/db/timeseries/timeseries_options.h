@@ -82,7 +82,8 @@ StatusWith<CollModTimeseriesResult> applyTimeseriesOptionsModifications(
 /** True when both options are the same after normalisation (idempotent create, §1.5). */
 bool optionsAreEqual(const TimeseriesOptions& a, const TimeseriesOptions& b);
 
-/** The view's single stage {$_internalUnpackBucket: {timeField, metaField?, bucketMaxSpanSeconds}}. */
+/** The view's single stage {$_internalUnpackBucket: {timeField, metaField?, bucketMaxSpanSeconds}}.
+ */
 BSONObj generateViewPipelineStage(const TimeseriesOptions& options);
 /** The view pipeline: an array holding generateViewPipelineStage(). */
 std::vector<BSONObj> generateViewPipeline(const TimeseriesOptions& options);
@@ -97,8 +98,7 @@ BSONObj generateTimeseriesValidator(int bucketVersion, StringData timeField);
  */
 BSONObj makeBucketsCollectionOptions(const TimeseriesOptions& options,
                                      std::optional<long long> expireAfterSeconds,
-                                     const BSONObj& collation,
-                                     const BSONObj& extra = BSONObj());
+                                     const BSONObj& collation, const BSONObj& extra = BSONObj());
 
 /**
  * The buckets collection's stored options filtered to what the view shows in

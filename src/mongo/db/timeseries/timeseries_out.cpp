@@ -34,9 +34,9 @@ constexpr size_t kBatch = 1000;
 
 bool sameBucketing(const TimeseriesOptions& a, const TimeseriesOptions& b) {
     return a.getTimeField() == b.getTimeField() && a.getMetaField() == b.getMetaField() &&
-        a.getGranularity() == b.getGranularity() &&
-        a.getBucketMaxSpanSeconds() == b.getBucketMaxSpanSeconds() &&
-        a.getBucketRoundingSeconds() == b.getBucketRoundingSeconds();
+           a.getGranularity() == b.getGranularity() &&
+           a.getBucketMaxSpanSeconds() == b.getBucketMaxSpanSeconds() &&
+           a.getBucketRoundingSeconds() == b.getBucketRoundingSeconds();
 }
 
 /** {create: <coll>, timeseries, expireAfterSeconds?, collation?} for a pair named `coll`. */
@@ -88,12 +88,14 @@ bool writeTimeseriesOut(OperationContext* aggOpCtx, const NamespaceString& targe
         if (existing) {
             uassert(7406103,
                     "Time-series options given to $out do not match those of the existing "
-                    "time-series collection " + target.ns(),
+                    "time-series collection " +
+                        target.ns(),
                     sameBucketing(options, existing->options));
         } else {
             uassert(7268700,
                     "Cannot create a time-series collection from a non time-series collection "
-                    "or view: " + target.ns(),
+                    "or view: " +
+                        target.ns(),
                     !catalog->lookup(target) && !lookupView(opCtx, target));
         }
     } else {
@@ -103,9 +105,9 @@ bool writeTimeseriesOut(OperationContext* aggOpCtx, const NamespaceString& targe
         existing && existing->buckets ? existing->buckets->options() : BSONObj();
 
     static std::atomic<long long> counter{0};
-    const NamespaceString tmp(target.db(),
-                              "tmp.agg_out." + std::to_string(Date_t::now().toMillisSinceEpoch()) +
-                                  "_" + std::to_string(counter.fetch_add(1)));
+    const NamespaceString tmp(target.db(), "tmp.agg_out." +
+                                               std::to_string(Date_t::now().toMillisSinceEpoch()) +
+                                               "_" + std::to_string(counter.fetch_add(1)));
     createTimeseriesCollection(opCtx, tmp, createCommand(tmp.coll(), options, existingOptions));
     try {
         auto ts = lookupTimeseriesCollection(opCtx, tmp);

@@ -54,9 +54,9 @@ BSONObj andWithClosedFilter(const BSONObj& pred) {
 }  // namespace
 
 BSONObj closedBucketFilter() {
-    return BSON(std::string(kBucketControlFieldName) + "." +
-                    std::string(kBucketControlClosedFieldName)
-                << BSON("$not" << BSON("$eq" << true)));
+    return BSON(
+        std::string(kBucketControlFieldName) + "." + std::string(kBucketControlClosedFieldName)
+        << BSON("$not" << BSON("$eq" << true)));
 }
 
 std::optional<BSONObj> renameMetaOnlyPredicate(const BSONObj& query,
@@ -88,8 +88,7 @@ TimeseriesQuerySplit splitTimeseriesQuery(const TimeseriesOptions& options, cons
     return split;
 }
 
-StatusWith<BSONObj> translateTimeseriesHint(const TimeseriesOptions& options,
-                                            const BSONObj& hint) {
+StatusWith<BSONObj> translateTimeseriesHint(const TimeseriesOptions& options, const BSONObj& hint) {
     if (hint.isEmpty())
         return hint;
     StringData first = hint.firstElementFieldNameStringData();

@@ -15,8 +15,8 @@ UpdateDriver parseTimeseriesUpdate(const std::variant<BSONObj, std::vector<BSONO
     uassert(ErrorCodes::InvalidOptions,
             "Cannot perform an update on a time-series collection using a pipeline update",
             std::holds_alternative<BSONObj>(u));
-    return uassertStatusOK(UpdateDriver::parse(std::get<BSONObj>(u),
-                                               arrayFilters.value_or(std::vector<BSONObj>())));
+    return uassertStatusOK(
+        UpdateDriver::parse(std::get<BSONObj>(u), arrayFilters.value_or(std::vector<BSONObj>())));
 }
 
 BSONObj updateOutcome(const TimeseriesUpdateOutcome& o) {
@@ -89,8 +89,7 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
                 "The limit field in delete objects must be 0 or 1. Got " +
                     std::to_string(stmt.getLimit()),
                 stmt.getLimit() == 0 || stmt.getLimit() == 1);
-        uassert(ErrorCodes::InvalidOptions,
-                "Cannot use (or request) retryable writes with limit=0",
+        uassert(ErrorCodes::InvalidOptions, "Cannot use (or request) retryable writes with limit=0",
                 !log || stmt.getLimit() == 1);
         TimeseriesDeleteOp op;
         if (log)
@@ -155,9 +154,10 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
     return result;
 }
 
-TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
-    OperationContext* opCtx, const TimeseriesCollection& ts,
-    const FindAndModifyCommandRequest& cmd, TimeseriesStatementLog* log) {
+TimeseriesFindAndModifyResult performTimeseriesFindAndModify(OperationContext* opCtx,
+                                                             const TimeseriesCollection& ts,
+                                                             const FindAndModifyCommandRequest& cmd,
+                                                             TimeseriesStatementLog* log) {
     uassert(ErrorCodes::InvalidOptions,
             "Cannot perform a findAndModify with a sort on a time-series collection",
             !cmd.getSort() || cmd.getSort()->isEmpty());

@@ -45,8 +45,8 @@ public:
 };
 
 struct TimeseriesWriteResult {
-    long long n = 0;          // measurements deleted / matched (+ upserted)
-    long long nModified = 0;  // measurements changed (update)
+    long long n = 0;                                // measurements deleted / matched (+ upserted)
+    long long nModified = 0;                        // measurements changed (update)
     std::vector<std::pair<int, BSONObj>> upserted;  // (statement index, {_id: v})
     std::vector<WriteError> errors;                 // by statement index
 };
@@ -85,9 +85,10 @@ struct TimeseriesFindAndModifyResult {
  * retry returns the recorded result. Errors: InvalidOptions (sort, pipeline update), and
  * those of the delete/update statements.
  */
-TimeseriesFindAndModifyResult performTimeseriesFindAndModify(
-    OperationContext* opCtx, const TimeseriesCollection& ts,
-    const FindAndModifyCommandRequest& cmd, TimeseriesStatementLog* log);
+TimeseriesFindAndModifyResult performTimeseriesFindAndModify(OperationContext* opCtx,
+                                                             const TimeseriesCollection& ts,
+                                                             const FindAndModifyCommandRequest& cmd,
+                                                             TimeseriesStatementLog* log);
 
 /** A hint argument as the modify engine takes it: {$hint: name} for an index name. */
 BSONObj hintToBSON(const std::optional<std::variant<std::string, BSONObj>>& hint);

@@ -17,9 +17,8 @@ ColumnBytes finalizeColumns(const ColumnSet& columns) {
     return out;
 }
 
-BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version,
-                           const BSONObj& min, const BSONObj& max, uint32_t count,
-                           const ColumnBytes& columns) {
+BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version, const BSONObj& min,
+                           const BSONObj& max, uint32_t count, const ColumnBytes& columns) {
     BSONObjBuilder b;
     b.append(kBucketIdFieldName, id);
     {
@@ -41,9 +40,8 @@ BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version,
     return b.obj();
 }
 
-BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version,
-                           const BSONObj& min, const BSONObj& max, uint32_t count,
-                           const ColumnSet& columns) {
+BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version, const BSONObj& min,
+                           const BSONObj& max, uint32_t count, const ColumnSet& columns) {
     return makeBucketDocument(id, meta, version, min, max, count, finalizeColumns(columns));
 }
 
@@ -104,8 +102,8 @@ BSONObj makeDiff(const bucket_catalog::Bucket& bucket, uint32_t count, bool vers
                 continue;
             BSONObjBuilder entry(b.subobjStart(name));
             entry.append("o", d.offset);
-            entry.appendBinData("d", static_cast<int>(d.data.size()),
-                                BinDataType::BinDataGeneral, d.data.data());
+            entry.appendBinData("d", static_cast<int>(d.data.size()), BinDataType::BinDataGeneral,
+                                d.data.data());
         }
     }
     sdata.done();
@@ -156,9 +154,9 @@ StatusWith<bucket_catalog::BucketWrite> prepareBucketWrite(bucket_catalog::Bucke
         }
         write.kind = bucket.existsOnDisk ? bucket_catalog::BucketWrite::Kind::kReplace
                                          : bucket_catalog::BucketWrite::Kind::kInsert;
-        write.document = makeBucketDocument(bucket.bucketId.oid, bucket.key.metaElement(),
-                                            bucket.version, bucket.committedMin,
-                                            bucket.committedMax, count, bytes);
+        write.document =
+            makeBucketDocument(bucket.bucketId.oid, bucket.key.metaElement(), bucket.version,
+                               bucket.committedMin, bucket.committedMax, count, bytes);
         if (write.document.objsize() > BSONObjMaxUserSize)
             return Status(ErrorCodes::BSONObjectTooLarge,
                           "Time-series bucket document would exceed 16 MB");

@@ -34,12 +34,10 @@ ColumnBytes finalizeColumns(const ColumnSet& columns);
  * {_id, control: {version, min, max, count (v2/v3 only)}, meta? (when `meta` is not EOO),
  * data: {<field>: BinData(7)}}. count is an int32.
  */
-BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version,
-                           const BSONObj& min, const BSONObj& max, uint32_t count,
-                           const ColumnBytes& columns);
-BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version,
-                           const BSONObj& min, const BSONObj& max, uint32_t count,
-                           const ColumnSet& columns);
+BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version, const BSONObj& min,
+                           const BSONObj& max, uint32_t count, const ColumnBytes& columns);
+BSONObj makeBucketDocument(const OID& id, const BSONElement& meta, int version, const BSONObj& min,
+                           const BSONObj& max, uint32_t count, const ColumnSet& columns);
 
 /** `min` with its time field's value replaced by `minTime` (the rounded bucket start). */
 BSONObj replaceMinTime(const BSONObj& min, StringData timeField, Date_t minTime);

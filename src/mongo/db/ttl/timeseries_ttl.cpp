@@ -25,7 +25,6 @@
 namespace mongo {
 namespace {
 
-
 /**
  * Deletes the buckets matching `filter`, in batches. The TimeseriesOpObserver drops each
  * deleted bucket from the bucket catalog.
@@ -59,7 +58,8 @@ std::optional<long long> expireTimeseriesBuckets(OperationContext* opCtx,
     if (collOptions["expireAfterSeconds"].isNumber()) {
         const long long cutoff = nowSecs - collOptions["expireAfterSeconds"].numberLong() - span;
         if (cutoff >= 0)
-            deleted += deleteBuckets(opCtx, coll, BSON("_id" << BSON("$lte" << maxOidForSeconds(cutoff))));
+            deleted +=
+                deleteBuckets(opCtx, coll, BSON("_id" << BSON("$lte" << maxOidForSeconds(cutoff))));
     }
     for (const auto& spec : ttlIndexes) {
         BSONElement keyField = spec["key"].Obj().firstElement();

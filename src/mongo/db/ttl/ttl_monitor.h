@@ -14,12 +14,12 @@
 #include <condition_variable>
 #include <functional>
 
-#include "mongo/bson/bsonobj.h"
-#include "mongo/bson/oid.h"
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include "mongo/bson/bsonobj.h"
+#include "mongo/bson/oid.h"
 
 #include "mongo/util/time_support.h"
 

@@ -33,7 +33,9 @@ const std::vector<BSONObj>& fixedPreImages() {
     static const std::vector<BSONObj> docs = [] {
         std::vector<BSONObj> v;
         v.push_back(BSONObj());
-        v.push_back(BSON("_id" << 1 << "a" << 1 << "b" << "x" << "c" << BSON("d" << 2)));
+        v.push_back(BSON("_id" << 1 << "a" << 1 << "b"
+                               << "x"
+                               << "c" << BSON("d" << 2)));
         BSONArrayBuilder arr;
         arr.append(1);
         arr.append(BSON("x" << 1));
@@ -67,7 +69,8 @@ std::size_t leadingObject(const char* p, std::size_t size) {
     if (size < 5)
         return 0;
     std::uint32_t len = static_cast<std::uint8_t>(p[0]) | static_cast<std::uint8_t>(p[1]) << 8 |
-        static_cast<std::uint8_t>(p[2]) << 16 | std::uint32_t(static_cast<std::uint8_t>(p[3])) << 24;
+                        static_cast<std::uint8_t>(p[2]) << 16 |
+                        std::uint32_t(static_cast<std::uint8_t>(p[3])) << 24;
     if (len < 5 || len > size || !validateBSON(p, len).isOK())
         return 0;
     return len;
@@ -120,15 +123,33 @@ void appendBin(BSONObjBuilder& b, StringData name, const std::string& bytes) {
 
 void appendValue(BSONObjBuilder& b, StringData name, FuzzedDataProvider& fdp, int depth) {
     switch (fdp.ConsumeIntegralInRange<int>(0, depth >= kMaxDepth ? 6 : 8)) {
-        case 0: b.append(name, fdp.ConsumeIntegral<int>()); break;
-        case 1: b.append(name, fdp.ConsumeIntegral<long long>()); break;
-        case 2: b.append(name, fdp.ConsumeFloatingPoint<double>()); break;
-        case 3: b.append(name, fdp.ConsumeRandomLengthString(16)); break;
-        case 4: b.appendNull(name); break;
-        case 5: b.append(name, fdp.ConsumeBool()); break;
-        case 6: appendBin(b, name, fdp.ConsumeRandomLengthString(16)); break;
-        case 7: b.append(name, randomObject(fdp, depth, false)); break;
-        case 8: b.appendArray(name, randomObject(fdp, depth, true)); break;
+        case 0:
+            b.append(name, fdp.ConsumeIntegral<int>());
+            break;
+        case 1:
+            b.append(name, fdp.ConsumeIntegral<long long>());
+            break;
+        case 2:
+            b.append(name, fdp.ConsumeFloatingPoint<double>());
+            break;
+        case 3:
+            b.append(name, fdp.ConsumeRandomLengthString(16));
+            break;
+        case 4:
+            b.appendNull(name);
+            break;
+        case 5:
+            b.append(name, fdp.ConsumeBool());
+            break;
+        case 6:
+            appendBin(b, name, fdp.ConsumeRandomLengthString(16));
+            break;
+        case 7:
+            b.append(name, randomObject(fdp, depth, false));
+            break;
+        case 8:
+            b.appendArray(name, randomObject(fdp, depth, true));
+            break;
     }
 }
 
@@ -137,9 +158,7 @@ BSONObj mutate(const BSONObj& pre, FuzzedDataProvider& fdp, int depth, bool isAr
     BSONObjBuilder b;
     std::vector<std::string> used;
     int idx = 0;
-    auto nextName = [&](const std::string& want) {
-        return isArray ? std::to_string(idx++) : want;
-    };
+    auto nextName = [&](const std::string& want) { return isArray ? std::to_string(idx++) : want; };
     for (BSONElement e : pre) {
         std::string name = e.fieldName();
         switch (fdp.ConsumeIntegralInRange<int>(0, 4)) {
@@ -150,7 +169,7 @@ BSONObj mutate(const BSONObj& pre, FuzzedDataProvider& fdp, int depth, bool isAr
                 if (!isArray)
                     continue;
                 return b.obj();  // arrays: truncate here
-            case 2:  // replace
+            case 2:              // replace
                 appendValue(b, nextName(name), fdp, depth + 1);
                 break;
             case 3:  // recurse or append to BinData

@@ -239,9 +239,8 @@ Status applySub(const BSONElement& e, const BSONObj& sub, Builder* sb, AppendNul
 
 Status applyBinary(const BSONElement& e, const BSONElement& spec, BSONObjBuilder* out) {
     if (e.type() != BSONType::kBinData)
-        return Status(ErrorCodes::BadValue,
-                      "binary diff on a non-BinData field '" + std::string(e.fieldNameStringData()) +
-                          "'");
+        return Status(ErrorCodes::BadValue, "binary diff on a non-BinData field '" +
+                                                std::string(e.fieldNameStringData()) + "'");
     if (spec.type() != BSONType::kObject)
         return malformed("binary diff entry must be an object");
     BSONElement o = spec.Obj()["o"];
@@ -274,8 +273,8 @@ Status parseDocDiff(const BSONObj& diff, std::map<StringData, Mod>* table,
     auto add = [&](StringData name, Mod m) -> Status {
         auto [it, inserted] = table->emplace(name, m);
         if (!inserted)
-            return Status(ErrorCodes::Error(4728000), "duplicate field name in diff: " +
-                                                           std::string(name));
+            return Status(ErrorCodes::Error(4728000),
+                          "duplicate field name in diff: " + std::string(name));
         if (m.kind == Mod::Kind::kUpdate || m.kind == Mod::Kind::kInsert)
             appendOrder->push_back(name);
         return Status::OK();
@@ -287,12 +286,28 @@ Status parseDocDiff(const BSONObj& diff, std::map<StringData, Mod>* table,
         int st;
         Mod::Kind kind;
         switch (n[0]) {
-            case 'd': st = 0; kind = Mod::Kind::kDelete; break;
-            case 'u': st = 1; kind = Mod::Kind::kUpdate; break;
-            case 'i': st = 2; kind = Mod::Kind::kInsert; break;
-            case 'b': st = 3; kind = Mod::Kind::kBinary; break;
-            case 's': st = 4; kind = Mod::Kind::kSubDiff; break;
-            default: return malformed("unexpected section in diff: " + std::string(n));
+            case 'd':
+                st = 0;
+                kind = Mod::Kind::kDelete;
+                break;
+            case 'u':
+                st = 1;
+                kind = Mod::Kind::kUpdate;
+                break;
+            case 'i':
+                st = 2;
+                kind = Mod::Kind::kInsert;
+                break;
+            case 'b':
+                st = 3;
+                kind = Mod::Kind::kBinary;
+                break;
+            case 's':
+                st = 4;
+                kind = Mod::Kind::kSubDiff;
+                break;
+            default:
+                return malformed("unexpected section in diff: " + std::string(n));
         }
         if (st < 4 && n.size() != 1)
             return malformed("unexpected section in diff: " + std::string(n));
@@ -345,9 +360,9 @@ Status applyDocDiff(const BSONObj& pre, const BSONObj& diff, BSONObjBuilder* out
                     return s;
                 break;
             case Mod::Kind::kSubDiff:
-                s = applySub(e, m.value.Obj(), out,
-                             [&] { out->appendNull(e.fieldNameStringData()); },
-                             e.fieldNameStringData());
+                s = applySub(
+                    e, m.value.Obj(), out, [&] { out->appendNull(e.fieldNameStringData()); },
+                    e.fieldNameStringData());
                 if (!s.isOK())
                     return s;
                 break;
@@ -433,7 +448,8 @@ Status applyArrayDiff(const BSONObj& pre, const BSONObj& diff, BSONArrayBuilder*
             out->append(u->second);
         } else if (auto sd = subs.find(i); sd != subs.end()) {
             BSONObjBuilder tmp;
-            Status s = applySub(e, sd->second.Obj(), &tmp, [&] { tmp.appendNull("x"); }, "x");
+            Status s = applySub(
+                e, sd->second.Obj(), &tmp, [&] { tmp.appendNull("x"); }, "x");
             if (!s.isOK())
                 return s;
             out->append(tmp.obj().firstElement());

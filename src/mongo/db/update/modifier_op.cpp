@@ -26,8 +26,8 @@ std::string joinPath(const std::vector<std::string>& comps, size_t upto) {
     return s;
 }
 
-using LeafFn = std::function<Status(MutableNode* container, const std::string& name,
-                                    MutableNode* existing)>;
+using LeafFn =
+    std::function<Status(MutableNode* container, const std::string& name, MutableNode* existing)>;
 
 /** Upstream's limit on the nulls an update may add to reach an array index. */
 constexpr size_t kMaxArrayPadding = 1500000;
@@ -56,8 +56,8 @@ MutableNode* assign(MutableNode* container, const std::string& name,
 
 class PathWalker {
 public:
-    PathWalker(const std::vector<std::string>& comps, bool create,
-               const ModifierApplyContext& ctx, const LeafFn& leaf)
+    PathWalker(const std::vector<std::string>& comps, bool create, const ModifierApplyContext& ctx,
+               const LeafFn& leaf)
         : _comps(comps), _create(create), _ctx(ctx), _leaf(leaf) {}
 
     Status walk(MutableNode* container, size_t i) {
@@ -118,9 +118,9 @@ private:
                             ": " + node->element().toString(false));
         if (!_create)
             return Status::OK();
-        return Status(ErrorCodes::PathNotViable,
-                      "Cannot create field '" + _comps[j] + "' in element {" + _comps[j - 1] +
-                          ": " + node->element().toString(false) + "}");
+        return Status(ErrorCodes::PathNotViable, "Cannot create field '" + _comps[j] +
+                                                     "' in element {" + _comps[j - 1] + ": " +
+                                                     node->element().toString(false) + "}");
     }
 
     bool filterMatches(const std::string& id, MutableNode* elem) {
@@ -143,13 +143,20 @@ struct OpName {
     ModifierOp::Kind kind;
 };
 constexpr OpName kOps[] = {
-    {"$set", ModifierOp::Kind::kSet},           {"$unset", ModifierOp::Kind::kUnset},
-    {"$inc", ModifierOp::Kind::kInc},           {"$mul", ModifierOp::Kind::kMul},
-    {"$min", ModifierOp::Kind::kMin},           {"$max", ModifierOp::Kind::kMax},
-    {"$rename", ModifierOp::Kind::kRename},     {"$setOnInsert", ModifierOp::Kind::kSetOnInsert},
-    {"$currentDate", ModifierOp::Kind::kCurrentDate}, {"$push", ModifierOp::Kind::kPush},
-    {"$addToSet", ModifierOp::Kind::kAddToSet}, {"$pop", ModifierOp::Kind::kPop},
-    {"$pull", ModifierOp::Kind::kPull},         {"$pullAll", ModifierOp::Kind::kPullAll},
+    {"$set", ModifierOp::Kind::kSet},
+    {"$unset", ModifierOp::Kind::kUnset},
+    {"$inc", ModifierOp::Kind::kInc},
+    {"$mul", ModifierOp::Kind::kMul},
+    {"$min", ModifierOp::Kind::kMin},
+    {"$max", ModifierOp::Kind::kMax},
+    {"$rename", ModifierOp::Kind::kRename},
+    {"$setOnInsert", ModifierOp::Kind::kSetOnInsert},
+    {"$currentDate", ModifierOp::Kind::kCurrentDate},
+    {"$push", ModifierOp::Kind::kPush},
+    {"$addToSet", ModifierOp::Kind::kAddToSet},
+    {"$pop", ModifierOp::Kind::kPop},
+    {"$pull", ModifierOp::Kind::kPull},
+    {"$pullAll", ModifierOp::Kind::kPullAll},
     {"$bit", ModifierOp::Kind::kBit},
 };
 
@@ -195,8 +202,9 @@ Status ModifierOp::apply(MutableNode* root, const ModifierApplyContext& ctx) con
     for (auto& c : comps) {
         if (c == "$") {
             if (!ctx.params->matchedArrayIndex)
-                return badValue("The positional operator did not find the match needed from the "
-                                "query.");
+                return badValue(
+                    "The positional operator did not find the match needed from the "
+                    "query.");
             c = *ctx.params->matchedArrayIndex;
         }
     }
@@ -207,8 +215,8 @@ Status ModifierOp::apply(MutableNode* root, const ModifierApplyContext& ctx) con
     return w.walk(root, 0);
 }
 
-Status ModifierOp::applyLeaf(MutableNode* container, const std::string& name,
-                             MutableNode* existing, const ModifierApplyContext& ctx) const {
+Status ModifierOp::applyLeaf(MutableNode* container, const std::string& name, MutableNode* existing,
+                             const ModifierApplyContext& ctx) const {
     switch (_kind) {
         case Kind::kSet:
         case Kind::kSetOnInsert:
@@ -238,8 +246,9 @@ Status ModifierOp::applyLeaf(MutableNode* container, const std::string& name,
         case Kind::kCurrentDate: {
             BSONObjBuilder b;
             if (_timestamp)
-                b.append("", Timestamp(static_cast<std::uint32_t>(
-                                            ctx.now.toMillisSinceEpoch() / 1000), 1));
+                b.append(
+                    "",
+                    Timestamp(static_cast<std::uint32_t>(ctx.now.toMillisSinceEpoch() / 1000), 1));
             else
                 b.append("", ctx.now);
             assign(container, name, MutableNode::copyOf(b.obj().firstElement()));
@@ -254,7 +263,8 @@ Status ModifierOp::applyLeaf(MutableNode* container, const std::string& name,
                 return Status::OK();
             if (!existing->isArray())
                 return Status(ErrorCodes::TypeMismatch,
-                              "Path '" + _path.dotted() + "' contains an element of non-array type '" +
+                              "Path '" + _path.dotted() +
+                                  "' contains an element of non-array type '" +
                                   std::string(typeName(existing->type())) + "'");
             auto& els = existing->elems();
             if (els.empty())
@@ -339,8 +349,8 @@ Status ModifierOp::applyArith(MutableNode* container, const std::string& name,
     return Status::OK();
 }
 
-Status ModifierOp::applyBit(MutableNode* container, const std::string& name,
-                            MutableNode* existing, const ModifierApplyContext& ctx) const {
+Status ModifierOp::applyBit(MutableNode* container, const std::string& name, MutableNode* existing,
+                            const ModifierApplyContext& ctx) const {
     long long v = 0;
     bool isLong = false;
     if (existing) {
@@ -400,8 +410,9 @@ Status ModifierOp::applyRename(MutableNode* root, const ModifierApplyContext& ct
                             "' in doc with " + std::string(_to.part(i)) + " being an array");
         if (next && !next->isObject())
             return Status(ErrorCodes::PathNotViable,
-                          "Cannot create field '" + std::string(_to.part(i + 1)) + "' in element {" +
-                              std::string(_to.part(i)) + ": " + next->element().toString(false) + "}");
+                          "Cannot create field '" + std::string(_to.part(i + 1)) +
+                              "' in element {" + std::string(_to.part(i)) + ": " +
+                              next->element().toString(false) + "}");
         if (!next)
             break;
         dest = next;

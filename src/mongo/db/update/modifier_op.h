@@ -34,8 +34,21 @@ struct ModifierApplyContext {
 class ModifierOp {
 public:
     enum class Kind {
-        kSet, kUnset, kInc, kMul, kMin, kMax, kRename, kSetOnInsert, kCurrentDate,
-        kPush, kAddToSet, kPop, kPull, kPullAll, kBit,
+        kSet,
+        kUnset,
+        kInc,
+        kMul,
+        kMin,
+        kMax,
+        kRename,
+        kSetOnInsert,
+        kCurrentDate,
+        kPush,
+        kAddToSet,
+        kPop,
+        kPull,
+        kPullAll,
+        kBit,
     };
 
     /** Maps "$set" etc. to a kind; false for an unknown modifier. */
@@ -89,8 +102,8 @@ private:
     std::vector<BSONElement> _each;
     std::optional<long long> _slice;
     std::optional<long long> _position;
-    std::optional<int> _sortDirection;         // sort whole elements
-    std::optional<SortPattern> _sortPattern;   // sort by fields
+    std::optional<int> _sortDirection;        // sort whole elements
+    std::optional<SortPattern> _sortPattern;  // sort by fields
     // $pull
     std::unique_ptr<MatchExpression> _pullMatcher;
     bool _pullMatcherOnValues = false;

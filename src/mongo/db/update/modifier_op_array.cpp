@@ -13,7 +13,7 @@ namespace {
 
 bool sameValue(const BSONElement& a, const BSONElement& b, const StringComparator* strings) {
     return canonicalizeBSONType(a.type()) == canonicalizeBSONType(b.type()) &&
-        compareElementValues(a, b, strings) == 0;
+           compareElementValues(a, b, strings) == 0;
 }
 
 Status notAnArray(StringData opName, StringData name, MutableNode* existing,
@@ -40,8 +40,8 @@ MutableNode* ensureArray(MutableNode* container, const std::string& name, Mutabl
 
 }  // namespace
 
-Status ModifierOp::applyPush(MutableNode* container, const std::string& name,
-                             MutableNode* existing, const ModifierApplyContext& ctx) const {
+Status ModifierOp::applyPush(MutableNode* container, const std::string& name, MutableNode* existing,
+                             const ModifierApplyContext& ctx) const {
     if (existing && !existing->isArray())
         return notAnArray("$push", name, existing, ctx);
     MutableNode* arr = ensureArray(container, name, existing);

@@ -37,9 +37,9 @@ Status checkPath(const FieldPath& fp, bool allowDynamic, StringData opName) {
         if (c.empty() || c[0] != '$')
             continue;
         if (!isPositionalComponent(c))
-            return Status(ErrorCodes::DollarPrefixedFieldName,
-                          "The dollar ($) prefixed field '" + c + "' in '" + fp.dotted() +
-                              "' is not valid for storage.");
+            return Status(ErrorCodes::DollarPrefixedFieldName, "The dollar ($) prefixed field '" +
+                                                                   c + "' in '" + fp.dotted() +
+                                                                   "' is not valid for storage.");
         if (!allowDynamic)
             return badValue("The source field for " + std::string(opName) +
                             " may not be dynamic: " + fp.dotted());
@@ -73,10 +73,10 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
         case Kind::kInc:
         case Kind::kMul:
             if (!field.isNumber())
-                return Status(ErrorCodes::TypeMismatch,
-                              std::string(kind == Kind::kInc ? "Cannot increment"
-                                                             : "Cannot multiply") +
-                                  " with non-numeric argument: {" + field.toString() + "}");
+                return Status(
+                    ErrorCodes::TypeMismatch,
+                    std::string(kind == Kind::kInc ? "Cannot increment" : "Cannot multiply") +
+                        " with non-numeric argument: {" + field.toString() + "}");
             break;
         case Kind::kRename: {
             if (field.type() != BSONType::kString)
@@ -85,9 +85,9 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
             Status ts = checkPath(op->_to, false, "$rename");
             if (!ts.isOK())
                 return ts.code() == ErrorCodes::BadValue
-                    ? badValue("The destination field for $rename may not be dynamic: " +
-                               op->_to.dotted())
-                    : ts;
+                           ? badValue("The destination field for $rename may not be dynamic: " +
+                                      op->_to.dotted())
+                           : ts;
             const std::string& from = op->_path.dotted();
             const std::string& to = op->_to.dotted();
             if (from == to)
@@ -95,8 +95,10 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                                 field.toString());
             if ((to.size() > from.size() && to.compare(0, from.size() + 1, from + ".") == 0) ||
                 (from.size() > to.size() && from.compare(0, to.size() + 1, to + ".") == 0))
-                return badValue("The source and target field for $rename must not be on the same "
-                                "path: " + field.toString());
+                return badValue(
+                    "The source and target field for $rename must not be on the same "
+                    "path: " +
+                    field.toString());
             break;
         }
         case Kind::kCurrentDate:
@@ -105,13 +107,15 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                 BSONElement t = o["$type"];
                 if (o.nFields() != 1 || t.type() != BSONType::kString ||
                     (t.valueStringData() != "date" && t.valueStringData() != "timestamp"))
-                    return badValue("The '$type' string field is required to be 'date' or "
-                                    "'timestamp': {$currentDate: {field : {$type: 'date'}}}");
+                    return badValue(
+                        "The '$type' string field is required to be 'date' or "
+                        "'timestamp': {$currentDate: {field : {$type: 'date'}}}");
                 op->_timestamp = t.valueStringData() == "timestamp";
             } else if (field.type() != BSONType::kBool) {
-                return badValue(field.toString() +
-                                " is not valid type for $currentDate. Please use a boolean ('true') "
-                                "or a $type expression ({$type: 'timestamp/date'}).");
+                return badValue(
+                    field.toString() +
+                    " is not valid type for $currentDate. Please use a boolean ('true') "
+                    "or a $type expression ({$type: 'timestamp/date'}).");
             }
             break;
         case Kind::kPush:
@@ -134,13 +138,17 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                                     field.Obj().toString());
                 } else if (n == "$slice") {
                     if (!isIntegral(m))
-                        return badValue("The value for $slice must be an integer value but was "
-                                        "given type: " + std::string(typeName(m.type())));
+                        return badValue(
+                            "The value for $slice must be an integer value but was "
+                            "given type: " +
+                            std::string(typeName(m.type())));
                     op->_slice = m.numberLong();
                 } else if (n == "$position") {
                     if (!isIntegral(m))
-                        return badValue("The value for $position must be an integer value, not "
-                                        "of type: " + std::string(typeName(m.type())));
+                        return badValue(
+                            "The value for $position must be an integer value, not "
+                            "of type: " +
+                            std::string(typeName(m.type())));
                     op->_position = m.numberLong();
                 } else if (n == "$sort") {
                     const char* kBadSort =
@@ -153,8 +161,9 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                         op->_sortDirection = d == 1 ? 1 : -1;
                     } else if (m.type() == BSONType::kObject) {
                         if (m.Obj().isEmpty())
-                            return badValue("The $sort pattern is empty when it should be a set "
-                                            "of fields.");
+                            return badValue(
+                                "The $sort pattern is empty when it should be a set "
+                                "of fields.");
                         for (BSONElement p : m.Obj())
                             if (!p.isNumber() || (p.numberDouble() != 1 && p.numberDouble() != -1))
                                 return badValue(kBadSort);
@@ -173,7 +182,8 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
         }
         case Kind::kPop:
             if (!field.isNumber())
-                return Status(ErrorCodes::FailedToParse, "Expected a number in: " + field.toString());
+                return Status(ErrorCodes::FailedToParse,
+                              "Expected a number in: " + field.toString());
             if (field.numberDouble() != 1 && field.numberDouble() != -1)
                 return Status(ErrorCodes::FailedToParse,
                               "$pop expects 1 or -1, found: " + field.toString(false));
@@ -189,7 +199,7 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                 BSONObj cond = field.Obj();
                 StringData first = cond.firstElementFieldNameStringData();
                 bool valueForm = first[0] == '$' && first != "$and" && first != "$or" &&
-                    first != "$nor" && first != "$expr" && first != "$comment";
+                                 first != "$nor" && first != "$expr" && first != "$comment";
                 auto m = valueForm ? parseValueMatchExpression(cond) : parseMatchExpression(cond);
                 if (!m.isOK())
                     return m.getStatus();
@@ -209,18 +219,19 @@ StatusWith<std::unique_ptr<ModifierOp>> ModifierOp::parse(Kind kind, StringData 
                                 ". You must pass in an embedded document: {$bit: {field: "
                                 "{and/or/xor: #}}.");
             if (field.Obj().isEmpty())
-                return badValue("You must pass in at least one bitwise operation. The format is: "
-                                "{$bit: {field: {and/or/xor: #}}.");
+                return badValue(
+                    "You must pass in at least one bitwise operation. The format is: "
+                    "{$bit: {field: {and/or/xor: #}}.");
             for (BSONElement b : field.Obj()) {
                 StringData n = b.fieldNameStringData();
                 if (n != "and" && n != "or" && n != "xor")
-                    return badValue("The $bit modifier only supports 'and', 'or', and 'xor', not '" +
-                                    std::string(n) + "' which is an unknown operator: {" +
-                                    b.toString() + "}");
+                    return badValue(
+                        "The $bit modifier only supports 'and', 'or', and 'xor', not '" +
+                        std::string(n) + "' which is an unknown operator: {" + b.toString() + "}");
                 if (b.type() != BSONType::kNumberInt && b.type() != BSONType::kNumberLong)
                     return badValue("The $bit modifier field must be an Integer(32/64 bit); a '" +
-                                    std::string(typeName(b.type())) +
-                                    "' is not supported here: {" + b.toString() + "}");
+                                    std::string(typeName(b.type())) + "' is not supported here: {" +
+                                    b.toString() + "}");
             }
             break;
         }

@@ -48,9 +48,12 @@ std::unique_ptr<MutableNode> MutableNode::root(const BSONObj& doc) {
 
 BSONType MutableNode::type() const {
     switch (_kind) {
-        case Kind::kObject: return BSONType::kObject;
-        case Kind::kArray: return BSONType::kArray;
-        default: return _value.type();
+        case Kind::kObject:
+            return BSONType::kObject;
+        case Kind::kArray:
+            return BSONType::kArray;
+        default:
+            return _value.type();
     }
 }
 

@@ -110,21 +110,26 @@ Status UpdateDriver::parseArrayFilters(const std::vector<BSONObj>& filters) {
         std::vector<std::string> tops;
         collectTopComponents(m.getValue().get(), &tops);
         if (tops.empty())
-            return failedToParse("Cannot use an expression without a top-level field name in "
-                                 "arrayFilters");
+            return failedToParse(
+                "Cannot use an expression without a top-level field name in "
+                "arrayFilters");
         for (const auto& t : tops)
             if (t != tops[0])
-                return failedToParse("Error parsing array filter :: caused by :: Expected a single "
-                                     "top-level field name, found '" + tops[0] + "' and '" + t +
-                                     "'");
+                return failedToParse(
+                    "Error parsing array filter :: caused by :: Expected a single "
+                    "top-level field name, found '" +
+                    tops[0] + "' and '" + t + "'");
         if (!isLowerAlnumIdentifier(tops[0]))
             return Status(ErrorCodes::BadValue,
                           "Error parsing array filter :: caused by :: The top-level field name "
                           "must be an alphanumeric string beginning with a lowercase letter, "
-                          "found '" + tops[0] + "'");
+                          "found '" +
+                              tops[0] + "'");
         if (_arrayFilters.count(tops[0]))
-            return failedToParse("Found multiple array filters with the same top-level field "
-                                 "name " + tops[0]);
+            return failedToParse(
+                "Found multiple array filters with the same top-level field "
+                "name " +
+                tops[0]);
         _arrayFilters[tops[0]] = std::move(m.getValue());
     }
     return Status::OK();
@@ -171,8 +176,8 @@ Status UpdateDriver::checkConflictsAndIdentifiers() {
     }
     for (size_t i = 0; i < paths.size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
-            const FieldPath* shorter = paths[i]->numParts() <= paths[j]->numParts() ? paths[i]
-                                                                                     : paths[j];
+            const FieldPath* shorter =
+                paths[i]->numParts() <= paths[j]->numParts() ? paths[i] : paths[j];
             const FieldPath* longer = shorter == paths[i] ? paths[j] : paths[i];
             if (isPrefixOrEqual(*shorter, *longer))
                 return Status(ErrorCodes::ConflictingUpdateOperators,
@@ -186,9 +191,8 @@ Status UpdateDriver::checkConflictsAndIdentifiers() {
             if (c.size() > 3 && c[0] == '$' && c[1] == '[') {
                 std::string id = c.substr(2, c.size() - 3);
                 if (!_arrayFilters.count(id))
-                    return Status(ErrorCodes::BadValue,
-                                  "No array filter found for identifier '" + id + "' in path '" +
-                                      p->dotted() + "'");
+                    return Status(ErrorCodes::BadValue, "No array filter found for identifier '" +
+                                                            id + "' in path '" + p->dotted() + "'");
                 used.insert(id);
             }
         }
@@ -239,7 +243,8 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
         if (!params.isInsert && !oldId.eoo() && !newId.eoo() && !oldId.binaryEqualValues(newId))
             return Status(ErrorCodes::ImmutableField,
                           "After applying the update, the (immutable) field '_id' was found to "
-                          "have been altered to _id: " + newId.toString(false));
+                          "have been altered to _id: " +
+                              newId.toString(false));
         BSONObjBuilder b;
         if (!oldId.eoo() && newId.eoo())
             b.append(oldId);
@@ -286,7 +291,8 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
 
 namespace {
 /** Collects $eq predicates of `e` (through $and) into `out` as (path, value). */
-void collectEqualities(const MatchExpression* e, std::vector<std::pair<std::string, BSONElement>>* out,
+void collectEqualities(const MatchExpression* e,
+                       std::vector<std::pair<std::string, BSONElement>>* out,
                        std::vector<BSONObj>* holders) {
     using MT = MatchExpression::MatchType;
     if (e->matchType() == MT::kAnd) {
@@ -329,9 +335,9 @@ StatusWith<BSONObj> UpdateDriver::seedUpsertDocument(const BSONObj& query) const
         for (size_t j = 0; j < i; ++j) {
             FieldPath a(eqs[i].first), b(eqs[j].first);
             if (a.dotted() == b.dotted())
-                return Status(ErrorCodes::NotSingleValueField,
-                              "cannot infer query fields to set, path '" + a.dotted() +
-                                  "' is matched twice");
+                return Status(
+                    ErrorCodes::NotSingleValueField,
+                    "cannot infer query fields to set, path '" + a.dotted() + "' is matched twice");
             if (isPrefixOrEqual(a, b) || isPrefixOrEqual(b, a))
                 return Status(ErrorCodes::NotSingleValueField,
                               "cannot infer query fields to set, both paths '" + b.dotted() +

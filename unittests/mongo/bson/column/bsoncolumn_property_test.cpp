@@ -58,8 +58,8 @@ public:
                 break;
             }
             case 7: {
-                static const char* words[] = {"a", "temp", "sensor-1", "sensor-2", "",
-                                              "a very long string over sixteen"};
+                static const char* words[] = {
+                    "a", "temp", "sensor-1", "sensor-2", "", "a very long string over sixteen"};
                 b.append("", words[_rng() % 6]);
                 break;
             }

@@ -92,7 +92,8 @@ TEST(BSONColumnRules, MinKeyAndMaxKeyAreLiteralsThenRepeats) {
 // §A.7.3: an empty string right after an unencodable one would be delta 0 ("repeat"), so it is
 // a literal.
 TEST(BSONColumnRules, EmptyStringAfterUnencodableStringIsLiteral) {
-    expectColumn({BSON("" << StringData("\0mongo", 6)), BSON("" << "")},
+    expectColumn({BSON("" << StringData("\0mongo", 6)), BSON(""
+                                                             << "")},
                  "0200 07000000 006D6F6E676F00 0200 01000000 00 00");
 }
 
@@ -184,8 +185,9 @@ TEST(BSONColumnRules, MoreMalformedInputsAreInvalidBSONColumn) {
     // Non-zero delta on bindata longer than 16 bytes.
     expectInvalid("0500 11000000 00 000102030405060708090A0B0C0D0E0F10 80 1E00000000000000 00");
     // Stream 1 runs out while stream 0 still has values: 00 met by a stream other than 0.
-    expectInvalid("F1 13000000 1061000100000010620001000000 00 80 0D00000000000000 "
-                  "80 0E00000000000000 00 00");
+    expectInvalid(
+        "F1 13000000 1061000100000010620001000000 00 80 0D00000000000000 "
+        "80 0E00000000000000 00 00");
     // Missing terminator after an interleaved section.
     expectInvalid("F1 0C000000 1061000100000000 80 0D00000000000000 00");
     // A double that does not re-encode at the control's scale (0.1 at x1).

@@ -103,16 +103,15 @@ TEST(BSONColumnVectors, C9ToC16OtherTypes) {
                     .add(oid("112233455566778899AABBEE"))
                     .add(oid("112233455566778899AABBFF")),
                 "0700 112233445566778899AABBCC 80 4C24004302200200 00");
-    checkVector(Seq().add(Timestamp::fromULL(0)).add(Timestamp::fromULL(1)).add(
-                    Timestamp::fromULL(1)),
-                "1100 0000000000000000 80 2D00000004000000 00");
+    checkVector(
+        Seq().add(Timestamp::fromULL(0)).add(Timestamp::fromULL(1)).add(Timestamp::fromULL(1)),
+        "1100 0000000000000000 80 2D00000004000000 00");
     checkVector(Seq()
                     .add(Date_t::fromMillisSinceEpoch(1))
                     .add(Date_t::fromMillisSinceEpoch(2))
                     .add(Date_t::fromMillisSinceEpoch(2)),
                 "0900 0100000000000000 80 2D00000004000000 00");
-    checkVector(Seq().add(true).add(true).add(false).add(true),
-                "0800 01 80 0C00000100200000 00");
+    checkVector(Seq().add(true).add(true).add(false).add(true), "0800 01 80 0C00000100200000 00");
     checkVector(Seq().add(NullLabeler()).add(NullLabeler()), "0A00 80 0E00000000000000 00");
     checkVector(Seq().add("mongo").add("tests"),
                 "0200 060000006D6F6E676F00 80 8EA0A1C0DE000000 00");
@@ -143,10 +142,10 @@ TEST(BSONColumnVectors, C19AndC20) {
 
 TEST(BSONColumnDecoder, MalformedInputIsInvalidBSONColumn) {
     const char* bad[] = {
-        "",                            // empty buffer
-        "10",                          // truncated literal
-        "1000 64000000",               // no terminator
-        "1000 64000000 00 00",         // bytes after the end
+        "",                                      // empty buffer
+        "10",                                    // truncated literal
+        "1000 64000000",                         // no terminator
+        "1000 64000000 00 00",                   // bytes after the end
         "1000 64000000 90 0E00000000000000 00",  // scaled control on int32
         "1000 64000000 80 0000000000000000 00",  // selector 0
         "1000 64000000 80 A700000000000000 00",  // selector 7, x = 10

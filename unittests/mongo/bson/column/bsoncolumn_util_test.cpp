@@ -51,10 +51,27 @@ std::optional<int64_t> referenceEncode(double v, int i) {
 
 TEST(BSONColumnUtil, EncodeDoubleRoundsLikeLlround) {
     std::mt19937_64 rng(5);
-    std::vector<double> values = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
-                                  -0.49999999999999994, 9007199254740991.0, -9007199254740992.0,
-                                  4503599627370495.5, -4503599627370495.5, 94.8, 3.12345678,
-                                  std::nan(""), INFINITY, -INFINITY, 1e300, 5e-324};
+    std::vector<double> values = {0.0,
+                                  -0.0,
+                                  0.5,
+                                  -0.5,
+                                  1.5,
+                                  -1.5,
+                                  2.5,
+                                  -2.5,
+                                  0.49999999999999994,
+                                  -0.49999999999999994,
+                                  9007199254740991.0,
+                                  -9007199254740992.0,
+                                  4503599627370495.5,
+                                  -4503599627370495.5,
+                                  94.8,
+                                  3.12345678,
+                                  std::nan(""),
+                                  INFINITY,
+                                  -INFINITY,
+                                  1e300,
+                                  5e-324};
     for (int k = 0; k < 200000; ++k) {
         const int decimals = int(rng() % 10);
         const double v = double(int64_t(rng() % 2000000000) - 1000000000) / std::pow(10, decimals);

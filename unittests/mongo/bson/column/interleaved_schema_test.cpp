@@ -185,14 +185,16 @@ TEST(InterleavedSchema, ReportsEmptySubdocumentsAndLeafCount) {
     ASSERT_EQ(leaves.size(), 2u);
     EXPECT_EQ(leaves[1].type, BSONType::kEOO);
 
-    const BSONObj plain = BSON("a" << 1 << "b" << BSON("c" << 2 << "e" << "x"));
+    const BSONObj plain = BSON("a" << 1 << "b"
+                                   << BSON("c" << 2 << "e"
+                                               << "x"));
     s.build(plain);
     EXPECT_FALSE(s.anyEmpty());
     EXPECT_EQ(s.leafCount(), 3u);
-    EXPECT_TRUE(s.match(BSONObj(), &leaves));  // everything missing
+    EXPECT_TRUE(s.match(BSONObj(), &leaves));                                 // everything missing
     EXPECT_FALSE(s.match(BSON("b" << BSON("c" << 2) << "a" << 1), &leaves));  // out of order
-    EXPECT_FALSE(s.match(BSON("a" << BSON("x" << 1)), &leaves));  // scalar vs object
-    EXPECT_FALSE(s.match(BSON("a" << 1 << "z" << 1), &leaves));   // extra field
+    EXPECT_FALSE(s.match(BSON("a" << BSON("x" << 1)), &leaves));              // scalar vs object
+    EXPECT_FALSE(s.match(BSON("a" << 1 << "z" << 1), &leaves));               // extra field
 }
 
 }  // namespace

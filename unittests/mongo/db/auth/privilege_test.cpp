@@ -49,7 +49,8 @@ TEST(BuiltinRoles, AdminOnlyRolesExistOnlyInAdmin) {
 
 TEST(BuiltinRoles, RootCanDoAdministrationAnywhere) {
     auto privs = role("root", "admin");
-    EXPECT_TRUE(isAuthorized(privs, ResourceTarget::ns("x", "y"), {A::k_insert, A::k_dropCollection}));
+    EXPECT_TRUE(
+        isAuthorized(privs, ResourceTarget::ns("x", "y"), {A::k_insert, A::k_dropCollection}));
     EXPECT_TRUE(isAuthorized(privs, ResourceTarget::cluster(), {A::k_shutdown, A::k_serverStatus}));
     EXPECT_TRUE(isAuthorized(privs, ResourceTarget::database("x"), {A::k_createUser}));
     EXPECT_TRUE(isAuthorized(privs, ResourceTarget::ns("admin", "system.users"), {A::k_find}));
@@ -64,27 +65,54 @@ TEST(BuiltinRoles, ClusterMonitorReadsStatusButCannotShutdown) {
 
 TEST(BuiltinRoles, UserAdminManagesUsersButReadsNothing) {
     auto privs = role("userAdmin", "test");
-    EXPECT_TRUE(isAuthorized(privs, ResourceTarget::database("test"), {A::k_createUser, A::k_grantRole}));
+    EXPECT_TRUE(
+        isAuthorized(privs, ResourceTarget::database("test"), {A::k_createUser, A::k_grantRole}));
     EXPECT_FALSE(isAuthorized(privs, ResourceTarget::ns("test", "c"), {A::k_find}));
 }
 
 TEST(ResourcePattern, ParsesAndSerialisesEveryForm) {
     for (BSONObj o : {BSON("cluster" << true), BSON("anyResource" << true),
-                      BSON("db" << "" << "collection" << ""), BSON("db" << "d" << "collection" << ""),
-                      BSON("db" << "" << "collection" << "c"), BSON("db" << "d" << "collection" << "c"),
-                      BSON("db" << "d" << "system_buckets" << "c")}) {
+                      BSON("db"
+                           << ""
+                           << "collection"
+                           << ""),
+                      BSON("db"
+                           << "d"
+                           << "collection"
+                           << ""),
+                      BSON("db"
+                           << ""
+                           << "collection"
+                           << "c"),
+                      BSON("db"
+                           << "d"
+                           << "collection"
+                           << "c"),
+                      BSON("db"
+                           << "d"
+                           << "system_buckets"
+                           << "c")}) {
         auto p = ResourcePattern::parse(o);
         ASSERT_TRUE(p.isOK()) << o.toString();
         EXPECT_EQ(0, p.getValue().toBSON().woCompare(o)) << o.toString();
     }
-    EXPECT_FALSE(ResourcePattern::parse(BSON("db" << "d")).isOK());
+    EXPECT_FALSE(ResourcePattern::parse(BSON("db"
+                                             << "d"))
+                     .isOK());
     EXPECT_FALSE(ResourcePattern::parse(BSON("cluster" << false)).isOK());
-    EXPECT_FALSE(ResourcePattern::parse(BSON("db" << 1 << "collection" << "")).isOK());
+    EXPECT_FALSE(ResourcePattern::parse(BSON("db" << 1 << "collection"
+                                                  << ""))
+                     .isOK());
 }
 
 TEST(Privilege, UnknownActionIsBadValue) {
-    auto p = Privilege::parse(BSON("resource" << BSON("db" << "d" << "collection" << "")
-                                              << "actions" << BSON_ARRAY("find" << "fly")));
+    auto p = Privilege::parse(BSON("resource" << BSON("db"
+                                                      << "d"
+                                                      << "collection"
+                                                      << "")
+                                              << "actions"
+                                              << BSON_ARRAY("find"
+                                                            << "fly")));
     EXPECT_EQ(ErrorCodes::BadValue, p.getStatus().code());
 }
 

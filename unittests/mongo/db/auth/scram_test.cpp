@@ -19,8 +19,8 @@ ScramServerConversation::CredentialLookup fixed(ScramCredentials c, std::string 
 TEST(Scram, Rfc5802Sha1ConversationMatchesTheVector) {
     auto salt = base64Decode("QSXCR+Q6sek8bf92");
     ASSERT_TRUE(salt.isOK());
-    auto creds = generateScramCredentialsWithSalt(HashAlgorithm::kSha1, "pencil",
-                                                  salt.getValue(), 4096);
+    auto creds =
+        generateScramCredentialsWithSalt(HashAlgorithm::kSha1, "pencil", salt.getValue(), 4096);
     ScramServerConversation conv(HashAlgorithm::kSha1, fixed(creds, "user"));
     conv.setServerNonceForTest("3rfcNHYJY1ZVvWVs7j");
     auto first = conv.step("n,,n=user,r=fyko+d2lbbFgONRv9qkxdawL");
@@ -43,17 +43,19 @@ TEST(Scram, Rfc5802Sha1ConversationMatchesTheVector) {
 TEST(Scram, Rfc7677Sha256ConversationMatchesTheVector) {
     auto salt = base64Decode("W22ZaJ0SNY7soEsUEjb6gQ==");
     ASSERT_TRUE(salt.isOK());
-    auto creds = generateScramCredentialsWithSalt(HashAlgorithm::kSha256, "pencil",
-                                                  salt.getValue(), 4096);
+    auto creds =
+        generateScramCredentialsWithSalt(HashAlgorithm::kSha256, "pencil", salt.getValue(), 4096);
     ScramServerConversation conv(HashAlgorithm::kSha256, fixed(creds, "user"));
     conv.setServerNonceForTest("%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0");
     auto first = conv.step("n,,n=user,r=rOprNGfwEbeRWgbNEkqO");
     ASSERT_TRUE(first.isOK());
-    EXPECT_EQ("r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,"
-              "i=4096",
-              first.getValue());
-    auto final = conv.step("c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,"
-                           "p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=");
+    EXPECT_EQ(
+        "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,"
+        "i=4096",
+        first.getValue());
+    auto final = conv.step(
+        "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,"
+        "p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=");
     ASSERT_TRUE(final.isOK()) << final.getStatus().toString();
     EXPECT_EQ("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=", final.getValue());
 }
@@ -109,8 +111,10 @@ TEST(Scram, CredentialsRoundTripThroughBson) {
     ASSERT_TRUE(parsed.isOK());
     EXPECT_EQ(c.storedKey, parsed.getValue().storedKey);
     EXPECT_EQ(5000, parsed.getValue().iterationCount);
-    EXPECT_EQ(ErrorCodes::TypeMismatch,
-              ScramCredentials::parse(BSON("salt" << "x")).getStatus().code());
+    EXPECT_EQ(ErrorCodes::TypeMismatch, ScramCredentials::parse(BSON("salt"
+                                                                     << "x"))
+                                            .getStatus()
+                                            .code());
 }
 
 TEST(Scram, Base64RejectsMalformedInput) {

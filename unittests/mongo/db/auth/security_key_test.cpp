@@ -47,8 +47,7 @@ TEST(SecurityKeyFile, ShortKeyAndBadCharactersAreBadValue) {
 }
 
 TEST(SecurityKeyFile, MissingFileIsInvalidPath) {
-    EXPECT_EQ(ErrorCodes::InvalidPath,
-              readSecurityKeyFile("/nonexistent/key").getStatus().code());
+    EXPECT_EQ(ErrorCodes::InvalidPath, readSecurityKeyFile("/nonexistent/key").getStatus().code());
 }
 
 }  // namespace

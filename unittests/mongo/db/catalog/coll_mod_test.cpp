@@ -141,7 +141,8 @@ TEST_F(CollModTest, PrepareUniqueRefusesNewDuplicatesOnly) {
     insert(BSON("_id" << 2 << "a" << 1));
     ASSERT_TRUE(catalog
                     ->updateIndexSpec(opCtx.get(), kNss, "a_1",
-                                      BSON("v" << 2 << "key" << BSON("a" << 1) << "name" << "a_1"
+                                      BSON("v" << 2 << "key" << BSON("a" << 1) << "name"
+                                               << "a_1"
                                                << "prepareUnique" << true))
                     .isOK());
     ASSERT_EQ(ErrorCodes::DuplicateKey, tryInsert(BSON("_id" << 3 << "a" << 1)).code());
@@ -150,31 +151,50 @@ TEST_F(CollModTest, PrepareUniqueRefusesNewDuplicatesOnly) {
 
 TEST_F(CollModTest, UpdateCollectionOptionsKeepsTheUuid) {
     const std::string before = catalog->lookup(kNss)->uuid();
-    ASSERT_TRUE(catalog
-                    ->updateCollectionOptions(opCtx.get(), kNss,
-                                              BSON("validator" << BSON("a" << 1)))
-                    .isOK());
+    ASSERT_TRUE(
+        catalog->updateCollectionOptions(opCtx.get(), kNss, BSON("validator" << BSON("a" << 1)))
+            .isOK());
     ASSERT_EQ(before, catalog->lookup(kNss)->uuid());
     reopen();
     ASSERT_EQ(before, catalog->lookup(kNss)->uuid());
-    ASSERT_TRUE(
-        BSON("a" << 1).binaryEqual(catalog->lookup(kNss)->options()["validator"].Obj()));
+    ASSERT_TRUE(BSON("a" << 1).binaryEqual(catalog->lookup(kNss)->options()["validator"].Obj()));
 }
 
 TEST_F(CollModTest, IndexRequestRules) {
-    ASSERT_EQ(ErrorCodes::InvalidOptions, codeOf([&] { validate(BSON("name" << "a_1")); }));
-    ASSERT_EQ(ErrorCodes::InvalidOptions,
-              codeOf([&] { validate(BSON("name" << "a_1" << "unique" << true)); }));
-    ASSERT_EQ(ErrorCodes::BadValue,
-              codeOf([&] { validate(BSON("name" << "a_1" << "unique" << false)); }));
-    ASSERT_EQ(ErrorCodes::BadValue,
-              codeOf([&] { validate(BSON("name" << "_id_" << "hidden" << true)); }));
-    ASSERT_EQ(ErrorCodes::InvalidOptions,
-              codeOf([&] { validate(BSON("name" << "_id_" << "expireAfterSeconds" << 5)); }));
-    ASSERT_EQ(ErrorCodes::IndexNotFound,
-              codeOf([&] { validate(BSON("name" << "b_1" << "hidden" << true)); }));
-    ASSERT_EQ(ErrorCodes::IDLUnknownField,
-              codeOf([&] { request(BSON("name" << "a_1" << "bogus" << 1)); }));
+    ASSERT_EQ(ErrorCodes::InvalidOptions, codeOf([&] {
+                  validate(BSON("name"
+                                << "a_1"));
+              }));
+    ASSERT_EQ(ErrorCodes::InvalidOptions, codeOf([&] {
+                  validate(BSON("name"
+                                << "a_1"
+                                << "unique" << true));
+              }));
+    ASSERT_EQ(ErrorCodes::BadValue, codeOf([&] {
+                  validate(BSON("name"
+                                << "a_1"
+                                << "unique" << false));
+              }));
+    ASSERT_EQ(ErrorCodes::BadValue, codeOf([&] {
+                  validate(BSON("name"
+                                << "_id_"
+                                << "hidden" << true));
+              }));
+    ASSERT_EQ(ErrorCodes::InvalidOptions, codeOf([&] {
+                  validate(BSON("name"
+                                << "_id_"
+                                << "expireAfterSeconds" << 5));
+              }));
+    ASSERT_EQ(ErrorCodes::IndexNotFound, codeOf([&] {
+                  validate(BSON("name"
+                                << "b_1"
+                                << "hidden" << true));
+              }));
+    ASSERT_EQ(ErrorCodes::IDLUnknownField, codeOf([&] {
+                  request(BSON("name"
+                               << "a_1"
+                               << "bogus" << 1));
+              }));
     // Hiding a visible index is a change; unhiding it a no-op.
     auto change = validate(BSON("keyPattern" << BSON("a" << 1) << "hidden" << true));
     ASSERT_TRUE(change.hidden.has_value());
@@ -184,8 +204,10 @@ TEST_F(CollModTest, IndexRequestRules) {
 }
 
 TEST_F(CollModTest, ClusteredTTLRange) {
-    ASSERT_EQ(ErrorCodes::TypeMismatch,
-              validateClusteredExpireAfterSeconds(BSON("x" << "a").firstElement()).code());
+    ASSERT_EQ(ErrorCodes::TypeMismatch, validateClusteredExpireAfterSeconds(BSON("x"
+                                                                                 << "a")
+                                                                                .firstElement())
+                                            .code());
     ASSERT_EQ(ErrorCodes::InvalidOptions,
               validateClusteredExpireAfterSeconds(BSON("x" << -1).firstElement()).code());
     ASSERT_EQ(ErrorCodes::InvalidOptions,

@@ -35,9 +35,10 @@ protected:
             wuow.commit();
         }
         ru()->abandonSnapshot();
-        ASSERT_TRUE(catalog->createIndexes(opCtx.get(), nss,
-                                           {BSON("v" << 2 << "key" << BSON("a" << 1) << "name"
-                                                     << "a_1")})
+        ASSERT_TRUE(catalog
+                        ->createIndexes(opCtx.get(), nss,
+                                        {BSON("v" << 2 << "key" << BSON("a" << 1) << "name"
+                                                  << "a_1")})
                         .isOK());
         ru()->abandonSnapshot();
     }
@@ -129,8 +130,7 @@ TEST_F(CollectionValidationTest, IndexEntryWithoutDocumentIsExtra) {
 TEST_F(CollectionValidationTest, FailedRecordCheckIsNonCompliantOnceWarned) {
     ValidateOptions options;
     options.recordCheck = [](const BSONObj& doc) {
-        return doc["a"].numberInt() >= 50 ? Status(ErrorCodes::BadValue, "too big")
-                                          : Status::OK();
+        return doc["a"].numberInt() >= 50 ? Status(ErrorCodes::BadValue, "too big") : Status::OK();
     };
     options.recordCheckWarning = "custom warning";
     BSONObj res = validate(options);

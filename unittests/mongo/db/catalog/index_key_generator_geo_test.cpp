@@ -35,8 +35,8 @@ TEST(GeoIndexKeys, MissingOrNullGeoFieldIsNotIndexed) {
     IndexKeys keys;
     ASSERT_TRUE(getIndexKeys(J("{loc: '2dsphere'}"), J("{a: 1}"), false, &keys).isOK());
     EXPECT_TRUE(keys.keys.empty());
-    ASSERT_TRUE(getIndexKeys(J("{a: 1, loc: '2dsphere'}"), J("{a: 1, loc: null}"), false, &keys)
-                    .isOK());
+    ASSERT_TRUE(
+        getIndexKeys(J("{a: 1, loc: '2dsphere'}"), J("{a: 1, loc: null}"), false, &keys).isOK());
     EXPECT_TRUE(keys.keys.empty());
 }
 
@@ -84,14 +84,18 @@ TEST(GeoIndexSpec, TwoDSphereIsAcceptedWithIndexVersion3) {
 TEST(GeoIndexSpec, TwoDRules) {
     ASSERT_TRUE(validateIndexSpec(J("{key: {loc: '2d', a: 1}, name: 'x'}")).isOK());
     EXPECT_TRUE(IndexDescriptor::fromSpec(J("{key: {loc: '2d'}, name: 'x'}")).isGeoIndex());
-    EXPECT_EQ(validateIndexSpec(J("{key: {a: 1, loc: '2d'}, name: 'x'}")).getStatus().code(), 16801);
-    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d', b: '2dsphere'}, name: 'x'}")).getStatus().code(),
-              16800);
+    EXPECT_EQ(validateIndexSpec(J("{key: {a: 1, loc: '2d'}, name: 'x'}")).getStatus().code(),
+              16801);
+    EXPECT_EQ(
+        validateIndexSpec(J("{key: {loc: '2d', b: '2dsphere'}, name: 'x'}")).getStatus().code(),
+        16800);
     EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x', bits: 33}")).getStatus().code(),
               16803);
-    EXPECT_EQ(validateIndexSpec(J("{key: {loc: '2d'}, name: 'x', min: 5, max: 5}")).getStatus().code(),
-              ErrorCodes::BadValue);
-    auto d = IndexDescriptor::fromSpec(J("{key: {loc: '2d'}, name: 'x', bits: 10, min: 0, max: 100}"));
+    EXPECT_EQ(
+        validateIndexSpec(J("{key: {loc: '2d'}, name: 'x', min: 5, max: 5}")).getStatus().code(),
+        ErrorCodes::BadValue);
+    auto d =
+        IndexDescriptor::fromSpec(J("{key: {loc: '2d'}, name: 'x', bits: 10, min: 0, max: 100}"));
     EXPECT_EQ(d.twoD.bits, 10);
     EXPECT_EQ(d.twoD.max, 100);
 }
@@ -133,8 +137,8 @@ TEST(GeoIndexKeys, TwoDKeysOfLegacyPoints) {
     TwoDGrid wide;
     wide.min = -500;
     wide.max = 500;
-    EXPECT_TRUE(getIndexKeys(J("{loc: '2d'}"), J("{loc: [400, 0]}"), false, &keys, nullptr, wide)
-                    .isOK());
+    EXPECT_TRUE(
+        getIndexKeys(J("{loc: '2d'}"), J("{loc: [400, 0]}"), false, &keys, nullptr, wide).isOK());
 }
 
 }  // namespace

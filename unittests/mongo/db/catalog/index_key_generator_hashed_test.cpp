@@ -32,38 +32,55 @@ TEST(HashedIndexKeys, FractionsAreTruncatedBeforeHashing) {
 }
 
 TEST(HashedIndexKeys, TypesAndStructureAreDistinguished) {
-    EXPECT_NE(digest(BSON("" << "1")), digest(BSON("" << 1)));
+    EXPECT_NE(digest(BSON(""
+                          << "1")),
+              digest(BSON("" << 1)));
     EXPECT_NE(digest(BSON("" << BSONNULL)), digest(BSON("" << 0)));
     EXPECT_NE(digest(BSON("" << BSON("a" << 1))), digest(BSON("" << BSON("b" << 1))));
     EXPECT_NE(digest(BSON("" << BSON("a" << 1 << "b" << 2))),
               digest(BSON("" << BSON("b" << 2 << "a" << 1))));
-    EXPECT_NE(digest(BSON("" << "ab")), digest(BSON("" << "a")));
+    EXPECT_NE(digest(BSON(""
+                          << "ab")),
+              digest(BSON(""
+                          << "a")));
 }
 
 TEST(HashedIndexKeys, DigestsAreStableAcrossVersions) {
     // Stored in index tables: a change here would corrupt every existing hashed index.
     EXPECT_EQ(digest(BSON("" << 1)), -7815874946215077671LL);
-    EXPECT_EQ(digest(BSON("" << "hello")), 5062913053664567263LL);
+    EXPECT_EQ(digest(BSON(""
+                          << "hello")),
+              5062913053664567263LL);
 }
 
 TEST(HashedIndexKeys, ArraysAreRefusedAndMissingIsNull) {
     IndexKeys keys;
-    Status s = getIndexKeys(BSON("a" << "hashed"), fromjson(R"({"a": [1, 2]})"), false, &keys);
+    Status s = getIndexKeys(BSON("a"
+                                 << "hashed"),
+                            fromjson(R"({"a": [1, 2]})"), false, &keys);
     EXPECT_EQ(s.code(), 16766);
-    s = getIndexKeys(BSON("a.b" << "hashed"), fromjson(R"({"a": [{"b": 1}]})"), false, &keys);
+    s = getIndexKeys(BSON("a.b"
+                          << "hashed"),
+                     fromjson(R"({"a": [{"b": 1}]})"), false, &keys);
     EXPECT_EQ(s.code(), 16766);
-    ASSERT_TRUE(getIndexKeys(BSON("a" << "hashed"), fromjson(R"({"b": 1})"), false, &keys).isOK());
+    ASSERT_TRUE(getIndexKeys(BSON("a"
+                                  << "hashed"),
+                             fromjson(R"({"b": 1})"), false, &keys)
+                    .isOK());
     ASSERT_EQ(keys.keys.size(), 1u);
     EXPECT_EQ(keys.keys[0].firstElement().numberLong(), digest(BSON("" << BSONNULL)));
     IndexKeys sparse;
-    ASSERT_TRUE(getIndexKeys(BSON("a" << "hashed"), fromjson(R"({"b": 1})"), true, &sparse).isOK());
+    ASSERT_TRUE(getIndexKeys(BSON("a"
+                                  << "hashed"),
+                             fromjson(R"({"b": 1})"), true, &sparse)
+                    .isOK());
     EXPECT_TRUE(sparse.keys.empty());
 }
 
 TEST(HashedIndexKeys, CompoundKeyHoldsTheDigestInItsPlace) {
     IndexKeys keys;
-    ASSERT_TRUE(getIndexKeys(fromjson(R"({"x": 1, "a": "hashed"})"), fromjson(R"({"x": [5, 6], "a": 7})"),
-                             false, &keys)
+    ASSERT_TRUE(getIndexKeys(fromjson(R"({"x": 1, "a": "hashed"})"),
+                             fromjson(R"({"x": [5, 6], "a": 7})"), false, &keys)
                     .isOK());
     ASSERT_EQ(keys.keys.size(), 2u);
     EXPECT_TRUE(keys.multikey);

@@ -123,8 +123,8 @@ TEST_F(OpObserverRegistryTest, DropAndRenameCarryTheCollectionUuid) {
     ASSERT_TRUE(catalog->renameCollection(opCtx.get(), kNss, renamed, false).isOK());
     ASSERT_TRUE(catalog->dropCollection(opCtx.get(), renamed).isOK());
     const std::vector<std::string> expected{"A:rename test.c->test.d uuid",
-                                            "B:rename test.c->test.d uuid",
-                                            "A:drop test.d uuid", "B:drop test.d uuid"};
+                                            "B:rename test.c->test.d uuid", "A:drop test.d uuid",
+                                            "B:drop test.d uuid"};
     EXPECT_EQ(log, expected);
 }
 

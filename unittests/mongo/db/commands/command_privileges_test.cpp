@@ -24,25 +24,32 @@ RequiredPrivileges required(const BSONObj& body, const std::string& db = "test")
 }
 
 TEST(CommandPrivileges, FindNeedsFindOnItsNamespace) {
-    auto r = required(BSON("find" << "c"));
+    auto r = required(BSON("find"
+                           << "c"));
     ASSERT_EQ(1u, r.size());
     EXPECT_EQ("c", r[0].first.coll);
     EXPECT_TRUE(r[0].second == auth::ActionSet{A::k_find});
 }
 
 TEST(CommandPrivileges, UpsertAlsoNeedsInsert) {
-    auto r = required(BSON("update" << "c" << "updates"
-                                    << BSON_ARRAY(BSON("q" << BSONObj() << "u" << BSONObj()
-                                                           << "upsert" << true))));
+    auto r = required(BSON("update"
+                           << "c"
+                           << "updates"
+                           << BSON_ARRAY(
+                                  BSON("q" << BSONObj() << "u" << BSONObj() << "upsert" << true))));
     ASSERT_EQ(1u, r.size());
     EXPECT_TRUE(r[0].second.containsAll({A::k_update, A::k_insert}));
 }
 
 TEST(CommandPrivileges, AggregateWithOutAndLookupNeedsEachNamespace) {
-    auto r = required(BSON("aggregate" << "c" << "pipeline"
-                                       << BSON_ARRAY(BSON("$lookup" << BSON("from" << "o"))
-                                                     << BSON("$out" << "dst"))
-                                       << "cursor" << BSONObj()));
+    auto r = required(BSON("aggregate"
+                           << "c"
+                           << "pipeline"
+                           << BSON_ARRAY(BSON("$lookup" << BSON("from"
+                                                                << "o"))
+                                         << BSON("$out"
+                                                 << "dst"))
+                           << "cursor" << BSONObj()));
     ASSERT_EQ(3u, r.size());
     EXPECT_EQ("c", r[0].first.coll);
     EXPECT_EQ("o", r[1].first.coll);
@@ -51,7 +58,8 @@ TEST(CommandPrivileges, AggregateWithOutAndLookupNeedsEachNamespace) {
 }
 
 TEST(CommandPrivileges, ExplainNeedsWhatTheExplainedCommandNeeds) {
-    auto r = required(BSON("explain" << BSON("find" << "c")));
+    auto r = required(BSON("explain" << BSON("find"
+                                             << "c")));
     ASSERT_EQ(1u, r.size());
     EXPECT_TRUE(r[0].second == auth::ActionSet{A::k_find});
 }

@@ -13,24 +13,24 @@ namespace {
 const std::vector<std::string> kMeta{"meta"};
 
 TEST(DistinctScanDirection, MaxTimeAfterMetaServesLatestForward) {
-    auto dir = distinctScanDirection(
-        BSON("meta" << 1 << "control.max.t" << -1 << "control.min.t" << -1), kMeta,
-        BSON("meta" << 1 << "control.max.t" << -1));
+    auto dir =
+        distinctScanDirection(BSON("meta" << 1 << "control.max.t" << -1 << "control.min.t" << -1),
+                              kMeta, BSON("meta" << 1 << "control.max.t" << -1));
     ASSERT_TRUE(dir);
     EXPECT_TRUE(*dir);
 }
 
 TEST(DistinctScanDirection, AscendingIndexIsReadBackwards) {
-    auto dir = distinctScanDirection(BSON("meta" << -1 << "control.max.t" << 1),
-                                     kMeta, BSON("meta" << 1 << "control.max.t" << -1));
+    auto dir = distinctScanDirection(BSON("meta" << -1 << "control.max.t" << 1), kMeta,
+                                     BSON("meta" << 1 << "control.max.t" << -1));
     ASSERT_TRUE(dir);
     EXPECT_FALSE(*dir);
 }
 
 TEST(DistinctScanDirection, MinTimeIndexDoesNotServeAMaxTimeSort) {
-    EXPECT_FALSE(distinctScanDirection(
-        BSON("meta" << 1 << "control.min.t" << 1 << "control.max.t" << 1), kMeta,
-        BSON("meta" << 1 << "control.max.t" << -1)));
+    EXPECT_FALSE(
+        distinctScanDirection(BSON("meta" << 1 << "control.min.t" << 1 << "control.max.t" << 1),
+                              kMeta, BSON("meta" << 1 << "control.max.t" << -1)));
 }
 
 TEST(DistinctScanDirection, SortKeysBelowTheGroupKeyAreIgnored) {
@@ -43,8 +43,8 @@ TEST(DistinctScanDirection, SortKeysBelowTheGroupKeyAreIgnored) {
 TEST(DistinctScanDirection, GroupPathsMustBeTheWholeKeyPrefix) {
     auto sort = BSON("control.max.t" << -1);
     EXPECT_FALSE(distinctScanDirection(BSON("meta.a" << 1 << "control.max.t" << -1), kMeta, sort));
-    EXPECT_FALSE(distinctScanDirection(BSON("meta" << 1 << "x" << 1 << "control.max.t" << -1),
-                                       kMeta, sort));
+    EXPECT_FALSE(
+        distinctScanDirection(BSON("meta" << 1 << "x" << 1 << "control.max.t" << -1), kMeta, sort));
     auto two = std::vector<std::string>{"meta.b", "meta.a"};
     auto dir = distinctScanDirection(BSON("meta.a" << 1 << "meta.b" << -1 << "control.max.t" << -1),
                                      two, sort);
@@ -56,8 +56,10 @@ TEST(DistinctScanDirection, MixedDirectionsOrNoOrderingKeyAreRefused) {
     auto kp = BSON("meta" << 1 << "a" << 1 << "b" << 1);
     EXPECT_FALSE(distinctScanDirection(kp, kMeta, BSON("a" << 1 << "b" << -1)));
     EXPECT_FALSE(distinctScanDirection(kp, kMeta, BSON("meta" << 1)));
-    EXPECT_FALSE(
-        distinctScanDirection(BSON("meta" << "hashed" << "a" << 1), kMeta, BSON("a" << 1)));
+    EXPECT_FALSE(distinctScanDirection(BSON("meta"
+                                            << "hashed"
+                                            << "a" << 1),
+                                       kMeta, BSON("a" << 1)));
 }
 
 /** An index {g: 1, t: -1} over (g, t) pairs, and an operation reading it. */
@@ -81,8 +83,9 @@ struct IndexFixture {
         long long id = 1;
         for (int g : {3, 1, 2})
             for (int t = 0; t < 50; ++t)
-                EXPECT_TRUE(index.sdi->insert(ru.get(), BSON("" << g << "" << t), RecordId(id++),
-                                              true).isOK());
+                EXPECT_TRUE(
+                    index.sdi->insert(ru.get(), BSON("" << g << "" << t), RecordId(id++), true)
+                        .isOK());
         w.commit();
         opCtx.swapRecoveryUnit(engine->newRecoveryUnit());
     }
@@ -94,8 +97,9 @@ struct NullKeyFixture : IndexFixture {
         auto ru = engine->newRecoveryUnit();
         WriteUnitOfWork w(ru.get());
         for (long long id = 1000; id < 1003; ++id)
-            EXPECT_TRUE(index.sdi->insert(ru.get(), BSON("" << BSONNULL << "" << 1), RecordId(id),
-                                          true).isOK());
+            EXPECT_TRUE(
+                index.sdi->insert(ru.get(), BSON("" << BSONNULL << "" << 1), RecordId(id), true)
+                    .isOK());
         w.commit();
         opCtx.swapRecoveryUnit(engine->newRecoveryUnit());
     }

@@ -36,8 +36,9 @@ void expectNormalized(const std::vector<CellInterval>& ivs) {
 }
 
 bool same(const std::vector<CellInterval>& a, const std::vector<CellInterval>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const auto& x, const auto& y) { return x.low == y.low && x.high == y.high; });
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+        return x.low == y.low && x.high == y.high;
+    });
 }
 
 bool covered(const std::vector<CellInterval>& ivs, long long key) {
@@ -94,29 +95,31 @@ TEST(GeoIndexBounds, OverlappingCellsMergeAndStaySorted) {
 }
 
 TEST(GeoIndexBounds, FacesFourAndFiveSortFirstAsSignedKeys) {
-    auto ivs = geo_index_bounds::intervalsForCovering(
-        {S2CellId::FromFace(0), S2CellId::FromFace(5)});
+    auto ivs =
+        geo_index_bounds::intervalsForCovering({S2CellId::FromFace(0), S2CellId::FromFace(5)});
     ASSERT_EQ(ivs.size(), 2u);
     EXPECT_LT(ivs[0].high, 0);
     EXPECT_GT(ivs[1].low, 0);
 }
 
 TEST(GeoIndexBounds, PolygonBoundsHoldKeysOfPointsAndShapesInside) {
-    auto r = region(GeoQueryRegion::Op::kWithin,
-                    "{$geometry: {type: 'Polygon', coordinates: [[[0,0],[10,0],[10,10],[0,10],[0,0]]]}}");
+    auto r = region(
+        GeoQueryRegion::Op::kWithin,
+        "{$geometry: {type: 'Polygon', coordinates: [[[0,0],[10,0],[10,10],[0,10],[0,0]]]}}");
     auto ivs = geo_index_bounds::intervalsForRegion(*r);
     ASSERT_TRUE(ivs);
     EXPECT_TRUE(anyKeyCovered(*ivs, keysOf("{p: [5, 5]}")));
-    EXPECT_TRUE(anyKeyCovered(*ivs, keysOf("{p: [0, 0]}")));  // a vertex
+    EXPECT_TRUE(anyKeyCovered(*ivs, keysOf("{p: [0, 0]}")));   // a vertex
     EXPECT_TRUE(anyKeyCovered(*ivs, keysOf("{p: [10, 5]}")));  // an edge
-    EXPECT_TRUE(anyKeyCovered(
-        *ivs, keysOf("{p: {type: 'LineString', coordinates: [[-20, 5], [20, 5]]}}")));
+    EXPECT_TRUE(
+        anyKeyCovered(*ivs, keysOf("{p: {type: 'LineString', coordinates: [[-20, 5], [20, 5]]}}")));
     EXPECT_FALSE(anyKeyCovered(*ivs, keysOf("{p: [100, -40]}")));
 }
 
 TEST(GeoIndexBounds, RandomPointsInsideAPolygonAreAlwaysCovered) {
-    auto r = region(GeoQueryRegion::Op::kWithin,
-                    "{$geometry: {type: 'Polygon', coordinates: [[[-3,-2],[4,-1],[2,6],[-3,-2]]]}}");
+    auto r =
+        region(GeoQueryRegion::Op::kWithin,
+               "{$geometry: {type: 'Polygon', coordinates: [[[-3,-2],[4,-1],[2,6],[-3,-2]]]}}");
     auto ivs = *geo_index_bounds::intervalsForRegion(*r);
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> lng(-4, 5), lat(-3, 7);
@@ -148,9 +151,10 @@ TEST(GeoIndexBounds, FlatShapesGetNoBounds) {
 }
 
 TEST(GeoIndexBounds, FindsGeoPredicatesAtTopLevelAndInAnd) {
-    auto m = parseMatchExpression(fromjson(
-        "{$and: [{a: 1}, {loc: {$geoWithin: {$centerSphere: [[0, 0], 0.1]}}}],"
-        " $or: [{x: {$geoIntersects: {$geometry: {type: 'Point', coordinates: [1, 1]}}}}, {y: 1}]}"));
+    auto m = parseMatchExpression(
+        fromjson("{$and: [{a: 1}, {loc: {$geoWithin: {$centerSphere: [[0, 0], 0.1]}}}],"
+                 " $or: [{x: {$geoIntersects: {$geometry: {type: 'Point', coordinates: [1, 1]}}}}, "
+                 "{y: 1}]}"));
     ASSERT_TRUE(m.isOK());
     auto preds = geo_index_bounds::findGeoPredicates(m.getValue().get());
     ASSERT_EQ(preds.size(), 1u);
@@ -159,8 +163,9 @@ TEST(GeoIndexBounds, FindsGeoPredicatesAtTopLevelAndInAnd) {
 }
 
 TEST(GeoIndexBounds, BucketPredicateBoundsTheDataColumnField) {
-    auto m = parseMatchExpression(fromjson(
-        "{$_internalBucketGeoWithin: {withinRegion: {$centerSphere: [[0, 0], 0.1]}, field: 'loc'}}"));
+    auto m =
+        parseMatchExpression(fromjson("{$_internalBucketGeoWithin: {withinRegion: {$centerSphere: "
+                                      "[[0, 0], 0.1]}, field: 'loc'}}"));
     ASSERT_TRUE(m.isOK()) << m.getStatus().reason();
     auto preds = geo_index_bounds::findGeoPredicates(m.getValue().get());
     ASSERT_EQ(preds.size(), 1u);

@@ -21,8 +21,8 @@ TEST(PartialFilterImplication, SamePredicateIsImplied) {
     EXPECT_TRUE(implies(R"({"a": 1, "b": {"$gt": 5}})", R"({"b": {"$gt": 5}})"));
     EXPECT_TRUE(implies(R"({"b": "x"})", R"({"b": "x"})"));
     EXPECT_TRUE(implies(R"({"b": {"$type": "string"}})", R"({"b": {"$type": "string"}})"));
-    EXPECT_TRUE(implies(R"({"$or": [{"b": 1}, {"c": 1}], "a": 1})",
-                        R"({"$or": [{"b": 1}, {"c": 1}]})"));
+    EXPECT_TRUE(
+        implies(R"({"$or": [{"b": 1}, {"c": 1}], "a": 1})", R"({"$or": [{"b": 1}, {"c": 1}]})"));
 }
 
 TEST(PartialFilterImplication, NarrowerRangeIsImplied) {

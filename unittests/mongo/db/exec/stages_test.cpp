@@ -34,14 +34,14 @@ std::unique_ptr<PlanStage> input() {
     std::vector<WorkingMember> members;
     std::string pad(100, 'x');
     for (int i = 0; i < kDocs; ++i)
-        members.push_back({RecordId(10000 + i), BSON("_id" << i << "k" << (i * 7919) % kDocs
-                                                           << "pad" << pad)});
+        members.push_back(
+            {RecordId(10000 + i), BSON("_id" << i << "k" << (i * 7919) % kDocs << "pad" << pad)});
     return std::make_unique<VectorStage>(std::move(members));
 }
 
 SortStage makeSort(long long limit, long long maxMemory, bool allowDiskUse) {
-    auto pattern = std::make_shared<SortPattern>(
-        uassertStatusOK(SortPattern::parse(BSON("k" << -1))));
+    auto pattern =
+        std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << -1))));
     return SortStage(input(), pattern, BSON("k" << -1), limit, maxMemory, allowDiskUse);
 }
 
@@ -110,8 +110,8 @@ public:
 TEST(PlanExecutor, PlanSummaryNamesTheLeafStages) {
     PlanExecutor collscanLike(input());
     EXPECT_EQ("VECTOR", collscanLike.planSummary());
-    auto pattern = std::make_shared<SortPattern>(
-        uassertStatusOK(SortPattern::parse(BSON("k" << -1))));
+    auto pattern =
+        std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(BSON("k" << -1))));
     PlanExecutor sorted(std::make_unique<SortStage>(std::make_unique<FakeIndexLeaf>(), pattern,
                                                     BSON("k" << -1), 0, 1 << 20, false));
     EXPECT_EQ("IXSCAN { a: 1, b: -1 }", sorted.planSummary());

@@ -35,16 +35,19 @@ TEST(GeometryParser, ParsesEveryGeoJSONType) {
     EXPECT_TRUE(statusOf("{type: 'Point', coordinates: [1, 2, 3]}").isOK());
     EXPECT_TRUE(statusOf("{type: 'LineString', coordinates: [[0, 0], [1, 1]]}").isOK());
     EXPECT_TRUE(statusOf("{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
-                         "[[1,1],[2,1],[2,2],[1,2],[1,1]]]}").isOK());
+                         "[[1,1],[2,1],[2,2],[1,2],[1,1]]]}")
+                    .isOK());
     EXPECT_TRUE(statusOf("{type: 'MultiPoint', coordinates: [[0, 0], [1, 1]]}").isOK());
     EXPECT_TRUE(
         statusOf("{type: 'MultiLineString', coordinates: [[[0, 0], [1, 1]], [[2,2],[3,3]]]}")
             .isOK());
     EXPECT_TRUE(statusOf("{type: 'MultiPolygon', coordinates: [[[[0,0],[1,0],[1,1],[0,0]]],"
-                         "[[[5,5],[6,5],[6,6],[5,5]]]]}").isOK());
+                         "[[[5,5],[6,5],[6,6],[5,5]]]]}")
+                    .isOK());
     EXPECT_TRUE(statusOf("{type: 'GeometryCollection', geometries: ["
                          "{type: 'Point', coordinates: [1, 2]},"
-                         "{type: 'LineString', coordinates: [[0, 0], [1, 1]]}]}").isOK());
+                         "{type: 'LineString', coordinates: [[0, 0], [1, 1]]}]}")
+                    .isOK());
 }
 
 TEST(GeometryParser, RejectsBadPointsWithBadValue) {
@@ -57,11 +60,11 @@ TEST(GeometryParser, RejectsBadPointsWithBadValue) {
     EXPECT_EQ(statusOf("{type: 'Point'}").code(), ErrorCodes::BadValue);
     EXPECT_EQ(statusOf("{type: 'Pointy', coordinates: [1, 2]}").code(), ErrorCodes::BadValue);
     EXPECT_EQ(statusOf("{coordinates: [1, 2]}").code(), ErrorCodes::BadValue);
-    EXPECT_NE(statusOf("{type: 'Point', coordinates: ['a', 2]}").reason().find(
-                  "Point must only contain numeric elements"),
+    EXPECT_NE(statusOf("{type: 'Point', coordinates: ['a', 2]}")
+                  .reason()
+                  .find("Point must only contain numeric elements"),
               std::string::npos);
-    EXPECT_NE(statusOf("{type: 'Point', coordinates: [190, 0]}").reason().find(
-                  "out of bounds"),
+    EXPECT_NE(statusOf("{type: 'Point', coordinates: [190, 0]}").reason().find("out of bounds"),
               std::string::npos);
 }
 
@@ -78,7 +81,8 @@ TEST(GeometryParser, RejectsBadPolygonsWithoutAborting) {
               ErrorCodes::BadValue);
     // Hole outside the shell.
     EXPECT_EQ(statusOf("{type: 'Polygon', coordinates: [[[0,0],[1,0],[1,1],[0,1],[0,0]],"
-                       "[[5,5],[6,5],[6,6],[5,6],[5,5]]]}").code(),
+                       "[[5,5],[6,5],[6,6],[5,6],[5,5]]]}")
+                  .code(),
               ErrorCodes::BadValue);
     // Antipodal / degenerate edges.
     EXPECT_EQ(statusOf("{type: 'Polygon', coordinates: [[[0,0],[180,0],[0,0],[0,0]]]}").code(),
@@ -97,21 +101,26 @@ TEST(GeometryParser, RejectsBadPolygonsWithoutAborting) {
 TEST(GeometryParser, DegenerateHolesAreRejectedOrAcceptedWithoutAborting) {
     // A hole equal to the shell, a hole sharing an edge, a hole sharing a vertex, nested holes.
     EXPECT_EQ(statusOf("{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
-                       "[[0,0],[3,0],[3,3],[0,3],[0,0]]]}").code(),
+                       "[[0,0],[3,0],[3,3],[0,3],[0,0]]]}")
+                  .code(),
               ErrorCodes::BadValue);
-    (void)statusOf("{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
-                   "[[0,0],[1,0],[1,1],[0,1],[0,0]]]}");
-    (void)statusOf("{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
-                   "[[0,0],[1,1],[1,2],[0,0]]]}");
+    (void)statusOf(
+        "{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
+        "[[0,0],[1,0],[1,1],[0,1],[0,0]]]}");
+    (void)statusOf(
+        "{type: 'Polygon', coordinates: [[[0,0],[3,0],[3,3],[0,3],[0,0]],"
+        "[[0,0],[1,1],[1,2],[0,0]]]}");
     EXPECT_EQ(statusOf("{type: 'Polygon', coordinates: [[[0,0],[9,0],[9,9],[0,9],[0,0]],"
-                       "[[1,1],[8,1],[8,8],[1,8],[1,1]],[[2,2],[3,2],[3,3],[2,3],[2,2]]]}").code(),
+                       "[[1,1],[8,1],[8,8],[1,8],[1,1]],[[2,2],[3,2],[3,3],[2,3],[2,2]]]}")
+                  .code(),
               ErrorCodes::BadValue);
     // Antipodal and pole-crossing shapes.
     (void)statusOf("{type: 'Polygon', coordinates: [[[-180,-90],[180,90],[0,0],[-180,-90]]]}");
     (void)statusOf("{type: 'Polygon', coordinates: [[[0,90],[90,90],[180,90],[0,90]]]}");
     (void)statusOf("{type: 'LineString', coordinates: [[0,90],[180,-90]]}");
-    auto overlapping = parseJSON("{type: 'MultiPolygon', coordinates: [[[[0,0],[1,0],[1,1],"
-                                 "[0,0]]], [[[0,0],[1,0],[1,1],[0,0]]]]}");
+    auto overlapping = parseJSON(
+        "{type: 'MultiPolygon', coordinates: [[[[0,0],[1,0],[1,1],"
+        "[0,0]]], [[[0,0],[1,0],[1,1],[0,0]]]]}");
     ASSERT_TRUE(overlapping.isOK());
     auto line = parseJSON("{type: 'LineString', coordinates: [[0.5, 0.1], [5, 5]]}");
     EXPECT_TRUE(overlapping.getValue().intersects(line.getValue()));
@@ -203,16 +212,16 @@ TEST(GeometryPredicates, CoveringOfAPointIsOneCell) {
 }
 
 TEST(GeoQueryRegion, FlatShapesMatchLegacyPointsOnly) {
-    auto box = GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin,
-                                     fromjson("{$box: [[0, 0], [10, 10]]}"));
+    auto box =
+        GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin, fromjson("{$box: [[0, 0], [10, 10]]}"));
     ASSERT_TRUE(box.isOK());
     EXPECT_TRUE(box.getValue()->matchesElement(fromjson("{a: [5, 5]}").firstElement()));
     EXPECT_TRUE(box.getValue()->matchesElement(fromjson("{a: [10, 10]}").firstElement()));
     EXPECT_FALSE(box.getValue()->matchesElement(fromjson("{a: [11, 5]}").firstElement()));
     EXPECT_FALSE(box.getValue()->matchesElement(
         fromjson("{a: {type: 'Point', coordinates: [5, 5]}}").firstElement()));
-    auto center = GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin,
-                                        fromjson("{$center: [[0, 0], 5]}"));
+    auto center =
+        GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin, fromjson("{$center: [[0, 0], 5]}"));
     ASSERT_TRUE(center.isOK());
     EXPECT_TRUE(center.getValue()->matchesElement(fromjson("{a: [3, 4]}").firstElement()));
     EXPECT_FALSE(center.getValue()->matchesElement(fromjson("{a: [4, 4]}").firstElement()));
@@ -243,10 +252,9 @@ TEST(GeoQueryRegion, BadOperandsAreBadValue) {
               ErrorCodes::BadValue);
     EXPECT_EQ(GeoQueryRegion::parse(Op::kWithin, fromjson("{$foo: 1}")).getStatus().code(),
               ErrorCodes::BadValue);
-    EXPECT_EQ(GeoQueryRegion::parse(Op::kWithin, fromjson("{$center: [[0, 0], -1]}"))
-                  .getStatus()
-                  .code(),
-              ErrorCodes::BadValue);
+    EXPECT_EQ(
+        GeoQueryRegion::parse(Op::kWithin, fromjson("{$center: [[0, 0], -1]}")).getStatus().code(),
+        ErrorCodes::BadValue);
     EXPECT_EQ(GeoQueryRegion::parse(Op::kWithin, fromjson("{$polygon: [[0, 0], [1, 1]]}"))
                   .getStatus()
                   .code(),

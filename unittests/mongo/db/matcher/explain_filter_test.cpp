@@ -29,8 +29,10 @@ TEST(ExplainFilter, NestedAndOrAreFlattened) {
     EXPECT_EQ(explained(R"({"$or": [{"a": 1}, {"$or": [{"b": 1}, {"c": 1}]}]})"),
               expected(R"({"$or": [{"a": {"$eq": 1}}, {"b": {"$eq": 1}}, {"c": {"$eq": 1}}]})"));
     // An $or inside an $and stays where it is.
-    EXPECT_EQ(explained(R"({"a": 1, "$or": [{"b": 1}, {"c": 1}]})"),
-              expected(R"({"$and": [{"a": {"$eq": 1}}, {"$or": [{"b": {"$eq": 1}}, {"c": {"$eq": 1}}]}]})"));
+    EXPECT_EQ(
+        explained(R"({"a": 1, "$or": [{"b": 1}, {"c": 1}]})"),
+        expected(
+            R"({"$and": [{"a": {"$eq": 1}}, {"$or": [{"b": {"$eq": 1}}, {"c": {"$eq": 1}}]}]})"));
 }
 
 TEST(ExplainFilter, NorKeepsItsShape) {

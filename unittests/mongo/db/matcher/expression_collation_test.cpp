@@ -47,11 +47,15 @@ TEST(MatchExpressionCollation, NotEqualAndNinUseTheCollation) {
 
 TEST(MatchExpressionCollation, InSetIsBuiltWithTheCollation) {
     CollatorInterfaceMock lower(MockType::kToLowerString);
-    EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "bar"})"));
-    EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "ZED"})"));
+    EXPECT_TRUE(
+        matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "bar"})"));
+    EXPECT_TRUE(
+        matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "ZED"})"));
     EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": 3})"));
-    EXPECT_FALSE(matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "baz"})"));
-    EXPECT_FALSE(matchesWith(nullptr, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "bar"})"));
+    EXPECT_FALSE(
+        matchesWith(&lower, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "baz"})"));
+    EXPECT_FALSE(
+        matchesWith(nullptr, R"({"a": {"$in": ["Zed", 3, "BAR", "foo"]}})", R"({"a": "bar"})"));
 }
 
 TEST(MatchExpressionCollation, InSetResortsWhenTheCollatorChanges) {
@@ -62,23 +66,27 @@ TEST(MatchExpressionCollation, InSetResortsWhenTheCollatorChanges) {
         BSONObj doc = BSON("a" << v);
         EXPECT_TRUE(expr->matchesBSON(doc)) << v;
     }
-    EXPECT_FALSE(expr->matchesBSON(BSON("a" << "ba")));
+    EXPECT_FALSE(expr->matchesBSON(BSON("a"
+                                        << "ba")));
 }
 
 TEST(MatchExpressionCollation, ArraysAndObjectsHoldingStringsCompareByCollation) {
     CollatorInterfaceMock lower(MockType::kToLowerString);
     EXPECT_TRUE(matchesWith(&lower, R"({"a": ["X", "Y"]})", R"({"a": ["x", "y"]})"));
     EXPECT_TRUE(matchesWith(&lower, R"({"a": {"b": "X"}})", R"({"a": {"b": "x"}})"));
-    EXPECT_FALSE(matchesWith(&lower, R"({"a": {"B": "x"}})", R"({"a": {"b": "x"}})"));  // field names
-    EXPECT_TRUE(matchesWith(&lower, R"({"a": "X"})", R"({"a": ["q", "x"]})"));      // traversal
+    EXPECT_FALSE(
+        matchesWith(&lower, R"({"a": {"B": "x"}})", R"({"a": {"b": "x"}})"));   // field names
+    EXPECT_TRUE(matchesWith(&lower, R"({"a": "X"})", R"({"a": ["q", "x"]})"));  // traversal
 }
 
 TEST(MatchExpressionCollation, ElemMatchAndLogicalChildrenGetTheCollator) {
     CollatorInterfaceMock lower(MockType::kToLowerString);
     EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$elemMatch": {"$eq": "X"}}})", R"({"a": ["x"]})"));
-    EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$elemMatch": {"b": "X"}}})", R"({"a": [{"b": "x"}]})"));
+    EXPECT_TRUE(
+        matchesWith(&lower, R"({"a": {"$elemMatch": {"b": "X"}}})", R"({"a": [{"b": "x"}]})"));
     EXPECT_TRUE(matchesWith(&lower, R"({"$or": [{"a": "Q"}, {"b": "Y"}]})", R"({"b": "y"})"));
-    EXPECT_TRUE(matchesWith(&lower, R"({"$and": [{"a": "Q"}, {"b": "Y"}]})", R"({"a": "q", "b": "y"})"));
+    EXPECT_TRUE(
+        matchesWith(&lower, R"({"$and": [{"a": "Q"}, {"b": "Y"}]})", R"({"a": "q", "b": "y"})"));
     EXPECT_FALSE(matchesWith(&lower, R"({"$nor": [{"a": "Q"}]})", R"({"a": "q"})"));
     EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$not": {"$gt": "M"}}})", R"({"a": "b"})"));
     EXPECT_TRUE(matchesWith(&lower, R"({"a": {"$all": ["X", "Y"]}})", R"({"a": ["y", "x"]})"));
@@ -102,7 +110,8 @@ TEST(MatchExpressionCollation, OnlyStringsAreAffected) {
 
 TEST(MatchExpressionCollation, GetCollatorReportsWhatWasSetOnEveryNode) {
     CollatorInterfaceMock lower(MockType::kToLowerString);
-    auto expr = parseMatchExpression(fromjson(R"({"$or": [{"a": 1}, {"b": {"$in": [1]}}]})")).getValue();
+    auto expr =
+        parseMatchExpression(fromjson(R"({"$or": [{"a": 1}, {"b": {"$in": [1]}}]})")).getValue();
     EXPECT_EQ(expr->getCollator(), nullptr);
     expr->setCollator(&lower);
     EXPECT_EQ(expr->getCollator(), &lower);

@@ -54,8 +54,9 @@ TEST(GeoMatchExpression, GeoIntersectsAnyGeometryType) {
     std::string q = "{loc: {$geoIntersects: {$geometry: " + std::string(kSquare) + "}}}";
     EXPECT_TRUE(matches(q, "{loc: {type: 'LineString', coordinates: [[5, 5], [50, 50]]}}"));
     EXPECT_FALSE(matches(q, "{loc: {type: 'LineString', coordinates: [[20, 20], [50, 50]]}}"));
-    EXPECT_TRUE(matches(q, "{loc: {type: 'Polygon', coordinates: "
-                           "[[[9,9],[20,9],[20,20],[9,20],[9,9]]]}}"));
+    EXPECT_TRUE(matches(q,
+                        "{loc: {type: 'Polygon', coordinates: "
+                        "[[[9,9],[20,9],[20,20],[9,20],[9,9]]]}}"));
     std::string pt = "{loc: {$geoIntersects: {$geometry: {type: 'Point', coordinates: [5, 5]}}}}";
     EXPECT_TRUE(matches(pt, "{loc: " + std::string(kSquare) + "}"));
     EXPECT_TRUE(matches(pt, "{loc: [5, 5]}"));
@@ -102,8 +103,9 @@ TEST(GeoMatchExpression, SerializesToTheSameFilter) {
 }
 
 TEST(InternalBucketGeoWithin, KeepsBucketsWithAPointInsideTheRegion) {
-    std::string f = "{$_internalBucketGeoWithin: {withinRegion: {$geometry: " +
-        std::string(kSquare) + "}, field: 'loc'}}";
+    std::string f =
+        "{$_internalBucketGeoWithin: {withinRegion: {$geometry: " + std::string(kSquare) +
+        "}, field: 'loc'}}";
     auto sw = parseMatchExpression(J(f));
     ASSERT_TRUE(sw.isOK()) << sw.getStatus();
     EXPECT_TRUE(sw.getValue()->matchesBSON(
@@ -116,10 +118,9 @@ TEST(InternalBucketGeoWithin, KeepsBucketsWithAPointInsideTheRegion) {
     EXPECT_TRUE(round.getValue()->matchesBSON(
         J("{control: {version: 1}, data: {loc: {'0': [50, 50], '1': [5, 5]}}}")));
     EXPECT_NE(round.getValue()->serialize().toString().find("withinRegion"), std::string::npos);
-    EXPECT_EQ(parseMatchExpression(J("{$_internalBucketGeoWithin: {field: 'loc'}}"))
-                  .getStatus()
-                  .code(),
-              ErrorCodes::FailedToParse);
+    EXPECT_EQ(
+        parseMatchExpression(J("{$_internalBucketGeoWithin: {field: 'loc'}}")).getStatus().code(),
+        ErrorCodes::FailedToParse);
 }
 
 }  // namespace

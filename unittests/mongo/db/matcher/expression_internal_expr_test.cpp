@@ -66,9 +66,9 @@ TEST(InternalExprComparison, StringsUseTheCollation) {
 }
 
 TEST(InternalExprComparison, ArrayAndUndefinedOperandsAreRejected) {
-    for (const char* f : {R"({"a": {"$_internalExprEq": [1]}})",
-                          R"({"a": {"$_internalExprGt": []}})",
-                          R"({"a": {"$_internalExprLte": {"$undefined": true}}})"}) {
+    for (const char* f :
+         {R"({"a": {"$_internalExprEq": [1]}})", R"({"a": {"$_internalExprGt": []}})",
+          R"({"a": {"$_internalExprLte": {"$undefined": true}}})"}) {
         auto sw = parseMatchExpression(fromjson(f));
         ASSERT_FALSE(sw.isOK()) << f;
         EXPECT_EQ(ErrorCodes::BadValue, sw.getStatus().code()) << f;

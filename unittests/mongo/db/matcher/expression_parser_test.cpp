@@ -95,8 +95,9 @@ TEST(MatchExpression, InAndNin) {
     EXPECT_TRUE(matches(R"({"a": {"$nin": [1, 2]}})", R"({"a": 3})"));
     EXPECT_FALSE(matches(R"({"a": {"$nin": [1, 2]}})", R"({"a": [3, 2]})"));
     EXPECT_TRUE(matches(R"({"a": {"$nin": [1]}})", R"({})"));
-    EXPECT_TRUE(matchesObj(BSON("a" << BSON("$in" << BSON_ARRAY(rx("^x", "") << 5))),
-                           BSON("a" << "xyz")));
+    EXPECT_TRUE(
+        matchesObj(BSON("a" << BSON("$in" << BSON_ARRAY(rx("^x", "") << 5))), BSON("a"
+                                                                                   << "xyz")));
     EXPECT_EQ(parseCode(R"({"a": {"$in": 1}})"), ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(R"({"a": {"$in": [{"$gt": 1}]}})"), ErrorCodes::BadValue);
 }
@@ -127,13 +128,13 @@ TEST(MatchExpression, UnknownOperatorsAreBadValue) {
 // From pipeline_fuzzer: {$type: 9223372036854775807} cast a double outside int's range to
 // int (undefined behaviour; UBSan aborts the sanitizer build). Such codes are BadValue.
 TEST(MatchExpression, TypeCodeOutsideIntRangeIsBadValue) {
-    for (BSONObj op : {BSON("$type" << std::numeric_limits<long long>::max()),
-                       BSON("$type" << std::numeric_limits<long long>::min()),
-                       BSON("$type" << 1e300), BSON("$type" << -1e300),
-                       BSON("$type" << std::numeric_limits<double>::infinity()),
-                       BSON("$type" << std::numeric_limits<double>::quiet_NaN()),
-                       BSON("$type" << BSON_ARRAY(2 << 4294967298.0)),
-                       BSON("$type" << 128), BSON("$type" << -2)})
+    for (BSONObj op :
+         {BSON("$type" << std::numeric_limits<long long>::max()),
+          BSON("$type" << std::numeric_limits<long long>::min()), BSON("$type" << 1e300),
+          BSON("$type" << -1e300), BSON("$type" << std::numeric_limits<double>::infinity()),
+          BSON("$type" << std::numeric_limits<double>::quiet_NaN()),
+          BSON("$type" << BSON_ARRAY(2 << 4294967298.0)), BSON("$type" << 128),
+          BSON("$type" << -2)})
         EXPECT_EQ(parseCode(BSON("a" << op)), ErrorCodes::BadValue) << op;
     EXPECT_EQ(parseCode(BSON("a" << BSON("$type" << 127.0))), 0);
     EXPECT_EQ(parseCode(BSON("a" << BSON("$type" << -1LL))), 0);
@@ -146,11 +147,14 @@ TEST(MatchExpression, ExistsAndType) {
     EXPECT_TRUE(matches(R"({"a.b": {"$exists": false}})", R"({"a": [1, 2]})"));
     EXPECT_TRUE(matches(R"({"a": {"$exists": true}})", R"({"a": []})"));
     auto typeQ = [](auto v) { return BSON("a" << BSON("$type" << v)); };
-    EXPECT_TRUE(matchesObj(typeQ("string"), BSON("a" << "x")));
+    EXPECT_TRUE(matchesObj(typeQ("string"), BSON("a"
+                                                 << "x")));
     EXPECT_TRUE(matchesObj(typeQ(2), BSON("a" << BSON_ARRAY("x"))));
     EXPECT_TRUE(matchesObj(typeQ("number"), BSON("a" << 5LL)));
     EXPECT_TRUE(matchesObj(typeQ("array"), BSON("a" << BSONArray())));
-    EXPECT_TRUE(matchesObj(typeQ(BSON_ARRAY("bool" << "int")), BSON("a" << 1)));
+    EXPECT_TRUE(matchesObj(typeQ(BSON_ARRAY("bool"
+                                            << "int")),
+                           BSON("a" << 1)));
     EXPECT_FALSE(matchesObj(typeQ("double"), BSON("a" << 1)));
     EXPECT_EQ(parseCode(typeQ("foo")), ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(typeQ(100)), ErrorCodes::BadValue);
@@ -172,13 +176,12 @@ TEST(MatchExpression, ArrayOperators) {
     EXPECT_FALSE(matches(R"({"a": {"$elemMatch": {"$gt": 1}}})", R"({"a": 5})"));
     EXPECT_TRUE(matches(R"({"a": {"$elemMatch": {"b": 1, "c": 2}}})",
                         R"({"a": [{"b": 1}, {"b": 1, "c": 2}]})"));
-    EXPECT_FALSE(matches(R"({"a": {"$elemMatch": {"b": 1, "c": 2}}})",
-                         R"({"a": [{"b": 1}, {"c": 2}]})"));
+    EXPECT_FALSE(
+        matches(R"({"a": {"$elemMatch": {"b": 1, "c": 2}}})", R"({"a": [{"b": 1}, {"c": 2}]})"));
     EXPECT_TRUE(matches(R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, {"$elemMatch": {"c": 2}}]}})",
                         R"({"a": [{"b": 1}, {"c": 2}]})"));
     EXPECT_EQ(parseCode(R"({"a": {"$elemMatch": 1}})"), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, 1]}})"),
-              ErrorCodes::BadValue);
+    EXPECT_EQ(parseCode(R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, 1]}})"), ErrorCodes::BadValue);
 }
 
 TEST(MatchExpression, Mod) {
@@ -192,20 +195,40 @@ TEST(MatchExpression, Mod) {
 }
 
 TEST(MatchExpression, RegexWithOptions) {
-    EXPECT_TRUE(matchesObj(BSON("a" << BSON("$regex" << "^ab" << "$options" << "i")),
-                           BSON("a" << "ABc")));
-    EXPECT_FALSE(matchesObj(BSON("a" << BSON("$regex" << "^ab")), BSON("a" << "ABc")));
-    EXPECT_TRUE(matchesObj(BSON("a" << rx("^b", "m")), BSON("a" << "a\nb")));
-    EXPECT_TRUE(matchesObj(BSON("a" << rx("a.b", "s")), BSON("a" << "a\nb")));
-    EXPECT_TRUE(matchesObj(BSON("a" << rx("a b # comment", "x")), BSON("a" << "ab")));
+    EXPECT_TRUE(matchesObj(BSON("a" << BSON("$regex"
+                                            << "^ab"
+                                            << "$options"
+                                            << "i")),
+                           BSON("a"
+                                << "ABc")));
+    EXPECT_FALSE(matchesObj(BSON("a" << BSON("$regex"
+                                             << "^ab")),
+                            BSON("a"
+                                 << "ABc")));
+    EXPECT_TRUE(matchesObj(BSON("a" << rx("^b", "m")), BSON("a"
+                                                            << "a\nb")));
+    EXPECT_TRUE(matchesObj(BSON("a" << rx("a.b", "s")), BSON("a"
+                                                             << "a\nb")));
+    EXPECT_TRUE(matchesObj(BSON("a" << rx("a b # comment", "x")), BSON("a"
+                                                                       << "ab")));
     EXPECT_TRUE(matchesObj(BSON("a" << rx("x", "")), BSON("a" << BSON_ARRAY(1 << "zxz"))));
     EXPECT_FALSE(matchesObj(BSON("a" << rx("1", "")), BSON("a" << 1)));
-    EXPECT_TRUE(matchesObj(BSON("a" << BSON("$not" << rx("x", ""))), BSON("a" << "y")));
-    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex" << "x" << "$options" << "z"))), 51108);
-    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex" << "("))), 51091);
-    EXPECT_EQ(parseCode(BSON("a" << BSON("$options" << "i"))), ErrorCodes::BadValue);
+    EXPECT_TRUE(matchesObj(BSON("a" << BSON("$not" << rx("x", ""))), BSON("a"
+                                                                          << "y")));
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex"
+                                         << "x"
+                                         << "$options"
+                                         << "z"))),
+              51108);
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex"
+                                         << "("))),
+              51091);
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$options"
+                                         << "i"))),
+              ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(BSON("a" << BSON("$regex" << 1))), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex" << rx("x", "i") << "$options" << "m"))),
+    EXPECT_EQ(parseCode(BSON("a" << BSON("$regex" << rx("x", "i") << "$options"
+                                                  << "m"))),
               51075);
 }
 
@@ -221,8 +244,8 @@ TEST(MatchExpression, PositionalDetailsRecordFirstArrayIndex) {
     EXPECT_EQ(d2.elemMatchKey(), "1");
     MatchDetails d3;
     d3.requestElemMatchKey();
-    EXPECT_TRUE(matches(R"({"a": {"$elemMatch": {"b": 2}}})", R"({"a": [{"b": 1}, {"b": 2}]})",
-                        &d3));
+    EXPECT_TRUE(
+        matches(R"({"a": {"$elemMatch": {"b": 2}}})", R"({"a": [{"b": 1}, {"b": 2}]})", &d3));
     EXPECT_EQ(d3.elemMatchKey(), "1");
 }
 
@@ -264,10 +287,12 @@ TEST(JsonSchema, BasicKeywords) {
     EXPECT_FALSE(matches(schema, R"({"name": "Al", "tags": ["a", "b", "a"]})"));
     EXPECT_TRUE(matches(schema, R"({"name": "Al", "kind": "x"})"));
     EXPECT_FALSE(matches(schema, R"({"name": "Al", "kind": 2})"));
-    EXPECT_TRUE(matches(R"({"$jsonSchema": {"additionalProperties": false, "properties": {"_id": {}}}})",
-                        R"({"_id": 1})"));
-    EXPECT_FALSE(matches(R"({"$jsonSchema": {"additionalProperties": false, "properties": {"_id": {}}}})",
-                         R"({"_id": 1, "x": 2})"));
+    EXPECT_TRUE(
+        matches(R"({"$jsonSchema": {"additionalProperties": false, "properties": {"_id": {}}}})",
+                R"({"_id": 1})"));
+    EXPECT_FALSE(
+        matches(R"({"$jsonSchema": {"additionalProperties": false, "properties": {"_id": {}}}})",
+                R"({"_id": 1, "x": 2})"));
     EXPECT_EQ(parseCode(R"({"$jsonSchema": {"foo": 1}})"), ErrorCodes::FailedToParse);
     EXPECT_EQ(parseCode(R"({"$jsonSchema": {"type": "integer"}})"), ErrorCodes::FailedToParse);
     EXPECT_EQ(parseCode(R"({"$jsonSchema": {"bsonType": "nope"}})"), ErrorCodes::BadValue);

@@ -19,8 +19,8 @@ std::unique_ptr<MatchExpression> reparse(const MatchExpression& me) {
 
 TEST(MatchExpressionSerialize, EmptyFilterSerialisesToAFilterThatReparses) {
     // Found by match_expression_fuzzer: {} serialised as {$and: []}, which is rejected.
-    for (const char* filter : {"{}", R"({"$and": [{}]})", R"({"$or": [{}, {"a": 1}]})",
-                               R"({"$nor": [{}]})"}) {
+    for (const char* filter :
+         {"{}", R"({"$and": [{}]})", R"({"$or": [{}, {"a": 1}]})", R"({"$nor": [{}]})"}) {
         auto me = parseMatchExpression(fromjson(filter));
         ASSERT_TRUE(me.isOK()) << filter;
         auto back = reparse(*me.getValue());

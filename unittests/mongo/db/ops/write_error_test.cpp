@@ -13,10 +13,12 @@ void failOn(size_t i, size_t bad) {
 TEST(RunStatements, OrderedStopsAtTheFirstFailure) {
     std::vector<WriteError> errors;
     std::vector<size_t> ran;
-    runStatements(4, true, &errors, [](size_t) { return true; }, [&](size_t i) {
-        ran.push_back(i);
-        failOn(i, 1);
-    });
+    runStatements(
+        4, true, &errors, [](size_t) { return true; },
+        [&](size_t i) {
+            ran.push_back(i);
+            failOn(i, 1);
+        });
     EXPECT_EQ((std::vector<size_t>{0, 1}), ran);
     ASSERT_EQ(1u, errors.size());
     EXPECT_EQ(1, errors[0].index);
@@ -26,11 +28,13 @@ TEST(RunStatements, OrderedStopsAtTheFirstFailure) {
 TEST(RunStatements, UnorderedRunsEveryStatementAndCollectsEachError) {
     std::vector<WriteError> errors;
     size_t ran = 0;
-    runStatements(4, false, &errors, [](size_t) { return true; }, [&](size_t i) {
-        ++ran;
-        if (i % 2 == 1)
-            uasserted(ErrorCodes::DuplicateKey, "dup");
-    });
+    runStatements(
+        4, false, &errors, [](size_t) { return true; },
+        [&](size_t i) {
+            ++ran;
+            if (i % 2 == 1)
+                uasserted(ErrorCodes::DuplicateKey, "dup");
+        });
     EXPECT_EQ(4u, ran);
     ASSERT_EQ(2u, errors.size());
     EXPECT_EQ(1, errors[0].index);
@@ -40,13 +44,12 @@ TEST(RunStatements, UnorderedRunsEveryStatementAndCollectsEachError) {
 TEST(RunStatements, BeforeSkipsAStatementAndItsErrorsFailTheWholeCommand) {
     std::vector<WriteError> errors;
     std::vector<size_t> ran;
-    runStatements(3, true, &errors, [](size_t i) { return i != 1; },
-                  [&](size_t i) { ran.push_back(i); });
+    runStatements(
+        3, true, &errors, [](size_t i) { return i != 1; }, [&](size_t i) { ran.push_back(i); });
     EXPECT_EQ((std::vector<size_t>{0, 2}), ran);
     EXPECT_TRUE(errors.empty());
     EXPECT_THROW(runStatements(
-                     2, false, &errors,
-                     [](size_t i) -> bool { uasserted(40637, "mismatch"); },
+                     2, false, &errors, [](size_t i) -> bool { uasserted(40637, "mismatch"); },
                      [](size_t) {}),
                  DBException);
     EXPECT_TRUE(errors.empty());

@@ -35,13 +35,13 @@ std::pair<Value, Value> oneAndMerged(StringData op, const std::vector<Value>& in
 }
 
 std::vector<Value> mixedInputs() {
-    return {Value(3), Value(), Value(7LL), Value(2.5), Value::null(), Value(StringData("s")),
+    return {Value(3),  Value(),  Value(7LL),  Value(2.5), Value::null(), Value(StringData("s")),
             Value(-4), Value(1), Value(9.25), Value(3)};
 }
 
 TEST(AccumulatorPartial, MergedPartialsEqualOnePass) {
-    for (const char* op : {"$sum", "$avg", "$min", "$max", "$first", "$last", "$push",
-                           "$addToSet"}) {
+    for (const char* op :
+         {"$sum", "$avg", "$min", "$max", "$first", "$last", "$push", "$addToSet"}) {
         for (size_t chunk : {1u, 3u, 4u, 100u}) {
             auto [one, merged] = oneAndMerged(op, mixedInputs(), chunk);
             EXPECT_EQ(one.toString(), merged.toString()) << op << " chunk " << chunk;
@@ -65,8 +65,8 @@ TEST(AccumulatorPartial, SumKeepsIntegerTypeAndPromotesOnOverflowAcrossPartials)
 }
 
 TEST(AccumulatorPartial, StdDevMergesToTheSameResult) {
-    std::vector<Value> in{Value(2), Value(4), Value(4), Value(4), Value(5), Value(5),
-                          Value(7), Value(9)};
+    std::vector<Value> in{Value(2), Value(4), Value(4), Value(4),
+                          Value(5), Value(5), Value(7), Value(9)};
     for (const char* op : {"$stdDevPop", "$stdDevSamp"}) {
         auto [one, merged] = oneAndMerged(op, in, 3);
         EXPECT_NEAR(one.getDouble(), merged.getDouble(), 1e-12) << op;

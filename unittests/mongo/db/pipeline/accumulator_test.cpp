@@ -58,22 +58,28 @@ TEST(AccumulatorFirstLastPushAddToSet, CollectInOrder) {
 }
 
 TEST(AccumulatorStdDev, PopulationAndSample) {
-    std::vector<Value> in{Value(2), Value(4), Value(4), Value(4), Value(5), Value(5), Value(7),
-                          Value(9)};
+    std::vector<Value> in{Value(2), Value(4), Value(4), Value(4),
+                          Value(5), Value(5), Value(7), Value(9)};
     EXPECT_DOUBLE_EQ(run("$stdDevPop", in).getDouble(), 2.0);
     EXPECT_TRUE(run("$stdDevSamp", {Value(1)}).nullish());
 }
 
 TEST(AccumulatorN, FirstNMaxNAndMedian) {
     std::vector<Value> in{Value(3), Value(1), Value(2)};
-    EXPECT_EQ(accumulate(BSON("f" << BSON("$firstN" << BSON("n" << 2 << "input" << "$x"))), in)
+    EXPECT_EQ(accumulate(BSON("f" << BSON("$firstN" << BSON("n" << 2 << "input"
+                                                                << "$x"))),
+                         in)
                   .toString(),
               "[ 3, 1 ]");
-    EXPECT_EQ(accumulate(BSON("f" << BSON("$maxN" << BSON("n" << 2 << "input" << "$x"))), in)
+    EXPECT_EQ(accumulate(BSON("f" << BSON("$maxN" << BSON("n" << 2 << "input"
+                                                              << "$x"))),
+                         in)
                   .toString(),
               "[ 3, 2 ]");
-    EXPECT_EQ(accumulate(BSON("f" << BSON("$median" << BSON("input" << "$x" << "method"
-                                                                    << "approximate"))),
+    EXPECT_EQ(accumulate(BSON("f" << BSON("$median" << BSON("input"
+                                                            << "$x"
+                                                            << "method"
+                                                            << "approximate"))),
                          in)
                   .getDouble(),
               2.0);
@@ -85,7 +91,8 @@ TEST(AccumulationStatement, ParseErrorsUseUpstreamCodes) {
     EXPECT_EQ(parseCode(BSON("f" << BSON("$nope" << 1))), 15952);
     EXPECT_EQ(parseCode(BSON("a.b" << BSON("$sum" << 1))), 40235);
     EXPECT_EQ(parseCode(BSON("f" << BSON("$sum" << BSON_ARRAY(1 << 2)))), 40237);
-    EXPECT_EQ(parseCode(BSON("f" << BSON("$firstN" << BSON("n" << 0 << "input" << "$x")))),
+    EXPECT_EQ(parseCode(BSON("f" << BSON("$firstN" << BSON("n" << 0 << "input"
+                                                               << "$x")))),
               5787908);
 }
 
@@ -106,14 +113,31 @@ TEST(AccumulatorMemory, PushAddToSetAndTopNStopAtTheirParameters) {
     gInternalQueryMaxPushBytes.store(10000);
     gInternalQueryMaxAddToSetBytes.store(10000);
     gInternalQueryTopNAccumulatorBytes.store(10000);
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$push" << "$x")), 200), ErrorCodes::ExceededMemoryLimit);
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$push" << "$x")), 20), 0);
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$addToSet" << "$x")), 200), ErrorCodes::ExceededMemoryLimit);
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 1000000 << "input" << "$x"))), 200),
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$push"
+                                      << "$x")),
+                     200),
+              ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$push"
+                                      << "$x")),
+                     20),
+              0);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$addToSet"
+                                      << "$x")),
+                     200),
+              ErrorCodes::ExceededMemoryLimit);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 1000000 << "input"
+                                                           << "$x"))),
+                     200),
               ErrorCodes::ExceededMemoryLimit);
     // Only what is kept counts: the last 5 of many fit.
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 5 << "input" << "$x"))), 1000), 0);
-    EXPECT_EQ(codeOf(BSON("f" << BSON("$minN" << BSON("n" << 5 << "input" << "$x"))), 1000), 0);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$lastN" << BSON("n" << 5 << "input"
+                                                           << "$x"))),
+                     1000),
+              0);
+    EXPECT_EQ(codeOf(BSON("f" << BSON("$minN" << BSON("n" << 5 << "input"
+                                                          << "$x"))),
+                     1000),
+              0);
     gInternalQueryMaxPushBytes.store(push);
     gInternalQueryMaxAddToSetBytes.store(set);
     gInternalQueryTopNAccumulatorBytes.store(topN);

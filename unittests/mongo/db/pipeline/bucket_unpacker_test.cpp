@@ -49,7 +49,8 @@ TEST(BucketUnpacker, V2BucketYieldsMeasurementsTimeThenMetaThenFields) {
     u.reset(makeV2Bucket(ms));
     ASSERT_EQ(u.numberOfMeasurements(), 3u);
     BSONObj first = u.getNext();
-    EXPECT_EQ(first.toString(), BSON("t" << t0 << "m" << BSON("sensor" << 1) << "a" << 1).toString());
+    EXPECT_EQ(first.toString(),
+              BSON("t" << t0 << "m" << BSON("sensor" << 1) << "a" << 1).toString());
     BSONObj second = u.getNext();
     EXPECT_FALSE(second.hasField("a"));
     BSONObj third = u.getNext();

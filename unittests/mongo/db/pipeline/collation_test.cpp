@@ -63,7 +63,10 @@ TEST(CollationValue, CompareAndHashFollowTheComparator) {
     EXPECT_NE(Value::compare(a, b), 0);
     EXPECT_EQ(Value::compare(a, b, &lower), 0);
     EXPECT_EQ(a.hash(0, &lower), b.hash(0, &lower));
-    EXPECT_TRUE(ValueEq{&lower}(Value(BSON("x" << "A")), Value(BSON("x" << "a"))));
+    EXPECT_TRUE(ValueEq{&lower}(Value(BSON("x"
+                                           << "A")),
+                                Value(BSON("x"
+                                           << "a"))));
 }
 
 TEST(CollationExpression, ComparisonOperatorsUseTheCollation) {
@@ -95,23 +98,21 @@ TEST(CollationExpression, StringOperatorsIgnoreTheCollation) {
 }
 
 TEST(CollationPipeline, GroupMergesKeysEqualUnderTheCollation) {
-    EXPECT_EQ(run(kLower, "[{$group: {_id: '$k', n: {$sum: 1}}}]",
-                  "[{k: 'a'}, {k: 'A'}, {k: 'b'}]"),
-              "{ _id: \"a\", n: 2 };{ _id: \"b\", n: 1 };");
+    EXPECT_EQ(
+        run(kLower, "[{$group: {_id: '$k', n: {$sum: 1}}}]", "[{k: 'a'}, {k: 'A'}, {k: 'b'}]"),
+        "{ _id: \"a\", n: 2 };{ _id: \"b\", n: 1 };");
     EXPECT_EQ(run(kSimple, "[{$group: {_id: '$k', n: {$sum: 1}}}, {$count: 'c'}]",
                   "[{k: 'a'}, {k: 'A'}]"),
               "{ c: 2 };");
 }
 
 TEST(CollationPipeline, GroupAccumulatorsUseTheCollation) {
-    EXPECT_EQ(run(kLower, "[{$group: {_id: null, s: {$addToSet: '$k'}}}]",
-                  "[{k: 'a'}, {k: 'A'}]"),
+    EXPECT_EQ(run(kLower, "[{$group: {_id: null, s: {$addToSet: '$k'}}}]", "[{k: 'a'}, {k: 'A'}]"),
               "{ _id: null, s: [ \"a\" ] };");
     EXPECT_EQ(run(kReverse, "[{$group: {_id: null, lo: {$min: '$k'}, hi: {$max: '$k'}}}]",
                   "[{k: 'ab'}, {k: 'ba'}]"),
               "{ _id: null, lo: \"ba\", hi: \"ab\" };");
-    EXPECT_EQ(run(kReverse,
-                  "[{$group: {_id: null, t: {$top: {sortBy: {k: 1}, output: '$k'}}}}]",
+    EXPECT_EQ(run(kReverse, "[{$group: {_id: null, t: {$top: {sortBy: {k: 1}, output: '$k'}}}}]",
                   "[{k: 'ab'}, {k: 'ba'}]"),
               "{ _id: null, t: \"ba\" };");
 }
@@ -129,8 +130,8 @@ TEST(CollationPipeline, SortOrdersByTheCollation) {
 TEST(CollationPipeline, SpillingSortAndGroupKeepTheCollation) {
     std::string docs = "[";
     for (int i = 0; i < 200; ++i)
-        docs += std::string(i ? "," : "") + "{k: '" + (i % 2 ? "A" : "a") + "', i: " +
-            std::to_string(i) + "}";
+        docs += std::string(i ? "," : "") + "{k: '" + (i % 2 ? "A" : "a") +
+                "', i: " + std::to_string(i) + "}";
     docs += "]";
     EXPECT_EQ(run(kLower, "[{$group: {_id: '$k', n: {$sum: 1}}}]", docs, 600),
               "{ _id: \"a\", n: 200 };");
@@ -148,22 +149,27 @@ TEST(CollationPipeline, MatchAndExprUseTheCollation) {
 }
 
 TEST(CollationPipeline, BucketBoundariesUseTheCollation) {
-    EXPECT_EQ(run(kReverse,
-                  "[{$bucket: {groupBy: '$k', boundaries: ['ba', 'ab'], default: 'other'}}]",
-                  "[{k: 'ca'}, {k: 'zz'}]"),
-              "{ _id: \"ba\", count: 1 };{ _id: \"other\", count: 1 };");
+    EXPECT_EQ(
+        run(kReverse, "[{$bucket: {groupBy: '$k', boundaries: ['ba', 'ab'], default: 'other'}}]",
+            "[{k: 'ca'}, {k: 'zz'}]"),
+        "{ _id: \"ba\", count: 1 };{ _id: \"other\", count: 1 };");
 }
 
 TEST(CollationPipeline, FacetSubPipelinesInheritTheCollation) {
-    EXPECT_EQ(run(kLower, "[{$facet: {f: [{$match: {k: 'A'}}, {$count: 'n'}]}}]",
-                  "[{k: 'a'}, {k: 'b'}]"),
-              "{ f: [ { n: 1 } ] };");
+    EXPECT_EQ(
+        run(kLower, "[{$facet: {f: [{$match: {k: 'A'}}, {$count: 'n'}]}}]", "[{k: 'a'}, {k: 'b'}]"),
+        "{ f: [ { n: 1 } ] };");
 }
 
 TEST(CollationKeys, ConvertedSortKeysOrderLikeTheCollator) {
     CollatorInterfaceMock reverse(MockType::kReverseString);
     auto pattern = uassertStatusOK(SortPattern::parse(BSON("s" << 1)));
-    BSONObj ab = BSON("s" << "ab" << "other" << "zz"), ba = BSON("s" << "ba");
+    BSONObj ab = BSON("s"
+                      << "ab"
+                      << "other"
+                      << "zz"),
+            ba = BSON("s"
+                      << "ba");
     EXPECT_GT(compareCollated(pattern, ab, ba, &reverse), 0);
     EXPECT_LT(compareCollated(pattern, ab, ba, nullptr), 0);
     EXPECT_EQ(toComparisonKeys(ab, nullptr).toString(), ab.toString());

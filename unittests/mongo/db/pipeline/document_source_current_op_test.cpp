@@ -28,7 +28,8 @@ int parseError(const BSONObj& spec, const NamespaceString& nss = kAdminAggregate
 TEST(DocumentSourceCurrentOp, SpecErrorsHaveUpstreamCodes) {
     EXPECT_EQ(ErrorCodes::TypeMismatch, parseError(BSON("" << 1)));
     EXPECT_EQ(ErrorCodes::TypeMismatch, parseError(BSON("" << BSON("allUsers" << 1))));
-    EXPECT_EQ(ErrorCodes::TypeMismatch, parseError(BSON("" << BSON("localOps" << "x"))));
+    EXPECT_EQ(ErrorCodes::TypeMismatch, parseError(BSON("" << BSON("localOps"
+                                                                   << "x"))));
     EXPECT_EQ(ErrorCodes::FailedToParse, parseError(BSON("" << BSON("idleCursors" << 1))));
     EXPECT_EQ(ErrorCodes::FailedToParse, parseError(BSON("" << BSON("nope" << true))));
     EXPECT_EQ(ErrorCodes::InvalidNamespace,
@@ -36,7 +37,7 @@ TEST(DocumentSourceCurrentOp, SpecErrorsHaveUpstreamCodes) {
     EXPECT_EQ(ErrorCodes::InvalidNamespace,
               parseError(BSON("" << BSONObj()), NamespaceString("admin", "c")));
     EXPECT_EQ(0, parseError(BSON("" << BSON("allUsers" << true << "idleConnections" << true
-                                                        << "truncateOps" << false))));
+                                                       << "truncateOps" << false))));
 }
 
 TEST(DocumentSourceCurrentOp, MustBeTheFirstStage) {

@@ -32,7 +32,8 @@ TEST(GeoNearSpec, ParsesGeoJSONAndLegacyNear) {
     EXPECT_EQ(*s.maxDistance, 10);
     EXPECT_EQ(s.key, "loc");
     auto l = GeoNearSpec::parse(
-        relaxedJson("{$geoNear: {near: [3, 4], distanceField: 'd', spherical: true}}").firstElement());
+        relaxedJson("{$geoNear: {near: [3, 4], distanceField: 'd', spherical: true}}")
+            .firstElement());
     EXPECT_FALSE(l.nearIsGeoJSON);
     EXPECT_EQ(l.radiusScale(), 1.0);
     // Round trip.
@@ -56,15 +57,17 @@ TEST(GeoNearSpec, RejectsBadOptions) {
 
 TEST(GeoNearStage, DistanceStageSortsItsInputByDistance) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
-    auto spec = GeoNearSpec::parse(
-        relaxedJson("{$geoNear: {near: [0, 0], distanceField: 'd', key: 'loc', "
-                    "maxDistance: 0.05, query: {k: 1}}}")
-            .firstElement());
-    DocumentSourceGeoNear stage(expCtx, spec, std::string(DocumentSourceGeoNear::kDistanceStageName));
-    DocumentSourceQueue input(expCtx, test::parseArray(
-        "[{_id: 1, k: 1, loc: [0, 2]}, {_id: 2, k: 1, loc: [0, 1]}, {_id: 3, k: 2, loc: [0, 0]},"
-        " {_id: 4, k: 1, loc: 'x'}, {_id: 5, k: 1, loc: [0, 10]},"
-        " {_id: 6, k: 1, loc: {type: 'Point', coordinates: [0.5, 0]}}]"));
+    auto spec =
+        GeoNearSpec::parse(relaxedJson("{$geoNear: {near: [0, 0], distanceField: 'd', key: 'loc', "
+                                       "maxDistance: 0.05, query: {k: 1}}}")
+                               .firstElement());
+    DocumentSourceGeoNear stage(expCtx, spec,
+                                std::string(DocumentSourceGeoNear::kDistanceStageName));
+    DocumentSourceQueue input(
+        expCtx, test::parseArray("[{_id: 1, k: 1, loc: [0, 2]}, {_id: 2, k: 1, loc: [0, 1]}, {_id: "
+                                 "3, k: 2, loc: [0, 0]},"
+                                 " {_id: 4, k: 1, loc: 'x'}, {_id: 5, k: 1, loc: [0, 10]},"
+                                 " {_id: 6, k: 1, loc: {type: 'Point', coordinates: [0.5, 0]}}]"));
     stage.setSource(&input);
     std::vector<int> ids;
     while (auto d = stage.getNext())

@@ -12,7 +12,8 @@ namespace mongo {
 namespace {
 
 std::shared_ptr<ExpressionContext> makeCtx() {
-    return std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "system.buckets.c"));
+    return std::make_shared<ExpressionContext>(nullptr,
+                                               NamespaceString("test", "system.buckets.c"));
 }
 
 std::vector<std::string> monotonic(const char* groupJson) {
@@ -49,8 +50,9 @@ const char* kUnpack = R"({"$_internalUnpackBucket": {"timeField": "t", "metaFiel
                                                       "bucketMaxSpanSeconds": 3600}})";
 
 TEST(StreamingGroup, GroupOnTimeAfterATimeSortBecomesStreamingGroup) {
-    auto out = optimized({fromjson(kUnpack), fromjson(R"({"$sort": {"t": 1}})"),
-                          fromjson(R"({"$group": {"_id": {"$dateTrunc": {"date": "$t", "unit": "hour"}},
+    auto out =
+        optimized({fromjson(kUnpack), fromjson(R"({"$sort": {"t": 1}})"),
+                   fromjson(R"({"$group": {"_id": {"$dateTrunc": {"date": "$t", "unit": "hour"}},
                                                   "n": {"$sum": 1}}})")});
     ASSERT_EQ(4u, out.size());
     EXPECT_EQ("$_internalBoundedSort", out[2].firstElementFieldNameStringData());
@@ -86,7 +88,8 @@ TEST(StreamingGroup, GivesTheGroupsOfGroupInTheSameOrder) {
     for (int i = 0; i < 50; ++i)
         docs.push_back(BSON("t" << Date_t::fromMillisSinceEpoch(i * 20 * 1000) << "s" << (i * 7) % 3
                                 << "x" << i));
-    const char* group = R"({"_id": {"s": "$s", "min": {"$dateTrunc": {"date": "$t", "unit": "minute"}}},
+    const char* group =
+        R"({"_id": {"s": "$s", "min": {"$dateTrunc": {"date": "$t", "unit": "minute"}}},
                             "n": {"$sum": 1}, "hi": {"$max": "$x"}, "first": {"$first": "$x"}})";
     auto expected = run(BSON("$group" << fromjson(group)), docs);
     BSONObjBuilder streaming;
@@ -109,10 +112,18 @@ int parseErrorCode(const char* json) {
 }
 
 TEST(StreamingGroup, MonotonicFieldsMustNameIdFields) {
-    EXPECT_EQ(7026702, parseErrorCode(R"({"$_internalStreamingGroup": {"_id": "$t", "n": {"$sum": 1}}})"));
-    EXPECT_EQ(7026705, parseErrorCode(R"({"$_internalStreamingGroup": {"_id": {"a": "$t"}, "$monotonicIdFields": ["b"]}})"));
-    EXPECT_EQ(7026708, parseErrorCode(R"({"$_internalStreamingGroup": {"_id": null, "$monotonicIdFields": ["_id"]}})"));
-    EXPECT_EQ(0, parseErrorCode(R"({"$_internalStreamingGroup": {"_id": "$t", "$monotonicIdFields": ["_id"]}})"));
+    EXPECT_EQ(7026702,
+              parseErrorCode(R"({"$_internalStreamingGroup": {"_id": "$t", "n": {"$sum": 1}}})"));
+    EXPECT_EQ(
+        7026705,
+        parseErrorCode(
+            R"({"$_internalStreamingGroup": {"_id": {"a": "$t"}, "$monotonicIdFields": ["b"]}})"));
+    EXPECT_EQ(7026708,
+              parseErrorCode(
+                  R"({"$_internalStreamingGroup": {"_id": null, "$monotonicIdFields": ["_id"]}})"));
+    EXPECT_EQ(0,
+              parseErrorCode(
+                  R"({"$_internalStreamingGroup": {"_id": "$t", "$monotonicIdFields": ["_id"]}})"));
 }
 
 }  // namespace

@@ -91,12 +91,14 @@ TEST(ExpressionMemory, ConcatArraysDoublingStopsAtTheArrayLimit) {
 }
 
 TEST(ExpressionMemory, ValuesNestNoDeeperThan200Levels) {
-    EXPECT_EQ(evalCode("{$reduce: {input: {$range: [0, 300]}, initialValue: {}, in: {a: '$$value'}}}"),
-              ErrorCodes::Overflow);
+    EXPECT_EQ(
+        evalCode("{$reduce: {input: {$range: [0, 300]}, initialValue: {}, in: {a: '$$value'}}}"),
+        ErrorCodes::Overflow);
     EXPECT_EQ(evalCode("{$reduce: {input: {$range: [0, 300]}, initialValue: [], in: ['$$value']}}"),
               ErrorCodes::Overflow);
-    EXPECT_EQ(evalCode("{$reduce: {input: {$range: [0, 150]}, initialValue: {}, in: {a: '$$value'}}}"),
-              0);
+    EXPECT_EQ(
+        evalCode("{$reduce: {input: {$range: [0, 150]}, initialValue: {}, in: {a: '$$value'}}}"),
+        0);
 }
 
 TEST(ExpressionMemory, DateArithmeticRefusesOverflowingAmounts) {
@@ -109,9 +111,10 @@ TEST(ExpressionMemory, DateArithmeticRefusesOverflowingAmounts) {
     EXPECT_EQ(evalCode("{$dateTrunc: {date: {$toDate: {$toLong: 0}}, unit: 'hour', "
                        "binSize: {$toLong: '4611686018427387904'}}}"),
               ErrorCodes::BadValue);
-    EXPECT_EQ(evalCode("{$dateAdd: {startDate: {$toDate: {$toLong: 0}}, unit: 'day', amount: 1000}}"), 0);
-    EXPECT_EQ(evalCode("{$dateTrunc: {date: {$toDate: 8640000000000000}, unit: 'week', binSize: 3}}"),
-              0);
+    EXPECT_EQ(
+        evalCode("{$dateAdd: {startDate: {$toDate: {$toLong: 0}}, unit: 'day', amount: 1000}}"), 0);
+    EXPECT_EQ(
+        evalCode("{$dateTrunc: {date: {$toDate: 8640000000000000}, unit: 'week', binSize: 3}}"), 0);
 }
 
 TEST(ExpressionMemory, SubstrBytesTakesTheLargestLength) {

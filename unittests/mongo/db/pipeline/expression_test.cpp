@@ -105,10 +105,9 @@ TEST(ExpressionDate, DateTruncUnitsBinSizeAndTimezone) {
               relaxedJson("{d: {$date: '2021-03-14T05:00:00Z'}}")["d"].date().toMillisSinceEpoch());
     EXPECT_EQ(eval("{$dateTrunc: {date: '$d', unit: 'week'}}", doc).getDate().toMillisSinceEpoch(),
               relaxedJson("{d: {$date: '2021-03-14T00:00:00Z'}}")["d"].date().toMillisSinceEpoch());
-    EXPECT_EQ(eval("{$dateTrunc: {date: '$d', unit: 'quarter'}}", doc)
-                  .getDate()
-                  .toMillisSinceEpoch(),
-              relaxedJson("{d: {$date: '2021-01-01T00:00:00Z'}}")["d"].date().toMillisSinceEpoch());
+    EXPECT_EQ(
+        eval("{$dateTrunc: {date: '$d', unit: 'quarter'}}", doc).getDate().toMillisSinceEpoch(),
+        relaxedJson("{d: {$date: '2021-01-01T00:00:00Z'}}")["d"].date().toMillisSinceEpoch());
     EXPECT_TRUE(eval("{$dateTrunc: {date: null, unit: 'hour'}}").nullish());
     EXPECT_EQ(errorCode("{$dateTrunc: {date: '$d', unit: 'hour', timezone: 'Mars/Base'}}", doc),
               40485);

@@ -51,8 +51,8 @@ public:
 
     std::vector<BSONObj> measurements(size_t n) {
         std::vector<BSONObj> out;
-        long long t0 = _pre1970 && pick(4) == 0 ? -3 * kDay + pick(kDay)
-                                                : 1700000000000LL + pick(kDay);
+        long long t0 =
+            _pre1970 && pick(4) == 0 ? -3 * kDay + pick(kDay) : 1700000000000LL + pick(kDay);
         int shape = pick(6);  // what kinds of values this bucket's columns get
         for (size_t i = 0; i < n; ++i) {
             BSONObjBuilder b;
@@ -74,7 +74,8 @@ public:
                     b.append("b", static_cast<int>(pick(2000)) - 1000);
             }
             if (pick(3) != 0)
-                b.append("c", (shape == 5 ? (1LL << 62) : 0LL) + static_cast<long long>(pick(1000)));
+                b.append("c",
+                         (shape == 5 ? (1LL << 62) : 0LL) + static_cast<long long>(pick(1000)));
             if (pick(2) != 0) {
                 if (shape == 0 && pick(10) == 0)
                     b.append("d", Decimal128::fromDouble(1.5));
@@ -85,9 +86,8 @@ public:
                 b.append("s", "x" + std::to_string(pick(10)));
             out.push_back(b.obj());
         }
-        std::sort(out.begin(), out.end(), [](const BSONObj& l, const BSONObj& r) {
-            return l["t"].date() < r["t"].date();
-        });
+        std::sort(out.begin(), out.end(),
+                  [](const BSONObj& l, const BSONObj& r) { return l["t"].date() < r["t"].date(); });
         return out;
     }
 
@@ -336,8 +336,7 @@ TEST(GroupOverBuckets, PipelineHookGivesTheGenericResult) {
     auto buckets = gen.buckets(30);
     for (const char* group : kEligibleSpecs) {
         std::vector<BSONObj> stages = {BSON("$group" << fromjson(group))};
-        EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false))
-            << group;
+        EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false)) << group;
     }
 }
 

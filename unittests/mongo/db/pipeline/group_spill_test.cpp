@@ -102,8 +102,8 @@ TEST(GroupSpill, AccumulatorWithoutPartialStateFallsBackToSpillingDocuments) {
             Expression::parseOperand(expCtx, arg, vps),
             [] { return std::make_unique<NoSpillPush>(); });
     });
-    BSONObj stage = fromjson(
-        R"({"$group": {"_id": "$k", "p": {"$testNoSpillPush": "$i"}, "n": {"$sum": 1}}})");
+    BSONObj stage =
+        fromjson(R"({"$group": {"_id": "$k", "p": {"$testNoSpillPush": "$i"}, "n": {"$sum": 1}}})");
     auto inMemory = runGroup(stage, 100LL << 20, false);
     auto spilled = runGroup(stage, 20000, true);
     ASSERT_EQ(inMemory.size(), 300u);
@@ -112,10 +112,15 @@ TEST(GroupSpill, AccumulatorWithoutPartialStateFallsBackToSpillingDocuments) {
 
 TEST(GroupSpill, MixedKeyTypesMergeByCanonicalEquality) {
     // 1, 1.0 and NumberLong(1) are one group; arrays, objects, strings and null are keys too.
-    std::vector<BSONObj> keys{BSON("k" << 1),          BSON("k" << 1.0),
-                              BSON("k" << 1LL),        BSON("k" << "a"),
-                              BSON("k" << BSON_ARRAY(1 << 2)), BSON("k" << BSON_ARRAY(1 << 3)),
-                              BSON("k" << BSON("x" << 1)),     BSON("j" << 0)};
+    std::vector<BSONObj> keys{BSON("k" << 1),
+                              BSON("k" << 1.0),
+                              BSON("k" << 1LL),
+                              BSON("k"
+                                   << "a"),
+                              BSON("k" << BSON_ARRAY(1 << 2)),
+                              BSON("k" << BSON_ARRAY(1 << 3)),
+                              BSON("k" << BSON("x" << 1)),
+                              BSON("j" << 0)};
     auto run = [&](long long maxMemoryBytes) {
         auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
         expCtx->maxMemoryBytes = maxMemoryBytes;
@@ -163,8 +168,7 @@ int bucketAutoCode(const char* spec, const BSONObj& doc) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
     try {
         auto p = Pipeline::parse({fromjson(spec)}, expCtx);
-        p->attachSource(
-            std::make_unique<DocumentSourceQueue>(expCtx, std::vector<BSONObj>{doc}));
+        p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, std::vector<BSONObj>{doc}));
         while (p->getNext()) {
         }
     } catch (const DBException& e) {
@@ -175,15 +179,17 @@ int bucketAutoCode(const char* spec, const BSONObj& doc) {
 
 TEST(BucketAutoGranularity, RejectsBadSpecsAndKeys) {
     const char* r5 = R"({"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": "R5"}})";
-    EXPECT_EQ(bucketAutoCode(
-                  R"({"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": 5}})",
-                  BSON("v" << 1)),
-              40261);
-    EXPECT_EQ(bucketAutoCode(
-                  R"({"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": "R7"}})",
-                  BSON("v" << 1)),
-              40257);
-    EXPECT_EQ(bucketAutoCode(r5, BSON("v" << "a")), 40258);
+    EXPECT_EQ(
+        bucketAutoCode(R"({"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": 5}})",
+                       BSON("v" << 1)),
+        40261);
+    EXPECT_EQ(
+        bucketAutoCode(R"({"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": "R7"}})",
+                       BSON("v" << 1)),
+        40257);
+    EXPECT_EQ(bucketAutoCode(r5, BSON("v"
+                                      << "a")),
+              40258);
     EXPECT_EQ(bucketAutoCode(r5, BSON("w" << 1)), 40258);
     EXPECT_EQ(bucketAutoCode(r5, BSON("v" << std::nan(""))), 40259);
     EXPECT_EQ(bucketAutoCode(r5, BSON("v" << -1)), 40260);

@@ -74,9 +74,9 @@ TEST(Pipeline, SortLimitSkipCountUnwind) {
     EXPECT_EQ(run("[{$skip: 1}, {$count: 'n'}]", "[{a: 1}, {a: 3}, {a: 2}]"), "{ n: 2 };");
     EXPECT_EQ(run("[{$unwind: {path: '$a', includeArrayIndex: 'i'}}]", "[{a: [5, 6]}]"),
               "{ a: 5, i: 0 };{ a: 6, i: 1 };");
-    EXPECT_EQ(run("[{$unwind: {path: '$a', preserveNullAndEmptyArrays: true}}]",
-                  "[{a: []}, {b: 1}]"),
-              "{};{ b: 1 };");
+    EXPECT_EQ(
+        run("[{$unwind: {path: '$a', preserveNullAndEmptyArrays: true}}]", "[{a: []}, {b: 1}]"),
+        "{};{ b: 1 };");
 }
 
 TEST(Pipeline, GroupOverMemoryLimitNeedsAllowDiskUse) {
@@ -125,8 +125,8 @@ TEST(Pipeline, DensifyStopsAtTheGeneratedDocumentLimit) {
     EXPECT_EQ(errorCode("[{$densify: {field: 'x', range: {step: 1, bounds: [0, 1000000000000]}}}]",
                         "[{x: 0}]"),
               5897900);
-    EXPECT_EQ(errorCode("[{$densify: {field: 'x', range: {step: 1, bounds: [0, 100]}}}]", "[{x: 0}]"),
-              0);
+    EXPECT_EQ(
+        errorCode("[{$densify: {field: 'x', range: {step: 1, bounds: [0, 100]}}}]", "[{x: 0}]"), 0);
 }
 
 }  // namespace
@@ -181,10 +181,12 @@ TEST(PipelineGroup, SpillsUnderAllowDiskUseAndStillGroupsEveryKeyOnce) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
     expCtx->maxMemoryBytes = 3000;
     expCtx->allowDiskUse = true;
-    auto p = Pipeline::parse(
-        {BSON("$group" << BSON("_id" << "$k" << "n" << BSON("$sum" << 1) << "first"
-                                     << BSON("$first" << "$i")))},
-        expCtx);
+    auto p = Pipeline::parse({BSON("$group" << BSON("_id"
+                                                    << "$k"
+                                                    << "n" << BSON("$sum" << 1) << "first"
+                                                    << BSON("$first"
+                                                            << "$i")))},
+                             expCtx);
     std::vector<BSONObj> docs;
     for (int i = 0; i < 2000; ++i)
         docs.push_back(BSON("k" << (i * 37) % 200 << "i" << i));

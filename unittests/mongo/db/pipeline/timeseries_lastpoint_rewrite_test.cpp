@@ -33,23 +33,21 @@ TEST(TimeseriesLastPointRewrite, LatestWithFirstSortsBucketsByMaxTimeDescending)
     ASSERT_EQ(3u, r->bucketStages.size());
     EXPECT_EQ(fromjson(R"({"$sort": {"meta.a": 1, "control.max.t": -1}})").toString(),
               r->bucketStages[0].toString());
-    EXPECT_EQ(fromjson(R"({"$group": {"_id": "$meta.a", "bucket": {"$first": "$$ROOT"}}})")
-                  .toString(),
-              r->bucketStages[1].toString());
+    EXPECT_EQ(
+        fromjson(R"({"$group": {"_id": "$meta.a", "bucket": {"$first": "$$ROOT"}}})").toString(),
+        r->bucketStages[1].toString());
     EXPECT_EQ(fromjson(R"({"$replaceRoot": {"newRoot": "$bucket"}})").toString(),
               r->bucketStages[2].toString());
 }
 
 TEST(TimeseriesLastPointRewrite, LatestWithLastSortsAscendingAndTakesLastBucket) {
     auto r = rewriteLastPoint(fromjson(R"({"t": 1})"), 0,
-                              fromjson(R"({"_id": "$m", "x": {"$last": "$x"}})"),
-                              tsSpec());
+                              fromjson(R"({"_id": "$m", "x": {"$last": "$x"}})"), tsSpec());
     ASSERT_TRUE(r);
     EXPECT_TRUE(r->latest);
     EXPECT_EQ(fromjson(R"({"$sort": {"control.max.t": 1}})").toString(),
               r->bucketStages[0].toString());
-    EXPECT_EQ(fromjson(R"({"$group": {"_id": "$meta", "bucket": {"$last": "$$ROOT"}}})")
-                  .toString(),
+    EXPECT_EQ(fromjson(R"({"$group": {"_id": "$meta", "bucket": {"$last": "$$ROOT"}}})").toString(),
               r->bucketStages[1].toString());
 }
 
@@ -68,7 +66,8 @@ TEST(TimeseriesLastPointRewrite, TopAndBottomNeedNoSort) {
     EXPECT_FALSE(bottom->latest);
     auto bottomN = rewriteLastPoint(
         BSONObj(), 0,
-        fromjson(R"({"_id": "$m", "x": {"$bottomN": {"n": 1, "sortBy": {"t": 1}, "output": "$x"}}})"),
+        fromjson(
+            R"({"_id": "$m", "x": {"$bottomN": {"n": 1, "sortBy": {"t": 1}, "output": "$x"}}})"),
         tsSpec());
     ASSERT_TRUE(bottomN);
     EXPECT_TRUE(bottomN->latest);
@@ -82,8 +81,7 @@ TEST(TimeseriesLastPointRewrite, TopAndBottomNeedNoSort) {
         fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"x": 1, "t": -1}, "output": "$x"}}})"),
         tsSpec()));
     EXPECT_FALSE(rewriteLastPoint(
-        BSONObj(), 0,
-        fromjson(R"({"_id": "$m.a", "x": {"$top": {"sortBy": {"m.b": 1, "t": -1},
+        BSONObj(), 0, fromjson(R"({"_id": "$m.a", "x": {"$top": {"sortBy": {"m.b": 1, "t": -1},
                      "output": "$x"}}})"),
         tsSpec()));
 }
@@ -109,8 +107,7 @@ TEST(TimeseriesLastPointRewrite, OtherShapesAreNotRewritten) {
     EXPECT_FALSE(rewriteLastPoint(fromjson(R"({"t": -1})"), 5, group, tsSpec()));
     // A meta sort key that the group key does not determine.
     EXPECT_FALSE(rewriteLastPoint(fromjson(R"({"m.b": 1, "t": -1})"), 0,
-                                  fromjson(R"({"_id": "$m.a", "x": {"$first": "$x"}})"),
-                                  tsSpec()));
+                                  fromjson(R"({"_id": "$m.a", "x": {"$first": "$x"}})"), tsSpec()));
     // $first without a $sort, other accumulators, mixed latest and earliest, key on a measurement.
     EXPECT_FALSE(rewriteLastPoint(BSONObj(), 0, group, tsSpec()));
     EXPECT_FALSE(rewriteLastPoint(fromjson(R"({"t": -1})"), 0,
@@ -158,8 +155,7 @@ TEST(PipelineExecutionStats, EachStageCountsWhatItReturns) {
     std::vector<BSONObj> stages = {fromjson(R"({"$match": {"a": {"$gt": 1}}})"),
                                    fromjson(R"({"$limit": 2})")};
     auto p = Pipeline::parse(stages, expCtx);
-    std::vector<BSONObj> docs = {BSON("a" << 1), BSON("a" << 2), BSON("a" << 3),
-                                 BSON("a" << 4)};
+    std::vector<BSONObj> docs = {BSON("a" << 1), BSON("a" << 2), BSON("a" << 3), BSON("a" << 4)};
     p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, docs));
     p->enableExecutionStats();
     int n = 0;
@@ -178,8 +174,8 @@ TEST(PipelineExecutionStats, EachStageCountsWhatItReturns) {
 TEST(PipelineExecutionStats, NothingIsMeasuredUnlessEnabled) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
     auto p = Pipeline::parse({fromjson(R"({"$limit": 1})")}, expCtx);
-    p->attachSource(std::make_unique<DocumentSourceQueue>(expCtx, std::vector<BSONObj>{
-                                                                      BSON("a" << 1)}));
+    p->attachSource(
+        std::make_unique<DocumentSourceQueue>(expCtx, std::vector<BSONObj>{BSON("a" << 1)}));
     EXPECT_TRUE(p->getNext());
     EXPECT_FALSE(p->stageStats(-1));
     EXPECT_FALSE(p->stageStats(0));

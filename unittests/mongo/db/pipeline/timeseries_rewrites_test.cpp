@@ -54,13 +54,20 @@ TEST(TimeseriesRewrites, TimeSortPlansBucketOrderOnControlMin) {
 
 TEST(TimeseriesRewrites, GroupOnMetaWithMinMaxCountReadsControlFields) {
     auto r = rewriteGroupOverBuckets(
-        fromjson(R"({"_id": "$m.host", "lo": {"$min": "$x"}, "hi": {"$max": "$t"}, "n": {"$sum": 1}})"),
+        fromjson(
+            R"({"_id": "$m.host", "lo": {"$min": "$x"}, "hi": {"$max": "$t"}, "n": {"$sum": 1}})"),
         tsSpec());
     ASSERT_TRUE(r);
     BSONObj g = r->bucketGroup;
     EXPECT_EQ("$meta.host", g["_id"].str());
-    EXPECT_EQ(BSON("$min" << "$control.min.x").toString(), g["lo"].Obj().toString());
-    EXPECT_EQ(BSON("$max" << "$control.max.t").toString(), g["hi"].Obj().toString());
+    EXPECT_EQ(BSON("$min"
+                   << "$control.min.x")
+                  .toString(),
+              g["lo"].Obj().toString());
+    EXPECT_EQ(BSON("$max"
+                   << "$control.max.t")
+                  .toString(),
+              g["hi"].Obj().toString());
     EXPECT_EQ(BSON("$sum" << bucketCountExpression("t")).toString(), g["n"].Obj().toString());
     EXPECT_EQ(std::vector<std::string>{"x"}, r->minFields);
     EXPECT_EQ(std::vector<std::string>{"t"}, r->maxFields);
@@ -68,11 +75,11 @@ TEST(TimeseriesRewrites, GroupOnMetaWithMinMaxCountReadsControlFields) {
 
 TEST(TimeseriesRewrites, GroupRewriteRefusesWhatControlFieldsCannotAnswer) {
     auto no = [](const char* json) { return !rewriteGroupOverBuckets(fromjson(json), tsSpec()); };
-    EXPECT_TRUE(no(R"({"_id": "$x", "n": {"$sum": 1}})"));               // key on a measurement
-    EXPECT_TRUE(no(R"({"_id": null, "lo": {"$min": "$t"}})"));          // control.min.t is rounded
-    EXPECT_TRUE(no(R"({"_id": null, "s": {"$sum": "$x"}})"));           // not min/max/count
-    EXPECT_TRUE(no(R"({"_id": null, "s": {"$min": "$x.y"}})"));         // dotted path
-    EXPECT_TRUE(no(R"({"_id": "$$ROOT", "n": {"$sum": 1}})"));          // variable
+    EXPECT_TRUE(no(R"({"_id": "$x", "n": {"$sum": 1}})"));       // key on a measurement
+    EXPECT_TRUE(no(R"({"_id": null, "lo": {"$min": "$t"}})"));   // control.min.t is rounded
+    EXPECT_TRUE(no(R"({"_id": null, "s": {"$sum": "$x"}})"));    // not min/max/count
+    EXPECT_TRUE(no(R"({"_id": null, "s": {"$min": "$x.y"}})"));  // dotted path
+    EXPECT_TRUE(no(R"({"_id": "$$ROOT", "n": {"$sum": 1}})"));   // variable
     EXPECT_FALSE(no(R"({"_id": {"h": "$m.host", "k": 1}, "n": {"$count": {}}})"));
 }
 
@@ -84,28 +91,32 @@ TEST(TimeseriesExactMinMax, SafeBoundsPassThroughUnsafeOnesAreRecomputed) {
     BSONObj safe = v1Bucket(R"({"control": {"version": 1, "min": {"x": 1}, "max": {"x": 5}},
         "data": {"t": {"0": {"$date": 0}, "1": {"$date": 1000}}, "x": {"0": 1, "1": 5}}})");
     bool unpacked = true;
-    BSONObj out = DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(safe, "t", {"x"}, {"x"},
-                                                                              &unpacked);
+    BSONObj out = DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(safe, "t", {"x"},
+                                                                               {"x"}, &unpacked);
     EXPECT_FALSE(unpacked);
     EXPECT_TRUE(out.binaryEqual(safe));
 
     // null is below numbers in control.min but ignored by $min; objects are min-ed per field.
-    BSONObj unsafe = v1Bucket(R"({"control": {"version": 1, "min": {"x": null, "o": {"a": 1, "b": 1}},
+    BSONObj unsafe =
+        v1Bucket(R"({"control": {"version": 1, "min": {"x": null, "o": {"a": 1, "b": 1}},
         "max": {"x": 7, "o": {"a": 9, "b": 9}}},
         "data": {"t": {"0": {"$date": 0}, "1": {"$date": 1000}, "2": {"$date": 2000}},
                  "x": {"0": null, "1": 7, "2": 3},
                  "o": {"0": {"a": 1, "b": 9}, "1": {"a": 9, "b": 1}}}})");
     out = DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(unsafe, "t", {"x", "o"},
-                                                                      {"o"}, &unpacked);
+                                                                       {"o"}, &unpacked);
     EXPECT_TRUE(unpacked);
     BSONObj control = out["control"].Obj();
     EXPECT_EQ(3, control["min"].Obj()["x"].numberInt());
-    EXPECT_EQ(fromjson(R"({"a": 1, "b": 9})").toString(), control["min"].Obj()["o"].Obj().toString());
-    EXPECT_EQ(fromjson(R"({"a": 9, "b": 1})").toString(), control["max"].Obj()["o"].Obj().toString());
+    EXPECT_EQ(fromjson(R"({"a": 1, "b": 9})").toString(),
+              control["min"].Obj()["o"].Obj().toString());
+    EXPECT_EQ(fromjson(R"({"a": 9, "b": 1})").toString(),
+              control["max"].Obj()["o"].Obj().toString());
 }
 
 std::shared_ptr<ExpressionContext> makeCtx() {
-    return std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "system.buckets.c"));
+    return std::make_shared<ExpressionContext>(nullptr,
+                                               NamespaceString("test", "system.buckets.c"));
 }
 
 std::vector<BSONObj> optimized(const std::vector<BSONObj>& stages) {
@@ -136,8 +147,8 @@ TEST(TimeseriesRewritePipeline, MetaOnlyMatchMovesBeforeUnpackWithoutEventFilter
 }
 
 TEST(TimeseriesRewritePipeline, MetaSortMovesBeforeUnpackAndKeepsTheLimit) {
-    auto out = optimized({unpackStage(), fromjson(R"({"$sort": {"m": 1}})"),
-                          fromjson(R"({"$limit": 3})")});
+    auto out = optimized(
+        {unpackStage(), fromjson(R"({"$sort": {"m": 1}})"), fromjson(R"({"$limit": 3})")});
     ASSERT_EQ(4u, out.size());
     EXPECT_EQ(fromjson(R"({"$sort": {"meta": 1}})").toString(), out[0].toString());
     EXPECT_EQ(fromjson(R"({"$limit": 3})").toString(), out[1].toString());
@@ -146,8 +157,8 @@ TEST(TimeseriesRewritePipeline, MetaSortMovesBeforeUnpackAndKeepsTheLimit) {
 }
 
 TEST(TimeseriesRewritePipeline, TimeSortBecomesBoundedSortThatRoundTrips) {
-    auto out = optimized({unpackStage(), fromjson(R"({"$sort": {"t": -1}})"),
-                          fromjson(R"({"$limit": 2})")});
+    auto out = optimized(
+        {unpackStage(), fromjson(R"({"$sort": {"t": -1}})"), fromjson(R"({"$limit": 2})")});
     ASSERT_EQ(3u, out.size());
     // On time alone, the buckets come in _id order, which is their start order.
     EXPECT_EQ(fromjson(R"({"$sort": {"_id": -1}})").toString(), out[0].toString());
@@ -165,13 +176,14 @@ TEST(TimeseriesRewritePipeline, LimitIsCopiedBeforeUnpackOnlyWithoutAFilter) {
     auto out = optimized({unpackStage(), fromjson(R"({"$limit": 4})")});
     ASSERT_EQ(3u, out.size());
     EXPECT_EQ("$limit", out[0].firstElementFieldNameStringData());
-    out = optimized({unpackStage(), fromjson(R"({"$match": {"x": 1}})"), fromjson(R"({"$limit": 4})")});
+    out = optimized(
+        {unpackStage(), fromjson(R"({"$match": {"x": 1}})"), fromjson(R"({"$limit": 4})")});
     EXPECT_NE("$limit", out[0].firstElementFieldNameStringData());
 }
 
 /** Runs the optimised pipeline over `buckets` and returns the `x` of each output. */
-std::vector<int> runOverBuckets(const std::vector<BSONObj>& stages, const std::vector<BSONObj>& buckets,
-                                const char* field) {
+std::vector<int> runOverBuckets(const std::vector<BSONObj>& stages,
+                                const std::vector<BSONObj>& buckets, const char* field) {
     auto ctx = makeCtx();
     auto p = Pipeline::parse(stages, ctx);
     p->optimize();
@@ -194,8 +206,10 @@ BSONObj bucketAt(long long startSec, const std::vector<std::pair<long long, int>
         id[i] = static_cast<unsigned char>(startSec >> (8 * (3 - i)));
     id[11] = static_cast<unsigned char>(points.size());
     b.append("_id", OID(id));
-    b.append("control", BSON("version" << 1 << "min" << BSON("t" << Date_t::fromMillisSinceEpoch(startSec * 1000))
-                                       << "max" << BSON("t" << Date_t::fromMillisSinceEpoch(maxMs))));
+    b.append(
+        "control",
+        BSON("version" << 1 << "min" << BSON("t" << Date_t::fromMillisSinceEpoch(startSec * 1000))
+                       << "max" << BSON("t" << Date_t::fromMillisSinceEpoch(maxMs))));
     b.append("meta", 1);
     BSONObjBuilder data(b.subobjStart("data"));
     BSONObjBuilder t(data.subobjStart("t"));
@@ -253,12 +267,11 @@ TEST(TimeseriesRewrites, OnlyALeadingRunOfMetaFieldsIsTaken) {
 }
 
 TEST(TimeseriesRewrites, ExpressionsReadingMoreThanMetaAreNotTaken) {
-    for (const char* spec : {R"({"$addFields": {"h": "$t"}})", R"({"$addFields": {"h": "$x"}})",
-                             R"({"$addFields": {"h": "$$ROOT"}})",
-                             R"({"$addFields": {"h": "$$CURRENT.m"}})",
-                             R"({"$addFields": {"h": {"$concat": ["$m.a", "$x"]}}})",
-                             R"({"$addFields": {"h": {"a": "$m.a"}}})",
-                             R"({"$addFields": {"h.a": "$m.a"}})"})
+    for (const char* spec :
+         {R"({"$addFields": {"h": "$t"}})", R"({"$addFields": {"h": "$x"}})",
+          R"({"$addFields": {"h": "$$ROOT"}})", R"({"$addFields": {"h": "$$CURRENT.m"}})",
+          R"({"$addFields": {"h": {"$concat": ["$m.a", "$x"]}}})",
+          R"({"$addFields": {"h": {"a": "$m.a"}}})", R"({"$addFields": {"h.a": "$m.a"}})"})
         EXPECT_FALSE(extractComputedMetaProjection(fromjson(spec), tsSpec())) << spec;
 }
 
@@ -269,7 +282,8 @@ TEST(TimeseriesRewrites, ReservedAndTimeMetaNamesAreNotTaken) {
     }
     BucketSpec already = tsSpec();
     already.computedMetaProjFields.push_back("h");
-    EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$addFields": {"h": "$m"}})"), already));
+    EXPECT_FALSE(
+        extractComputedMetaProjection(fromjson(R"({"$addFields": {"h": "$m"}})"), already));
     BucketSpec noMeta = tsSpec();
     noMeta.metaField.reset();
     EXPECT_FALSE(extractComputedMetaProjection(fromjson(R"({"$addFields": {"h": 1}})"), noMeta));
@@ -304,8 +318,9 @@ TEST(TimeseriesRewrites, MatchOnComputedFieldsIsSplitFromTheRest) {
         fromjson(R"({"$and": [{"h": "a"}, {"$or": [{"h": "b"}, {"x": 2}]}, {"t": {"$gt": 0}}]})"),
         spec);
     EXPECT_EQ(fromjson(R"({"h": "a"})").toString(), s.bucketFilter.toString());
-    EXPECT_EQ(fromjson(R"({"$and": [{"$or": [{"h": "b"}, {"x": 2}]}, {"t": {"$gt": 0}}]})").toString(),
-              s.rest.toString());
+    EXPECT_EQ(
+        fromjson(R"({"$and": [{"$or": [{"h": "b"}, {"x": 2}]}, {"t": {"$gt": 0}}]})").toString(),
+        s.rest.toString());
     EXPECT_EQ(fromjson(R"({"t": {"$gt": 0}})").toString(), s.predicateSource.toString());
     EXPECT_FALSE(s.predicatesComplete);
 
@@ -315,9 +330,9 @@ TEST(TimeseriesRewrites, MatchOnComputedFieldsIsSplitFromTheRest) {
 }
 
 TEST(TimeseriesRewritePipeline, ComputedMetaAddFieldsAndItsMatchMoveBeforeUnpack) {
-    auto out = optimized({unpackStage(),
-                          fromjson(R"({"$addFields": {"h": {"$toUpper": "$m.host"}}})"),
-                          fromjson(R"({"$match": {"h": "A", "m.rack": 1}})")});
+    auto out =
+        optimized({unpackStage(), fromjson(R"({"$addFields": {"h": {"$toUpper": "$m.host"}}})"),
+                   fromjson(R"({"$match": {"h": "A", "m.rack": 1}})")});
     ASSERT_EQ(4u, out.size());
     EXPECT_EQ(fromjson(R"({"$match": {"meta.rack": 1}})").toString(), out[0].toString());
     EXPECT_EQ(fromjson(R"({"$addFields": {"h": {"$toUpper": "$meta.host"}}})").toString(),
@@ -341,7 +356,8 @@ TEST(TimeseriesRewritePipeline, ComputedMetaFieldReplacesAMeasurementColumn) {
     for (auto e : bucket)
         if (e.fieldNameStringData() != "meta")
             b.append(e);
-    b.append("meta", BSON("host" << "a"));
+    b.append("meta", BSON("host"
+                          << "a"));
     auto ctx = makeCtx();
     auto p = Pipeline::parse({unpackStage(), fromjson(R"({"$addFields": {"x": "$m.host"}})")}, ctx);
     p->optimize();

@@ -14,16 +14,16 @@ namespace {
 BSONObj makeBucket(int first, int n) {
     BSONColumnBuilder t, x;
     for (int i = 0; i < n; ++i) {
-        BSONObj m = BSON("t" << Date_t::fromMillisSinceEpoch(1000LL * (first + i)) << "x"
-                             << first + i);
+        BSONObj m =
+            BSON("t" << Date_t::fromMillisSinceEpoch(1000LL * (first + i)) << "x" << first + i);
         t.append(m["t"]);
         x.append(m["x"]);
     }
     std::string tb = t.finalize(), xb = x.finalize();
     BSONObjBuilder b;
     b.append("_id", OID::gen());
-    b.append("control", BSON("version" << 2 << "min" << BSONObj() << "max" << BSONObj()
-                                       << "count" << n));
+    b.append("control",
+             BSON("version" << 2 << "min" << BSONObj() << "max" << BSONObj() << "count" << n));
     BSONObjBuilder data(b.subobjStart("data"));
     data.appendBinData("t", static_cast<int>(tb.size()), BinDataType::Column, tb.data());
     data.appendBinData("x", static_cast<int>(xb.size()), BinDataType::Column, xb.data());

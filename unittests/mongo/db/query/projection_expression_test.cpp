@@ -66,8 +66,7 @@ TEST(ProjectionExpression, ComputedFieldsFollowIncludedFields) {
 }
 
 TEST(ProjectionExpression, DottedComputedPathCreatesMissingParents) {
-    EXPECT_EQ(project(R"({"a.b": {"$len": "s"}, "_id": 0})", R"({"s": "xyz"})"),
-              "{ a: { b: 3 } }");
+    EXPECT_EQ(project(R"({"a.b": {"$len": "s"}, "_id": 0})", R"({"s": "xyz"})"), "{ a: { b: 3 } }");
     EXPECT_EQ(project(R"({"a.b": {"$len": "s"}, "_id": 0})", R"({"s": "xyz", "a": 7})"),
               "{ a: { b: 3 } }");
     EXPECT_EQ(project(R"({"a.b": {"$len": "s"}, "_id": 0})", R"({"s": "x", "a": {"c": 1}})"),
@@ -103,7 +102,8 @@ TEST(ProjectionExpression, ExpressionInAnExclusionProjectionIsRejected) {
 }
 
 TEST(ProjectionExpression, LiteralsAndPathsGoThroughTheParser) {
-    EXPECT_EQ(project(R"({"x": "$s", "y": "lit", "_id": 0})", R"({"s": 4})"), "{ x: 4, y: \"lit\" }");
+    EXPECT_EQ(project(R"({"x": "$s", "y": "lit", "_id": 0})", R"({"s": 4})"),
+              "{ x: 4, y: \"lit\" }");
 }
 
 }  // namespace

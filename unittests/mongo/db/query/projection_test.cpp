@@ -76,8 +76,7 @@ TEST(Projection, SliceForms) {
 
 TEST(Projection, ElemMatchReturnsFirstMatchingElement) {
     const char* doc = R"({"_id": 1, "a": [{"x": 1}, {"x": 2}, {"x": 2, "y": 1}], "b": 3})";
-    EXPECT_EQ(project(R"({"a": {"$elemMatch": {"x": 2}}})", doc),
-              "{ _id: 1, a: [ { x: 2 } ] }");
+    EXPECT_EQ(project(R"({"a": {"$elemMatch": {"x": 2}}})", doc), "{ _id: 1, a: [ { x: 2 } ] }");
     EXPECT_EQ(project(R"({"a": {"$elemMatch": {"x": 9}}, "b": 1})", doc), "{ _id: 1, b: 3 }");
     EXPECT_EQ(parseCode(R"({"a.b": {"$elemMatch": {"x": 2}}})"), 31275);
 }

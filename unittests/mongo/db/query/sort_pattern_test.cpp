@@ -84,13 +84,19 @@ TEST(SortPattern, NaturalIsIgnoredByTheComparator) {
 
 TEST(SortPattern, ParseErrorsCarryUpstreamCodes) {
     EXPECT_EQ(code(BSON("a" << 2)), 15975);
-    EXPECT_EQ(code(BSON("a" << "x")), 15974);
+    EXPECT_EQ(code(BSON("a"
+                        << "x")),
+              15974);
     EXPECT_EQ(code(BSON("a" << BSON("b" << 1))), 17312);
-    EXPECT_EQ(code(BSON("a" << BSON("$meta" << "nope"))), 31138);
+    EXPECT_EQ(code(BSON("a" << BSON("$meta"
+                                    << "nope"))),
+              31138);
     EXPECT_EQ(code(BSON("" << 1)), 40352);
     EXPECT_EQ(code(BSON("a..b" << 1)), 15998);
     EXPECT_EQ(code(BSON("a" << 1.0 << "b" << -1LL)), 0);
-    EXPECT_EQ(code(BSON("s" << BSON("$meta" << "textScore"))), 0);
+    EXPECT_EQ(code(BSON("s" << BSON("$meta"
+                                    << "textScore"))),
+              0);
 }
 
 TEST(SortPatternCollation, StringsCompareByTheCollator) {

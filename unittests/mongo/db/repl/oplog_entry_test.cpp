@@ -21,7 +21,8 @@ TEST(OplogEntry, UpdateEntryHasUpstreamFieldOrderAndTypes) {
     std::vector<std::string> names;
     for (auto el : e)
         names.push_back(el.fieldName());
-    EXPECT_EQ(names, (std::vector<std::string>{"op", "ns", "ui", "o", "o2", "ts", "t", "v", "wall"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"op", "ns", "ui", "o", "o2", "ts", "t", "v", "wall"}));
     EXPECT_EQ(e["op"].str(), "u");
     EXPECT_EQ(e["ui"].type(), BSONType::kBinData);
     EXPECT_EQ(e["ui"].binDataType(), newUUID);
@@ -35,7 +36,8 @@ TEST(OplogEntry, UpdateEntryHasUpstreamFieldOrderAndTypes) {
 
 TEST(OplogEntry, NoopEntryHasNoUuidNorO2) {
     OplogEntryParams p;
-    p.o = BSON("msg" << "initiating set");
+    p.o = BSON("msg"
+               << "initiating set");
     BSONObj e = makeOplogEntry(p, OpTime{Timestamp(1, 1), -1}, Date_t::now());
     EXPECT_EQ(e["op"].str(), "n");
     EXPECT_TRUE(e["ui"].eoo());

@@ -228,7 +228,9 @@ TEST_F(TransactionTableTest, EntriesOfOneUnitOfWorkChainEvenAcrossScopes) {
 
 TEST(OperationSessionInfo, TxnNumberNeedsASession) {
     try {
-        parseOperationSessionInfo("insert", BSON("insert" << "c" << "txnNumber" << 1LL));
+        parseOperationSessionInfo("insert", BSON("insert"
+                                                 << "c"
+                                                 << "txnNumber" << 1LL));
         FAIL();
     } catch (const DBException& ex) {
         EXPECT_EQ(ex.code(), ErrorCodes::InvalidOptions);
@@ -237,8 +239,9 @@ TEST(OperationSessionInfo, TxnNumberNeedsASession) {
 
 TEST(OperationSessionInfo, TxnNumberIsRefusedOnAStandalone) {
     try {
-        parseOperationSessionInfo("insert", BSON("insert" << "c" << "lsid" << makeLsid(1)
-                                                          << "txnNumber" << 1LL));
+        parseOperationSessionInfo("insert", BSON("insert"
+                                                 << "c"
+                                                 << "lsid" << makeLsid(1) << "txnNumber" << 1LL));
         FAIL();
     } catch (const DBException& ex) {
         EXPECT_EQ(ex.code(), ErrorCodes::IllegalOperation);
@@ -246,7 +249,9 @@ TEST(OperationSessionInfo, TxnNumberIsRefusedOnAStandalone) {
 }
 
 TEST(OperationSessionInfo, NoTxnNumberIsAPlainWrite) {
-    auto osi = parseOperationSessionInfo("insert", BSON("insert" << "c" << "lsid" << makeLsid(1)));
+    auto osi = parseOperationSessionInfo("insert", BSON("insert"
+                                                        << "c"
+                                                        << "lsid" << makeLsid(1)));
     EXPECT_FALSE(osi.isRetryableWrite());
     EXPECT_FALSE(osi.lsid.isEmpty());
 }

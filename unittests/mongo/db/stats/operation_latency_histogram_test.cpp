@@ -23,8 +23,8 @@ TEST(OperationLatencyHistogram, BucketsArePowersOfTwoThenHalvesThenPowers) {
 }
 
 TEST(OperationLatencyHistogram, EveryValueFallsInItsBucketsRange) {
-    for (uint64_t v : {uint64_t{0}, uint64_t{5}, uint64_t{1500}, uint64_t{5000},
-                       uint64_t{100000}, uint64_t{3} << 20, uint64_t{1} << 30}) {
+    for (uint64_t v : {uint64_t{0}, uint64_t{5}, uint64_t{1500}, uint64_t{5000}, uint64_t{100000},
+                       uint64_t{3} << 20, uint64_t{1} << 30}) {
         const int b = OperationLatencyHistogram::bucketFor(v);
         EXPECT_LE(OperationLatencyHistogram::lowerBound(b), v) << v;
         if (b + 1 < OperationLatencyHistogram::kMaxBuckets) {
@@ -49,7 +49,8 @@ TEST(OperationLatencyHistogram, AppendsKindsWithTotalsAndNonEmptyBuckets) {
     ASSERT_EQ(1, hist.nFields());
     EXPECT_EQ(2, hist.firstElement().Obj()["micros"].numberLong());
     EXPECT_EQ(2, hist.firstElement().Obj()["count"].numberLong());
-    EXPECT_EQ(4096, o["writes"].Obj()["histogram"].Obj().firstElement().Obj()["micros"].numberLong());
+    EXPECT_EQ(4096,
+              o["writes"].Obj()["histogram"].Obj().firstElement().Obj()["micros"].numberLong());
     EXPECT_EQ(0, o["commands"].Obj()["ops"].numberLong());
     EXPECT_TRUE(o["transactions"].isABSONObj());
     BSONObjBuilder nb;

@@ -78,16 +78,14 @@ TEST(DurableCatalog, DuplicateNamesAreRejectedWithUpstreamCodes) {
     auto e = cat->addCollection(ru.get(), "test.c", BSONObj()).getValue();
     EXPECT_EQ(cat->addCollection(ru.get(), "test.c", BSONObj()).getStatus().code(),
               ErrorCodes::NamespaceExists);
-    ASSERT_TRUE(cat->addIndex(ru.get(), e.catalogId, indexSpec("a_1", BSON("a" << 1), false),
-                              true)
-                    .isOK());
+    ASSERT_TRUE(
+        cat->addIndex(ru.get(), e.catalogId, indexSpec("a_1", BSON("a" << 1), false), true).isOK());
     EXPECT_EQ(cat->addIndex(ru.get(), e.catalogId, indexSpec("a_1", BSON("a" << 1), false), true)
                   .getStatus()
                   .code(),
               ErrorCodes::IndexAlreadyExists);
     EXPECT_EQ(cat->removeIndex(ru.get(), e.catalogId, "nope").code(), ErrorCodes::IndexNotFound);
-    EXPECT_EQ(cat->dropCollection(ru.get(), RecordId(999)).code(),
-              ErrorCodes::NamespaceNotFound);
+    EXPECT_EQ(cat->dropCollection(ru.get(), RecordId(999)).code(), ErrorCodes::NamespaceNotFound);
     w.commit();
 }
 
@@ -145,7 +143,6 @@ TEST(DurableCatalog, OrphanedTablesAreDroppedOnOpen) {
     EXPECT_TRUE(engine->hasIdent("_mdb_catalog"));
 }
 
-
 bool contains(const std::string& s, StringData part) {
     return s.find(part) != std::string::npos;
 }
@@ -161,7 +158,8 @@ TEST(DurableCatalog, BucketsCollectionsUseZstdWhateverTheEngineDefault) {
     auto regular = cat->addCollection(ru.get(), "db.a", BSONObj());
     auto buckets = cat->addCollection(ru.get(), "db.system.buckets.a",
                                       BSON("clusteredIndex" << true << "timeseries"
-                                                            << BSON("timeField" << "t")));
+                                                            << BSON("timeField"
+                                                                    << "t")));
     ASSERT_TRUE(regular.isOK() && buckets.isOK());
     w.commit();
     std::string rc = engine->getCreationString(regular.getValue().ident);
@@ -177,21 +175,22 @@ TEST(DurableCatalog, CreateConfigStringOverridesEveryDefault) {
     auto cat = std::move(DurableCatalog::open(engine.get()).getValue());
     auto ru = engine->newRecoveryUnit();
     WriteUnitOfWork w(ru.get());
-    BSONObj zlib = BSON("storageEngine" << BSON("wiredTiger" << BSON(
-                                                   "configString" << "block_compressor=zlib")));
+    BSONObj zlib = BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
+                                                                     << "block_compressor=zlib")));
     auto regular = cat->addCollection(ru.get(), "db.a", zlib);
     auto buckets = cat->addCollection(ru.get(), "db.system.buckets.b", zlib);
     ASSERT_TRUE(regular.isOK() && buckets.isOK());
     w.commit();
-    EXPECT_TRUE(contains(engine->getCreationString(regular.getValue().ident),
-                         "block_compressor=zlib"));
+    EXPECT_TRUE(
+        contains(engine->getCreationString(regular.getValue().ident), "block_compressor=zlib"));
     std::string bc = engine->getCreationString(buckets.getValue().ident);
     EXPECT_TRUE(contains(bc, "block_compressor=zlib")) << bc;
     EXPECT_FALSE(contains(bc, "block_compressor=zstd")) << bc;
     // A configString without a compressor keeps the buckets' zstd.
     auto c = DurableCatalog::tableConfigString(
         "db.system.buckets.c",
-        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString" << "split_pct=80"))));
+        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
+                                                          << "split_pct=80"))));
     ASSERT_TRUE(c.isOK());
     EXPECT_EQ(c.getValue(), "block_compressor=zstd,split_pct=80");
 }
@@ -204,12 +203,13 @@ TEST(DurableCatalog, MalformedStorageEngineOptionsGetUpstreamCodes) {
     };
     EXPECT_EQ(code(BSON("wiredTiger" << 1)), ErrorCodes::BadValue);
     EXPECT_EQ(code(BSON("rocksdb" << BSONObj())), ErrorCodes::InvalidOptions);
-    EXPECT_EQ(code(BSON("wiredTiger" << BSON("foo" << "x"))), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(code(BSON("wiredTiger" << BSON("foo"
+                                             << "x"))),
+              ErrorCodes::InvalidOptions);
     EXPECT_EQ(code(BSON("wiredTiger" << BSON("configString" << 5))), ErrorCodes::TypeMismatch);
-    EXPECT_EQ(DurableCatalog::tableConfigString("db.a", BSON("storageEngine" << 1))
-                  .getStatus()
-                  .code(),
-              ErrorCodes::BadValue);
+    EXPECT_EQ(
+        DurableCatalog::tableConfigString("db.a", BSON("storageEngine" << 1)).getStatus().code(),
+        ErrorCodes::BadValue);
     EXPECT_TRUE(DurableCatalog::tableConfigString("db.a", BSONObj()).isOK());
 
     // WiredTiger itself refuses keys it does not know: nothing is created.
@@ -220,7 +220,8 @@ TEST(DurableCatalog, MalformedStorageEngineOptionsGetUpstreamCodes) {
     WriteUnitOfWork w(ru.get());
     auto bad = cat->addCollection(
         ru.get(), "db.a",
-        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString" << "invalid_option=xxx"))));
+        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
+                                                          << "invalid_option=xxx"))));
     EXPECT_EQ(bad.getStatus().code(), ErrorCodes::BadValue);
 }
 
@@ -242,8 +243,8 @@ TEST(DurableCatalog, SnappyBucketsTablesFromOlderDataDirsStillOpen) {
         WriteUnitOfWork w2(ru.get());
         ASSERT_TRUE(rs->insertRecord(ru.get(), doc.objdata(), doc.objsize()).isOK());
         w2.commit();
-        EXPECT_TRUE(contains(engine->getCreationString(e.getValue().ident),
-                             "block_compressor=snappy"));
+        EXPECT_TRUE(
+            contains(engine->getCreationString(e.getValue().ident), "block_compressor=snappy"));
         ru.reset();
         engine->cleanShutdown();
     }

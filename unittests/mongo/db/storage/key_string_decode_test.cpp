@@ -52,10 +52,9 @@ TEST(KeyStringDecode, BigMagnitudeBelowTwoToThe64IsInvalidBSON) {
 }
 
 TEST(KeyStringDecode, LeadingZeroByteOrZeroMagnitudeIsInvalidBSON) {
-    ASSERT_EQ(key_string::toBsonSafe(bytes({33, 2, 0, 5, 0, 4}), Ordering(), "i")
-                  .getStatus()
-                  .code(),
-              ErrorCodes::InvalidBSON);
+    ASSERT_EQ(
+        key_string::toBsonSafe(bytes({33, 2, 0, 5, 0, 4}), Ordering(), "i").getStatus().code(),
+        ErrorCodes::InvalidBSON);
     ASSERT_EQ(key_string::toBsonSafe(bytes({33, 0, 0, 4}), Ordering(), "i").getStatus().code(),
               ErrorCodes::InvalidBSON);
 }
@@ -96,10 +95,9 @@ TEST(KeyStringDecode, NestingIsBoundedLikeValidateBSON) {
     // Too deep for BSON: rejected (and thousands of levels do not exhaust the stack).
     for (int levels : {201, 5000}) {
         key_string::Builder k(Ordering(), nestedArrays(levels));
-        ASSERT_EQ(key_string::toBsonSafe(k.getView(), Ordering(), k.getTypeBits())
-                      .getStatus()
-                      .code(),
-                  ErrorCodes::InvalidBSON);
+        ASSERT_EQ(
+            key_string::toBsonSafe(k.getView(), Ordering(), k.getTypeBits()).getStatus().code(),
+            ErrorCodes::InvalidBSON);
     }
 }
 

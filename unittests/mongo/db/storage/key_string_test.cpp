@@ -48,8 +48,8 @@ public:
                 break;
             case 8: {
                 std::string d = randomString();
-                b.appendBinData(name, static_cast<int>(d.size()),
-                                static_cast<BinDataType>(pick(5)), d.data());
+                b.appendBinData(name, static_cast<int>(d.size()), static_cast<BinDataType>(pick(5)),
+                                d.data());
                 break;
             }
             case 9: {
@@ -218,7 +218,12 @@ TEST(KeyString, EqualNumbersOfDifferentTypesEncodeAlike) {
 
 TEST(KeyString, RecordIdSuffixSortsWithinEqualKeys) {
     Ordering ord;
-    Builder a(ord, BSON("" << "x")), b(ord, BSON("" << "x")), c(ord, BSON("" << "y"));
+    Builder a(ord, BSON(""
+                        << "x")),
+        b(ord, BSON(""
+                    << "x")),
+        c(ord, BSON(""
+                    << "y"));
     a.appendRecordId(RecordId(2));
     b.appendRecordId(RecordId(10));
     c.appendRecordId(RecordId(1));

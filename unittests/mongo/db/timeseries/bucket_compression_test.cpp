@@ -21,8 +21,13 @@ TimeseriesOptions opts() {
 
 TEST(TimeseriesBucketCompression, NewBucketIsSortedV2WithRoundedMin) {
     std::vector<BSONObj> ms = {BSON("t" << at(1700000002000) << "v" << 2),
-                               BSON("t" << at(1700000001000) << "v" << 1 << "w" << "x")};
-    auto doc = makeNewCompressedBucket(OID::gen(), BSON("meta" << "s").firstElement(), ms, opts());
+                               BSON("t" << at(1700000001000) << "v" << 1 << "w"
+                                        << "x")};
+    auto doc = makeNewCompressedBucket(OID::gen(),
+                                       BSON("meta"
+                                            << "s")
+                                           .firstElement(),
+                                       ms, opts());
     ASSERT_TRUE(doc.isOK());
     const BSONObj& b = doc.getValue();
     EXPECT_EQ(b.getFieldDotted("control.version").numberInt(), 2);
@@ -46,8 +51,8 @@ TEST(TimeseriesBucketCompression, MissingTimeIsBadValue) {
 
 TEST(TimeseriesBucketCompression, V1BucketCompressesToSortedV2) {
     BSONObj v1 = BSON("_id" << OID::gen() << "control"
-                            << BSON("version" << 1 << "min" << BSON("t" << at(0) << "v" << 1) << "max"
-                                              << BSON("t" << at(2000) << "v" << 5))
+                            << BSON("version" << 1 << "min" << BSON("t" << at(0) << "v" << 1)
+                                              << "max" << BSON("t" << at(2000) << "v" << 5))
                             << "data"
                             << BSON("t" << BSON("0" << at(2000) << "1" << at(1000)) << "v"
                                         << BSON("0" << 5 << "1" << 1)));
@@ -63,8 +68,8 @@ TEST(TimeseriesBucketCompression, V1BucketCompressesToSortedV2) {
 }
 
 TEST(TimeseriesBucketCompression, MalformedV1FailsWith409) {
-    BSONObj bad = BSON("_id" << OID::gen() << "control" << BSON("version" << 1) << "data"
-                             << BSON("t" << 5));
+    BSONObj bad =
+        BSON("_id" << OID::gen() << "control" << BSON("version" << 1) << "data" << BSON("t" << 5));
     EXPECT_EQ(compressBucket(bad, "t").getStatus().code(),
               ErrorCodes::TimeseriesBucketCompressionFailed);
 }

@@ -26,8 +26,12 @@ TEST(TimeseriesBucketRewrite, SurvivorsKeepIdMetaAndRoundedMinTime) {
                                BSON("t" << at(kBase + 50000) << "v" << 7),
                                BSON("t" << at(kBase + 90000) << "v" << 3)};
     OID id = OID::gen();
-    BSONObj bucket =
-        makeNewCompressedBucket(id, BSON("meta" << "s").firstElement(), ms, opts()).getValue();
+    BSONObj bucket = makeNewCompressedBucket(id,
+                                             BSON("meta"
+                                                  << "s")
+                                                 .firstElement(),
+                                             ms, opts())
+                         .getValue();
     auto out = rewriteBucketWithMeasurements(bucket, {ms[2]}, opts());
     ASSERT_TRUE(out.isOK());
     const BSONObj& b = out.getValue();
@@ -43,9 +47,9 @@ TEST(TimeseriesBucketRewrite, SurvivorsKeepIdMetaAndRoundedMinTime) {
 }
 
 TEST(TimeseriesBucketRewrite, NoSurvivorIsBadValue) {
-    BSONObj bucket = makeNewCompressedBucket(OID::gen(), BSONElement(),
-                                             {BSON("t" << at(kBase))}, opts())
-                         .getValue();
+    BSONObj bucket =
+        makeNewCompressedBucket(OID::gen(), BSONElement(), {BSON("t" << at(kBase))}, opts())
+            .getValue();
     EXPECT_EQ(rewriteBucketWithMeasurements(bucket, {}, opts()).getStatus().code(),
               ErrorCodes::BadValue);
 }
@@ -56,10 +60,11 @@ TEST(TimeseriesBucketRewrite, NewBucketsSplitBySeriesSpanCountAndShape) {
     std::vector<BSONObj> ms = {
         BSON("t" << at(kBase) << "m" << BSON("b" << 1 << "a" << 2) << "v" << 1),
         BSON("t" << at(kBase + 1000) << "m" << BSON("a" << 2 << "b" << 1) << "v" << 2),
-        BSON("t" << at(kBase + 2000) << "m" << BSON("a" << 2 << "b" << 1) << "v" << 3),  // count
+        BSON("t" << at(kBase + 2000) << "m" << BSON("a" << 2 << "b" << 1) << "v" << 3),   // count
         BSON("t" << at(kBase + 2 * 3600 * 1000LL) << "m" << BSON("a" << 2 << "b" << 1)),  // span
         BSON("t" << at(kBase) << "v" << 1),
-        BSON("t" << at(kBase + 1) << "v" << "str"),  // shape change
+        BSON("t" << at(kBase + 1) << "v"
+                 << "str"),  // shape change
     };
     auto out = makeBucketsForMeasurements(ms, opts(), limits);
     ASSERT_TRUE(out.isOK());

@@ -22,9 +22,11 @@ TimeseriesOptions opts() {
 }
 
 BSONObj compressed() {
-    std::vector<BSONObj> ms = {BSON("t" << at(1700000001000) << "v" << 1 << "s" << "a"),
+    std::vector<BSONObj> ms = {BSON("t" << at(1700000001000) << "v" << 1 << "s"
+                                        << "a"),
                                BSON("t" << at(1700000002000) << "v" << 5),
-                               BSON("t" << at(1700000003000) << "v" << 3 << "s" << "b")};
+                               BSON("t" << at(1700000003000) << "v" << 3 << "s"
+                                        << "b")};
     auto doc = makeNewCompressedBucket(OID::gen(), BSON("meta" << 1).firstElement(), ms, opts());
     invariant(doc.isOK());
     return doc.getValue();
@@ -91,15 +93,13 @@ TEST(TimeseriesBucketValidation, TimeMinAfterTheEarliestMeasurementIsBadValue) {
 }
 
 TEST(TimeseriesBucketValidation, UncompressedV1BucketIsValid) {
-    BSONObj b = BSON("_id" << OID::gen() << "control"
-                           << BSON("version" << 1 << "min"
-                                             << BSON("t" << at(1699999980000) << "v" << 1)
-                                             << "max"
-                                             << BSON("t" << at(1700000002000) << "v" << 4))
-                           << "meta" << 1 << "data"
-                           << BSON("t" << BSON("0" << at(1700000001000) << "1"
-                                                   << at(1700000002000))
-                                       << "v" << BSON("0" << 1 << "1" << 4)));
+    BSONObj b =
+        BSON("_id" << OID::gen() << "control"
+                   << BSON("version" << 1 << "min" << BSON("t" << at(1699999980000) << "v" << 1)
+                                     << "max" << BSON("t" << at(1700000002000) << "v" << 4))
+                   << "meta" << 1 << "data"
+                   << BSON("t" << BSON("0" << at(1700000001000) << "1" << at(1700000002000)) << "v"
+                               << BSON("0" << 1 << "1" << 4)));
     Status s = validateBucket(b, opts(), nullptr);
     EXPECT_TRUE(s.isOK()) << s;
 }
@@ -111,7 +111,8 @@ TEST(TimeseriesBucketValidation, CountDisagreeingWithDataIsBadValue) {
 
 TEST(TimeseriesBucketValidation, MaxDisagreeingWithDataIsBadValue) {
     BSONObj good = compressed();
-    BSONObj max = BSON("t" << at(1700000003000) << "v" << 6 << "s" << "b");
+    BSONObj max = BSON("t" << at(1700000003000) << "v" << 6 << "s"
+                           << "b");
     BSONObj b = withControlField(good, "max", BSON("" << max).firstElement());
     Status s = validateBucket(b, opts(), nullptr);
     EXPECT_EQ(ErrorCodes::BadValue, s.code());
@@ -159,10 +160,10 @@ TEST(TimeseriesBucketValidation, V1TimeIndexesMustCountFromZero) {
 }
 
 TEST(TimeseriesBucketValidation, MissingTimeFieldIsBadValue) {
-    BSONObj b = BSON("_id" << OID::gen() << "control"
-                           << BSON("version" << 1 << "min" << BSON("v" << 1) << "max"
-                                             << BSON("v" << 1))
-                           << "data" << BSON("v" << BSON("0" << 1)));
+    BSONObj b =
+        BSON("_id" << OID::gen() << "control"
+                   << BSON("version" << 1 << "min" << BSON("v" << 1) << "max" << BSON("v" << 1))
+                   << "data" << BSON("v" << BSON("0" << 1)));
     EXPECT_EQ(ErrorCodes::BadValue, validateBucket(b, opts(), nullptr).code());
 }
 

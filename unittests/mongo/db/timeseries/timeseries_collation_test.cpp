@@ -29,8 +29,9 @@ constexpr long long kBase = 1700000000000LL;
 const CollatorInterfaceMock kLower(CollatorInterfaceMock::MockType::kToLowerString);
 
 BSONObj m(long long offsetMs, StringData s) {
-    return BSON("t" << Date_t::fromMillisSinceEpoch(kBase + offsetMs) << "m" << "s1" << "s"
-                    << s);
+    return BSON("t" << Date_t::fromMillisSinceEpoch(kBase + offsetMs) << "m"
+                    << "s1"
+                    << "s" << s);
 }
 
 TimeseriesOptions options() {
@@ -41,16 +42,24 @@ TimeseriesOptions options() {
 
 TEST(TimeseriesCollationMinMax, SimpleOrderIsBinary) {
     MinMax mm;
-    mm.update(BSON("s" << "a"), std::nullopt);
-    mm.update(BSON("s" << "B"), std::nullopt);
+    mm.update(BSON("s"
+                   << "a"),
+              std::nullopt);
+    mm.update(BSON("s"
+                   << "B"),
+              std::nullopt);
     EXPECT_EQ(mm.min()["s"].str(), "B");
     EXPECT_EQ(mm.max()["s"].str(), "a");
 }
 
 TEST(TimeseriesCollationMinMax, CollatorOrdersStringsButKeepsOriginals) {
     MinMax mm(&kLower);
-    mm.update(BSON("s" << "a"), std::nullopt);
-    mm.update(BSON("s" << "B"), std::nullopt);
+    mm.update(BSON("s"
+                   << "a"),
+              std::nullopt);
+    mm.update(BSON("s"
+                   << "B"),
+              std::nullopt);
     EXPECT_EQ(mm.min()["s"].str(), "a");
     EXPECT_EQ(mm.max()["s"].str(), "B");
 }
@@ -65,36 +74,57 @@ TEST(TimeseriesCollationMinMax, CollatorAppliesInsideObjectsAndArrays) {
 
 TEST(TimeseriesCollationMinMax, EqualUnderCollationKeepsFirstSeen) {
     MinMax mm(&kLower);
-    mm.update(BSON("s" << "abc"), std::nullopt);
-    mm.update(BSON("s" << "ABC"), std::nullopt);
+    mm.update(BSON("s"
+                   << "abc"),
+              std::nullopt);
+    mm.update(BSON("s"
+                   << "ABC"),
+              std::nullopt);
     EXPECT_EQ(mm.min()["s"].str(), "abc");
     EXPECT_EQ(mm.max()["s"].str(), "abc");
 }
 
 TEST(TimeseriesCollationMinMax, ParsedStateKeepsComparingWithCollator) {
-    MinMax mm = MinMax::parseFromBSON(BSON("s" << "a"), BSON("s" << "B"), &kLower);
+    MinMax mm = MinMax::parseFromBSON(BSON("s"
+                                           << "a"),
+                                      BSON("s"
+                                           << "B"),
+                                      &kLower);
     MinMax copy = mm;
-    copy.update(BSON("s" << "b"), std::nullopt);  // between "a" and "B" under the collator
+    copy.update(BSON("s"
+                     << "b"),
+                std::nullopt);  // between "a" and "B" under the collator
     EXPECT_EQ(copy.min()["s"].str(), "a");
     EXPECT_EQ(copy.max()["s"].str(), "B");
-    copy.update(BSON("s" << "c"), std::nullopt);
+    copy.update(BSON("s"
+                     << "c"),
+                std::nullopt);
     EXPECT_EQ(copy.max()["s"].str(), "c");
 }
 
 TEST(TimeseriesCollationBuckets, NewCompressedBucketUsesCollator) {
-    auto doc = makeNewCompressedBucket(OID::gen(), BSON("meta" << "s1").firstElement(),
+    auto doc = makeNewCompressedBucket(OID::gen(),
+                                       BSON("meta"
+                                            << "s1")
+                                           .firstElement(),
                                        {m(0, "a"), m(1, "B")}, options(), &kLower);
     ASSERT_TRUE(doc.isOK()) << doc.getStatus();
     EXPECT_EQ(doc.getValue().getFieldDotted("control.min.s").str(), "a");
     EXPECT_EQ(doc.getValue().getFieldDotted("control.max.s").str(), "B");
-    auto simple = makeNewCompressedBucket(OID::gen(), BSON("meta" << "s1").firstElement(),
+    auto simple = makeNewCompressedBucket(OID::gen(),
+                                          BSON("meta"
+                                               << "s1")
+                                              .firstElement(),
                                           {m(0, "a"), m(1, "B")}, options());
     ASSERT_TRUE(simple.isOK());
     EXPECT_EQ(simple.getValue().getFieldDotted("control.max.s").str(), "a");
 }
 
 TEST(TimeseriesCollationBuckets, RewriteAndNewBucketsUseCollator) {
-    auto source = makeNewCompressedBucket(OID::gen(), BSON("meta" << "s1").firstElement(),
+    auto source = makeNewCompressedBucket(OID::gen(),
+                                          BSON("meta"
+                                               << "s1")
+                                              .firstElement(),
                                           {m(0, "a"), m(1, "B"), m(2, "c")}, options(), &kLower);
     ASSERT_TRUE(source.isOK());
     auto rewritten = rewriteBucketWithMeasurements(source.getValue(), {m(0, "a"), m(1, "B")},
@@ -110,14 +140,20 @@ TEST(TimeseriesCollationBuckets, RewriteAndNewBucketsUseCollator) {
 }
 
 TEST(TimeseriesCollationBuckets, ReopenedBucketKeepsCollator) {
-    auto doc = makeNewCompressedBucket(OID::gen(), BSON("meta" << "s1").firstElement(),
+    auto doc = makeNewCompressedBucket(OID::gen(),
+                                       BSON("meta"
+                                            << "s1")
+                                           .firstElement(),
                                        {m(0, "a"), m(1, "B")}, options(), &kLower);
     ASSERT_TRUE(doc.isOK());
-    bucket_catalog::BucketKey key("uuid-1", BSON("meta" << "s1"));
+    bucket_catalog::BucketKey key("uuid-1", BSON("meta"
+                                                 << "s1"));
     std::shared_ptr<const StringComparator> collator = kLower.clone();
     auto bucket = bucket_catalog::loadBucket(key, options(), doc.getValue(), collator);
     ASSERT_TRUE(bucket.isOK()) << bucket.getStatus();
-    bucket.getValue()->minmax.update(BSON("s" << "b"), std::nullopt);
+    bucket.getValue()->minmax.update(BSON("s"
+                                          << "b"),
+                                     std::nullopt);
     EXPECT_EQ(bucket.getValue()->minmax.max()["s"].str(), "B");
 }
 
@@ -194,11 +230,18 @@ TEST(TimeseriesCollationPredicates, NonStringAndMetaPredicatesStillMapped) {
 }
 
 TEST(TimeseriesCollationMinMaxRewrite, ExactBoundsUseCollator) {
-    auto bucket = makeNewCompressedBucket(
-        OID::gen(), BSON("meta" << "s1").firstElement(),
-        {BSON("t" << Date_t::fromMillisSinceEpoch(kBase) << "o" << BSON("x" << "a")),
-         BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 1) << "o" << BSON("x" << "B"))},
-        options(), &kLower);
+    auto bucket =
+        makeNewCompressedBucket(OID::gen(),
+                                BSON("meta"
+                                     << "s1")
+                                    .firstElement(),
+                                {BSON("t" << Date_t::fromMillisSinceEpoch(kBase) << "o"
+                                          << BSON("x"
+                                                  << "a")),
+                                 BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 1) << "o"
+                                          << BSON("x"
+                                                  << "B"))},
+                                options(), &kLower);
     ASSERT_TRUE(bucket.isOK());
     bool unpacked = false;
     BSONObj exact = DocumentSourceInternalTimeseriesExactMinMax::makeBoundsExact(

@@ -25,7 +25,8 @@ std::string fromBuckets(StringData key) {
 }
 
 int specCode(StringData spec) {
-    return static_cast<int>(createBucketsIndexFromTimeseriesIndex(opts(), fromjson(spec)).getStatus().code());
+    return static_cast<int>(
+        createBucketsIndexFromTimeseriesIndex(opts(), fromjson(spec)).getStatus().code());
 }
 
 TEST(TimeseriesIndexConversion, TimeAscendingAndDescending) {
@@ -57,13 +58,15 @@ TEST(TimeseriesIndexConversion, InvalidKeys) {
 }
 
 TEST(TimeseriesIndexConversion, ShardKeyUsesOnlyMinTime) {
-    auto r = createBucketsShardKeySpecFromTimeseriesShardKeySpec(opts(), fromjson(R"({"m": 1, "t": 1})"));
+    auto r = createBucketsShardKeySpecFromTimeseriesShardKeySpec(opts(),
+                                                                 fromjson(R"({"m": 1, "t": 1})"));
     ASSERT_TRUE(r.isOK());
     EXPECT_EQ(r.getValue().toString(), "{ meta: 1, control.min.t: 1 }");
 }
 
 TEST(TimeseriesIndexConversion, ReverseMapping) {
-    EXPECT_EQ(fromBuckets(R"({"meta": 1, "control.min.t": 1, "control.max.t": 1})"), "{ m: 1, t: 1 }");
+    EXPECT_EQ(fromBuckets(R"({"meta": 1, "control.min.t": 1, "control.max.t": 1})"),
+              "{ m: 1, t: 1 }");
     EXPECT_EQ(fromBuckets(R"({"control.max.t": -1, "control.min.t": -1})"), "{ t: -1 }");
     EXPECT_EQ(fromBuckets(R"({"control.min.t": 1})"), "{ t: 1 }");
     EXPECT_EQ(fromBuckets(R"({"control.min.x": 1, "control.max.x": 1})"), "{ x: 1 }");
@@ -78,26 +81,33 @@ TEST(TimeseriesIndexConversion, ReverseMapping) {
 }
 
 TEST(TimeseriesIndexConversion, RejectedOptions) {
-    EXPECT_EQ(specCode(R"({"key": {"m": 1}, "name": "a", "unique": true})"), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(specCode(R"({"key": {"m": 1}, "name": "a", "unique": true})"),
+              ErrorCodes::InvalidOptions);
     EXPECT_EQ(specCode(R"({"key": {"m": 1}, "name": "a", "unique": false})"), 0);
     EXPECT_EQ(specCode(R"({"key": {"x": "text"}, "name": "a"})"), ErrorCodes::InvalidOptions);
-    EXPECT_EQ(specCode(R"({"key": {"x": 1}, "name": "a", "sparse": true})"), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(specCode(R"({"key": {"x": 1}, "name": "a", "sparse": true})"),
+              ErrorCodes::InvalidOptions);
     EXPECT_EQ(specCode(R"({"key": {"m": 1, "t": 1}, "name": "a", "sparse": true})"), 0);
     EXPECT_EQ(specCode(R"({"key": {"m": 1}, "name": "a", "partialFilterExpression": {"m": 1},
-                          "collation": {"locale": "en"}})"), ErrorCodes::IndexOptionsConflict);
+                          "collation": {"locale": "en"}})"),
+              ErrorCodes::IndexOptionsConflict);
     EXPECT_EQ(specCode(R"({"key": {"x": "hashed"}, "name": "a"})"), ErrorCodes::CannotCreateIndex);
 }
 
 TEST(TimeseriesIndexConversion, TtlRules) {
     EXPECT_EQ(specCode(R"({"key": {"t": 1, "m": 1}, "name": "a", "expireAfterSeconds": 10,
-                          "partialFilterExpression": {"m": 1}})"), ErrorCodes::CannotCreateIndex);
+                          "partialFilterExpression": {"m": 1}})"),
+              ErrorCodes::CannotCreateIndex);
     EXPECT_EQ(specCode(R"({"key": {"x": 1}, "name": "a", "expireAfterSeconds": 10,
-                          "partialFilterExpression": {"m": 1}})"), ErrorCodes::InvalidOptions);
+                          "partialFilterExpression": {"m": 1}})"),
+              ErrorCodes::InvalidOptions);
     EXPECT_EQ(specCode(R"({"key": {"t": 1}, "name": "a", "expireAfterSeconds": 10})"),
               ErrorCodes::InvalidOptions);
     EXPECT_EQ(specCode(R"({"key": {"t": 1}, "name": "a", "expireAfterSeconds": 10,
-                          "partialFilterExpression": {"x": 1}})"), ErrorCodes::InvalidOptions);
-    auto r = createBucketsIndexFromTimeseriesIndex(opts(), fromjson(R"({"key": {"t": 1}, "name": "a",
+                          "partialFilterExpression": {"x": 1}})"),
+              ErrorCodes::InvalidOptions);
+    auto r =
+        createBucketsIndexFromTimeseriesIndex(opts(), fromjson(R"({"key": {"t": 1}, "name": "a",
         "expireAfterSeconds": 10, "partialFilterExpression": {"m": {"$gt": 5}}})"));
     ASSERT_TRUE(r.isOK()) << r.getStatus();
     EXPECT_EQ(r.getValue()["key"].Obj().toString(), "{ control.min.t: 1 }");
@@ -106,7 +116,8 @@ TEST(TimeseriesIndexConversion, TtlRules) {
 }
 
 TEST(TimeseriesIndexConversion, OriginalSpecOnlyWhenNeeded) {
-    auto plain = createBucketsIndexFromTimeseriesIndex(opts(), fromjson(R"({"key": {"t": 1, "m": 1}, "name": "n"})"));
+    auto plain = createBucketsIndexFromTimeseriesIndex(
+        opts(), fromjson(R"({"key": {"t": 1, "m": 1}, "name": "n"})"));
     ASSERT_TRUE(plain.isOK());
     EXPECT_FALSE(plain.getValue().hasField("originalSpec"));
     EXPECT_EQ(plain.getValue().toString(),
@@ -120,14 +131,17 @@ TEST(TimeseriesIndexConversion, OriginalSpecOnlyWhenNeeded) {
 }
 
 TEST(TimeseriesIndexConversion, ListIndexesView) {
-    auto withOriginal = fromjson(R"({"v": 2, "key": {"control.min.x": 1, "control.max.x": 1}, "name": "x_1",
+    auto withOriginal =
+        fromjson(R"({"v": 2, "key": {"control.min.x": 1, "control.max.x": 1}, "name": "x_1",
                                     "originalSpec": {"v": 2, "key": {"x": 1}, "name": "x_1"}})");
     EXPECT_EQ(createTimeseriesIndexFromBucketsIndex(opts(), withOriginal)->toString(),
               R"({ v: 2, key: { x: 1 }, name: "x_1" })");
-    auto defaultIndex = fromjson(R"({"v": 2, "key": {"meta": 1, "control.min.t": 1, "control.max.t": 1}, "name": "m_1_t_1"})");
+    auto defaultIndex = fromjson(
+        R"({"v": 2, "key": {"meta": 1, "control.min.t": 1, "control.max.t": 1}, "name": "m_1_t_1"})");
     EXPECT_EQ(createTimeseriesIndexFromBucketsIndex(opts(), defaultIndex)->toString(),
               R"({ v: 2, key: { m: 1, t: 1 }, name: "m_1_t_1" })");
-    EXPECT_FALSE(createTimeseriesIndexFromBucketsIndex(opts(), fromjson(R"({"v": 2, "key": {"data.x": 1}, "name": "raw"})")));
+    EXPECT_FALSE(createTimeseriesIndexFromBucketsIndex(
+        opts(), fromjson(R"({"v": 2, "key": {"data.x": 1}, "name": "raw"})")));
 }
 
 TEST(TimeseriesIndexConversion, PartialFilterTranslation) {
@@ -140,9 +154,11 @@ TEST(TimeseriesIndexConversion, PartialFilterTranslation) {
     EXPECT_EQ(t(R"({"x": {"$gt": 5}})"), "{ control.max.x: { $_internalExprGt: 5 } }");
     EXPECT_EQ(t(R"({"x": {"$lte": 5}})"), "{ control.min.x: { $_internalExprLte: 5 } }");
     EXPECT_EQ(t(R"({"x": 5})"),
-              "{ $and: [ { control.min.x: { $_internalExprLte: 5 } }, { control.max.x: { $_internalExprGte: 5 } } ] }");
-    EXPECT_EQ(t(R"({"x": {"$exists": true}})"),
-              "{ $and: [ { control.min.x: { $exists: true } }, { control.max.x: { $exists: true } } ] }");
+              "{ $and: [ { control.min.x: { $_internalExprLte: 5 } }, { control.max.x: { "
+              "$_internalExprGte: 5 } } ] }");
+    EXPECT_EQ(
+        t(R"({"x": {"$exists": true}})"),
+        "{ $and: [ { control.min.x: { $exists: true } }, { control.max.x: { $exists: true } } ] }");
     EXPECT_EQ(t(R"({"$or": [{"m": 1}, {"x": {"$lt": 2}}]})"),
               "{ $or: [ { meta: 1 }, { control.min.x: { $_internalExprLt: 2 } } ] }");
     EXPECT_EQ(t(R"({"x": {"$in": [1, 2]}})"), "error 72");
@@ -152,13 +168,19 @@ TEST(TimeseriesIndexConversion, PartialFilterTranslation) {
     auto timeGt = translatePartialFilterExpression(
         opts(), fromjson(R"({"t": {"$gt": {"$date": "2024-01-01T00:00:00Z"}}})"));
     ASSERT_TRUE(timeGt.isOK());
-    EXPECT_NE(timeGt.getValue().toString().find("control.max.t: { $_internalExprGt"), std::string::npos);
-    EXPECT_NE(timeGt.getValue().toString().find("control.min.t: { $_internalExprGt"), std::string::npos);
+    EXPECT_NE(timeGt.getValue().toString().find("control.max.t: { $_internalExprGt"),
+              std::string::npos);
+    EXPECT_NE(timeGt.getValue().toString().find("control.min.t: { $_internalExprGt"),
+              std::string::npos);
 }
 
 TEST(TimeseriesIndexConversion, ReopeningIndexDetection) {
-    EXPECT_TRUE(isReopeningIndex(opts(), fromjson(R"({"key": {"meta": 1, "control.min.t": 1, "control.max.t": 1}})")));
-    EXPECT_FALSE(isReopeningIndex(opts(), fromjson(R"({"key": {"meta": 1, "control.min.t": 1}, "partialFilterExpression": {"meta": 1}})")));
+    EXPECT_TRUE(isReopeningIndex(
+        opts(), fromjson(R"({"key": {"meta": 1, "control.min.t": 1, "control.max.t": 1}})")));
+    EXPECT_FALSE(isReopeningIndex(
+        opts(),
+        fromjson(
+            R"({"key": {"meta": 1, "control.min.t": 1}, "partialFilterExpression": {"meta": 1}})")));
     EXPECT_FALSE(isReopeningIndex(opts(), fromjson(R"({"key": {"control.min.t": 1}})")));
 }
 

@@ -34,31 +34,44 @@ TEST(TimeseriesOptions, DefaultsAreSecondsAndOneHour) {
 }
 
 TEST(TimeseriesOptions, GranularityFillsSpanButNotRounding) {
-    EXPECT_EQ(normalized(R"({"timeField": "t", "metaField": "m", "granularity": "minutes"})"),
-              R"({ timeField: "t", metaField: "m", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
-    EXPECT_EQ(normalized(R"({"timeField": "t", "granularity": "hours", "bucketMaxSpanSeconds": 2592000})"),
+    EXPECT_EQ(
+        normalized(R"({"timeField": "t", "metaField": "m", "granularity": "minutes"})"),
+        R"({ timeField: "t", metaField: "m", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
+    EXPECT_EQ(normalized(
+                  R"({"timeField": "t", "granularity": "hours", "bucketMaxSpanSeconds": 2592000})"),
               R"({ timeField: "t", granularity: "hours", bucketMaxSpanSeconds: 2592000 })");
 }
 
 TEST(TimeseriesOptions, FixedBucketingKeepsBothValues) {
-    EXPECT_EQ(normalized(R"({"timeField": "t", "bucketMaxSpanSeconds": 100, "bucketRoundingSeconds": 100})"),
-              R"({ timeField: "t", bucketRoundingSeconds: 100, bucketMaxSpanSeconds: 100 })");
+    EXPECT_EQ(
+        normalized(
+            R"({"timeField": "t", "bucketMaxSpanSeconds": 100, "bucketRoundingSeconds": 100})"),
+        R"({ timeField: "t", bucketRoundingSeconds: 100, bucketMaxSpanSeconds: 100 })");
 }
 
 TEST(TimeseriesOptions, BucketingParameterErrorsAreInvalidOptions) {
     const std::string invalid = "error 72";
-    EXPECT_EQ(normalized(R"({"timeField": "t", "granularity": "seconds", "bucketMaxSpanSeconds": 100})"), invalid);
-    EXPECT_EQ(normalized(R"({"timeField": "t", "granularity": "seconds", "bucketRoundingSeconds": 60})"), invalid);
+    EXPECT_EQ(
+        normalized(R"({"timeField": "t", "granularity": "seconds", "bucketMaxSpanSeconds": 100})"),
+        invalid);
+    EXPECT_EQ(
+        normalized(R"({"timeField": "t", "granularity": "seconds", "bucketRoundingSeconds": 60})"),
+        invalid);
     EXPECT_EQ(normalized(R"({"timeField": "t", "bucketMaxSpanSeconds": 100})"), invalid);
     EXPECT_EQ(normalized(R"({"timeField": "t", "bucketRoundingSeconds": 100})"), invalid);
-    EXPECT_EQ(normalized(R"({"timeField": "t", "bucketMaxSpanSeconds": 100, "bucketRoundingSeconds": 50})"), invalid);
+    EXPECT_EQ(
+        normalized(
+            R"({"timeField": "t", "bucketMaxSpanSeconds": 100, "bucketRoundingSeconds": 50})"),
+        invalid);
 }
 
 TEST(TimeseriesOptions, IdlRejectsOutOfRangeSpanWithBadValue) {
-    auto sw = TimeseriesOptions::parseNoThrow(fromjson(R"({"timeField": "t", "bucketMaxSpanSeconds": 31536001})"));
+    auto sw = TimeseriesOptions::parseNoThrow(
+        fromjson(R"({"timeField": "t", "bucketMaxSpanSeconds": 31536001})"));
     ASSERT_FALSE(sw.isOK());
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::BadValue);
-    sw = TimeseriesOptions::parseNoThrow(fromjson(R"({"timeField": "t", "bucketRoundingSeconds": 0})"));
+    sw = TimeseriesOptions::parseNoThrow(
+        fromjson(R"({"timeField": "t", "bucketRoundingSeconds": 0})"));
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::BadValue);
     sw = TimeseriesOptions::parseNoThrow(fromjson(R"({"timeField": "t", "foo": 1})"));
     EXPECT_EQ(sw.getStatus().code(), ErrorCodes::IDLUnknownField);
@@ -82,17 +95,22 @@ TEST(TimeseriesOptions, TimeAndMetaFieldRules) {
 
 TEST(TimeseriesOptions, CreateCommandWhitelist) {
     auto code = [](StringData json, bool buckets = false) {
-        return static_cast<int>(validateCreateCommandFields("db.c", fromjson(json), buckets).code());
+        return static_cast<int>(
+            validateCreateCommandFields("db.c", fromjson(json), buckets).code());
     };
     EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "expireAfterSeconds": 10,
                        "collation": {"locale": "en"}, "writeConcern": {"w": 1}, "$db": "db",
-                       "capped": false})"), 0);
+                       "capped": false})"),
+              0);
     EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "capped": true})"),
               ErrorCodes::InvalidOptions);
     EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "validator": {}})"),
               ErrorCodes::InvalidOptions);
-    EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "validator": {}})", true), 0);
-    EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "clusteredIndex": true})", true), 0);
+    EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "validator": {}})", true),
+              0);
+    EXPECT_EQ(
+        code(R"({"create": "c", "timeseries": {"timeField": "t"}, "clusteredIndex": true})", true),
+        0);
     EXPECT_EQ(code(R"({"create": "c", "timeseries": {"timeField": "t"}, "viewOn": "x"})", true),
               ErrorCodes::InvalidOptions);
     auto s = validateCreateCommandFields("db.c", fromjson(R"({"create": "c", "size": 1})"), false);
@@ -101,9 +119,15 @@ TEST(TimeseriesOptions, CreateCommandWhitelist) {
 
 TEST(TimeseriesOptions, ExpireAfterSecondsRules) {
     EXPECT_TRUE(validateExpireAfterSeconds(BSON("e" << 10).firstElement()).isOK());
-    EXPECT_EQ(validateExpireAfterSeconds(BSON("e" << -1).firstElement()).code(), ErrorCodes::InvalidOptions);
-    EXPECT_EQ(validateExpireAfterSeconds(BSON("e" << "x").firstElement()).code(), ErrorCodes::TypeMismatch);
-    EXPECT_EQ(validateExpireAfterSeconds(BSON("e" << 1e12).firstElement()).code(), ErrorCodes::InvalidOptions);
+    EXPECT_EQ(validateExpireAfterSeconds(BSON("e" << -1).firstElement()).code(),
+              ErrorCodes::InvalidOptions);
+    EXPECT_EQ(validateExpireAfterSeconds(BSON("e"
+                                              << "x")
+                                             .firstElement())
+                  .code(),
+              ErrorCodes::TypeMismatch);
+    EXPECT_EQ(validateExpireAfterSeconds(BSON("e" << 1e12).firstElement()).code(),
+              ErrorCodes::InvalidOptions);
 }
 
 TEST(TimeseriesOptions, GranularityTransitions) {
@@ -122,26 +146,33 @@ std::string collMod(StringData current, StringData mod) {
     auto sw = applyTimeseriesOptionsModifications(cur, CollModTimeseries::parse(fromjson(mod)));
     if (!sw.isOK())
         return "error " + std::to_string(static_cast<int>(sw.getStatus().code()));
-    return (sw.getValue().changed ? "changed " : "same ") + sw.getValue().options.toBSON().toString();
+    return (sw.getValue().changed ? "changed " : "same ") +
+           sw.getValue().options.toBSON().toString();
 }
 
 TEST(TimeseriesOptionsCollMod, GranularityBecomesCoarser) {
     EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"granularity": "minutes"})"),
               R"(changed { timeField: "t", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
-    EXPECT_EQ(collMod(R"({"timeField": "t", "granularity": "minutes"})", R"({"granularity": "minutes"})"),
-              R"(same { timeField: "t", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
-    EXPECT_EQ(collMod(R"({"timeField": "t", "granularity": "hours"})", R"({"granularity": "seconds"})"),
+    EXPECT_EQ(
+        collMod(R"({"timeField": "t", "granularity": "minutes"})", R"({"granularity": "minutes"})"),
+        R"(same { timeField: "t", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
+    EXPECT_EQ(
+        collMod(R"({"timeField": "t", "granularity": "hours"})", R"({"granularity": "seconds"})"),
+        "error 72");
+    EXPECT_EQ(collMod(R"({"timeField": "t"})",
+                      R"({"granularity": "minutes", "bucketMaxSpanSeconds": 100})"),
               "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"granularity": "minutes", "bucketMaxSpanSeconds": 100})"),
+    EXPECT_EQ(collMod(R"({"timeField": "t"})",
+                      R"({"granularity": "minutes", "bucketRoundingSeconds": 3600})"),
               "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"granularity": "minutes", "bucketRoundingSeconds": 3600})"),
-              "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"granularity": "minutes", "bucketMaxSpanSeconds": 86400})"),
+    EXPECT_EQ(collMod(R"({"timeField": "t"})",
+                      R"({"granularity": "minutes", "bucketMaxSpanSeconds": 86400})"),
               R"(changed { timeField: "t", granularity: "minutes", bucketMaxSpanSeconds: 86400 })");
 }
 
 TEST(TimeseriesOptionsCollMod, FixedParametersToGranularityMustNotShrink) {
-    const char* fixed = R"({"timeField": "t", "bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})";
+    const char* fixed =
+        R"({"timeField": "t", "bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})";
     EXPECT_EQ(collMod(fixed, R"({"granularity": "seconds"})"), "error 72");
     EXPECT_EQ(collMod(fixed, R"({"granularity": "minutes"})"), "error 72");  // rounding 3600 < 7200
     EXPECT_EQ(collMod(fixed, R"({"granularity": "hours"})"),
@@ -150,17 +181,24 @@ TEST(TimeseriesOptionsCollMod, FixedParametersToGranularityMustNotShrink) {
 
 TEST(TimeseriesOptionsCollMod, SpanAndRoundingRules) {
     EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"bucketMaxSpanSeconds": 7200})"), "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 3600})"),
+    EXPECT_EQ(collMod(R"({"timeField": "t"})",
+                      R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 3600})"),
               "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"bucketMaxSpanSeconds": 1800, "bucketRoundingSeconds": 1800})"),
+    EXPECT_EQ(collMod(R"({"timeField": "t"})",
+                      R"({"bucketMaxSpanSeconds": 1800, "bucketRoundingSeconds": 1800})"),
               "error 72");
-    EXPECT_EQ(collMod(R"({"timeField": "t"})", R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})"),
-              R"(changed { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
-    const char* fixed = R"({"timeField": "t", "bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})";
-    EXPECT_EQ(collMod(fixed, R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})"),
-              R"(same { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
-    EXPECT_EQ(collMod(fixed, R"({})"),
-              R"(same { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
+    EXPECT_EQ(
+        collMod(R"({"timeField": "t"})",
+                R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})"),
+        R"(changed { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
+    const char* fixed =
+        R"({"timeField": "t", "bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})";
+    EXPECT_EQ(
+        collMod(fixed, R"({"bucketMaxSpanSeconds": 7200, "bucketRoundingSeconds": 7200})"),
+        R"(same { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
+    EXPECT_EQ(
+        collMod(fixed, R"({})"),
+        R"(same { timeField: "t", bucketRoundingSeconds: 7200, bucketMaxSpanSeconds: 7200 })");
 }
 
 TEST(TimeseriesOptions, RoundingFloorsIncludingNegativeTimes) {
@@ -175,13 +213,16 @@ TEST(TimeseriesOptions, RoundingFloorsIncludingNegativeTimes) {
 }
 
 TEST(TimeseriesOptions, ViewPipeline) {
-    auto stage = generateViewPipelineStage(parse(R"({"timeField": "t", "metaField": "m", "granularity": "hours"})"));
-    EXPECT_EQ(stage.toString(),
-              R"({ $_internalUnpackBucket: { timeField: "t", metaField: "m", bucketMaxSpanSeconds: 2592000 } })");
+    auto stage = generateViewPipelineStage(
+        parse(R"({"timeField": "t", "metaField": "m", "granularity": "hours"})"));
+    EXPECT_EQ(
+        stage.toString(),
+        R"({ $_internalUnpackBucket: { timeField: "t", metaField: "m", bucketMaxSpanSeconds: 2592000 } })");
     EXPECT_EQ(stage.firstElement().Obj()["bucketMaxSpanSeconds"].type(), BSONType::kNumberInt);
     auto noMeta = generateViewPipeline(parse(R"({"timeField": "t"})"));
     ASSERT_EQ(noMeta.size(), 1u);
-    EXPECT_EQ(noMeta[0].toString(), R"({ $_internalUnpackBucket: { timeField: "t", bucketMaxSpanSeconds: 3600 } })");
+    EXPECT_EQ(noMeta[0].toString(),
+              R"({ $_internalUnpackBucket: { timeField: "t", bucketMaxSpanSeconds: 3600 } })");
 }
 
 TEST(TimeseriesOptions, ValidatorShapes) {
@@ -203,12 +244,14 @@ TEST(TimeseriesOptions, BucketsOptionsAndViewFilter) {
     EXPECT_TRUE(buckets["clusteredIndex"].trueValue());
     EXPECT_EQ(buckets["expireAfterSeconds"].type(), BSONType::kNumberLong);
     auto view = filterBucketsOptionsForView(buckets);
-    EXPECT_EQ(view.toString(),
-              R"({ timeseries: { timeField: "t", metaField: "m", granularity: "seconds", bucketMaxSpanSeconds: 3600 }, expireAfterSeconds: 30 })");
+    EXPECT_EQ(
+        view.toString(),
+        R"({ timeseries: { timeField: "t", metaField: "m", granularity: "seconds", bucketMaxSpanSeconds: 3600 }, expireAfterSeconds: 30 })");
 }
 
 TEST(TimeseriesOptions, DefaultIndexOnlyWithMeta) {
-    auto spec = generateDefaultIndexSpec(parse(R"({"timeField": "t", "metaField": "m"})"), BSONObj());
+    auto spec =
+        generateDefaultIndexSpec(parse(R"({"timeField": "t", "metaField": "m"})"), BSONObj());
     ASSERT_TRUE(spec);
     EXPECT_EQ(spec->toString(),
               R"({ v: 2, key: { meta: 1, control.min.t: 1, control.max.t: 1 }, name: "m_1_t_1" })");

@@ -26,7 +26,8 @@ int applyCode(StringData pre, StringData diff) {
 
 TEST(DocDiffApplier, SpecExampleOnePlainDocumentDiff) {
     const char* pre = R"({"_id": 1, "a": 1, "b": 2, "c": {"d": 1, "e": 2}})";
-    const char* diff = R"({"d": {"b": false}, "u": {"a": 10}, "i": {"f": 5}, "sc": {"u": {"e": 3}}})";
+    const char* diff =
+        R"({"d": {"b": false}, "u": {"a": 10}, "i": {"f": 5}, "sc": {"u": {"e": 3}}})";
     EXPECT_EQ(applyStr(pre, diff), "{ _id: 1, a: 10, c: { d: 1, e: 3 }, f: 5 }");
     // Applying again gives the same document.
     auto once = applyDiff(fromjson(pre), fromjson(diff));
@@ -57,7 +58,7 @@ BSONObj binDoc(StringData name, const std::vector<unsigned char>& bytes, BinData
 
 TEST(DocDiffApplier, SpecExampleThreeBinarySectionAppendsColumnBytes) {
     std::vector<unsigned char> t = {0x09, 0x00, 0x00, 0x68, 0xE5, 0xCF, 0x8B, 0x01, 0x00, 0x00,
-                                    0x80, 0x0E, 0x7D, 0, 0, 0, 0, 0, 0, 0x00};
+                                    0x80, 0x0E, 0x7D, 0,    0,    0,    0,    0,    0,    0x00};
     std::vector<unsigned char> tail = {0x80, 0x0D, 0x7D, 0, 0, 0, 0, 0, 0, 0x00};
     std::vector<unsigned char> expected(t.begin(), t.begin() + 10);
     expected.insert(expected.end(), tail.begin(), tail.end());
@@ -71,8 +72,8 @@ TEST(DocDiffApplier, SpecExampleThreeBinarySectionAppendsColumnBytes) {
         entry.append("o", 10);
         entry.appendBinData("d", static_cast<int>(tail.size()), BinDataGeneral, tail.data());
     }
-    BSONObj diff = BSON("scontrol" << BSON("u" << BSON("count" << 3)) << "sdata"
-                                   << db.obj()["sdata"].Obj());
+    BSONObj diff =
+        BSON("scontrol" << BSON("u" << BSON("count" << 3)) << "sdata" << db.obj()["sdata"].Obj());
     auto r = applyDiff(pre, diff);
     ASSERT_TRUE(r.isOK()) << r.getStatus();
     BSONObj want = BSON("control" << BSON("count" << 3) << "data" << binDoc("t", expected, Column));
@@ -87,8 +88,10 @@ TEST(DocDiffApplier, MalformedDiffsAreRejected) {
     EXPECT_EQ(applyCode(R"({"a": 1})", R"({"u": {"a": 1}, "i": {"a": 2}})"), 4728000);
     EXPECT_EQ(applyCode(R"({"a": 1})", R"({"sa": {"u": {"x": 1}}, "u": {"b": 1}})"),
               ErrorCodes::FailedToParse);
-    EXPECT_EQ(applyCode(R"({"a": 1})", R"({"b": {"a": {"o": 0, "d": {"$binary": {"base64": "", "subType": "00"}}}}})"),
-              ErrorCodes::BadValue);
+    EXPECT_EQ(
+        applyCode(R"({"a": 1})",
+                  R"({"b": {"a": {"o": 0, "d": {"$binary": {"base64": "", "subType": "00"}}}}})"),
+        ErrorCodes::BadValue);
 }
 
 // Regressions from doc_diff_fuzzer: array diffs that would pad an array past any size a
@@ -102,9 +105,9 @@ TEST(DocDiffApplier, HugeArrayLengthIsBSONObjectTooLarge) {
 
 TEST(DocDiffApplier, HugeArrayIndexIsBSONObjectTooLarge) {
     // An index past the range of long long used to escape as std::out_of_range.
-    EXPECT_EQ(applyCode(R"({"arr": [1]})",
-                        R"({"sarr": {"a": true, "u99999999999999999999999": 1}})"),
-              ErrorCodes::BSONObjectTooLarge);
+    EXPECT_EQ(
+        applyCode(R"({"arr": [1]})", R"({"sarr": {"a": true, "u99999999999999999999999": 1}})"),
+        ErrorCodes::BSONObjectTooLarge);
     EXPECT_EQ(applyCode(R"({"arr": [1]})", R"({"sarr": {"a": true, "s900000000": {}}})"),
               ErrorCodes::BSONObjectTooLarge);
 }
@@ -131,10 +134,13 @@ TEST(DocDiffGenerator, DiffIsEmptyForIdenticalDocuments) {
 }
 
 TEST(DocDiffGenerator, ProducesSectionsInOrder) {
-    BSONObj pre = fromjson(R"({"_id": 1, "a": 1, "b": 2, "big": {"x": "aaaaaaaaaaaaaaaaaaaaaaaaa", "y": 1}})");
-    BSONObj post = fromjson(R"({"_id": 1, "a": 10, "big": {"x": "aaaaaaaaaaaaaaaaaaaaaaaaa", "y": 2}, "f": 5})");
+    BSONObj pre = fromjson(
+        R"({"_id": 1, "a": 1, "b": 2, "big": {"x": "aaaaaaaaaaaaaaaaaaaaaaaaa", "y": 1}})");
+    BSONObj post = fromjson(
+        R"({"_id": 1, "a": 10, "big": {"x": "aaaaaaaaaaaaaaaaaaaaaaaaa", "y": 2}, "f": 5})");
     BSONObj diff = computeDiff(pre, post);
-    EXPECT_EQ(diff.toString(), "{ d: { b: false }, u: { a: 10 }, i: { f: 5 }, sbig: { u: { y: 2 } } }");
+    EXPECT_EQ(diff.toString(),
+              "{ d: { b: false }, u: { a: 10 }, i: { f: 5 }, sbig: { u: { y: 2 } } }");
 }
 
 // ---- property test ----
@@ -193,12 +199,24 @@ private:
     void value(BSONObjBuilder* b, StringData name, int depth) {
         int t = pick(0, depth > 0 ? 6 : 4);
         switch (t) {
-            case 0: b->append(name, pick(-5, 5)); break;
-            case 1: b->append(name, std::string(pick(0, 20), 'x')); break;
-            case 2: b->append(name, pick(0, 1) == 1); break;
-            case 3: b->appendNull(name); break;
-            case 4: b->append(name, static_cast<double>(pick(0, 9)) / 4); break;
-            case 5: b->append(name, doc(depth - 1)); break;
+            case 0:
+                b->append(name, pick(-5, 5));
+                break;
+            case 1:
+                b->append(name, std::string(pick(0, 20), 'x'));
+                break;
+            case 2:
+                b->append(name, pick(0, 1) == 1);
+                break;
+            case 3:
+                b->appendNull(name);
+                break;
+            case 4:
+                b->append(name, static_cast<double>(pick(0, 9)) / 4);
+                break;
+            case 5:
+                b->append(name, doc(depth - 1));
+                break;
             default: {
                 BSONArrayBuilder a(b->subarrayStart(name));
                 for (int i = pick(0, 4); i > 0; --i) {
@@ -252,7 +270,8 @@ TEST(DocDiffProperty, SmallChangeGivesDiffSmallerThanReplacement) {
         b.append("nested", base);
         b.append("counter", 1);
         BSONObj pre = b.obj();
-        auto drv = UpdateDriver::parse(fromjson(R"({"$inc": {"counter": 1}, "$set": {"nested.zz": 1}})"));
+        auto drv =
+            UpdateDriver::parse(fromjson(R"({"$inc": {"counter": 1}, "$set": {"nested.zz": 1}})"));
         ASSERT_TRUE(drv.isOK());
         UpdateApplyParams p;
         p.computeDiff = true;

@@ -31,16 +31,20 @@ TEST(UpdateDriverCollation, MinAndMaxCompareStringsByTheCollation) {
 }
 
 TEST(UpdateDriverCollation, AddToSetPullAndPullAllUseTheCollation) {
-    EXPECT_EQ(applyWith(&kLower, R"({"$addToSet": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().size(),
-              1u);
-    EXPECT_EQ(applyWith(nullptr, R"({"$addToSet": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().size(),
-              2u);
-    EXPECT_TRUE(applyWith(&kLower, R"({"$pull": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().empty());
+    EXPECT_EQ(
+        applyWith(&kLower, R"({"$addToSet": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().size(),
+        1u);
+    EXPECT_EQ(
+        applyWith(nullptr, R"({"$addToSet": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().size(),
+        2u);
+    EXPECT_TRUE(
+        applyWith(&kLower, R"({"$pull": {"a": "X"}})", R"({"a": ["x"]})")["a"].Array().empty());
     EXPECT_TRUE(applyWith(&kLower, R"({"$pull": {"a": {"$in": ["X"]}}})", R"({"a": ["x"]})")["a"]
                     .Array()
                     .empty());
-    EXPECT_TRUE(
-        applyWith(&kLower, R"({"$pullAll": {"a": ["X"]}})", R"({"a": ["x"]})")["a"].Array().empty());
+    EXPECT_TRUE(applyWith(&kLower, R"({"$pullAll": {"a": ["X"]}})", R"({"a": ["x"]})")["a"]
+                    .Array()
+                    .empty());
 }
 
 TEST(UpdateDriverCollation, ArrayFiltersUseTheCollation) {

@@ -113,8 +113,9 @@ TEST(UpdateDriver, PushWithModifiers) {
 }
 
 TEST(UpdateDriver, AddToSetPopPullPullAll) {
-    EXPECT_EQ(applied(R"({"$addToSet": {"a": {"$each": [1, 4, 4]}}})", R"({"_id": 1, "a": [1, 2]})"),
-              "{ _id: 1, a: [ 1, 2, 4 ] }");
+    EXPECT_EQ(
+        applied(R"({"$addToSet": {"a": {"$each": [1, 4, 4]}}})", R"({"_id": 1, "a": [1, 2]})"),
+        "{ _id: 1, a: [ 1, 2, 4 ] }");
     EXPECT_EQ(applied(R"({"$pop": {"a": 1}})", R"({"_id": 1, "a": [1, 2]})"),
               "{ _id: 1, a: [ 1 ] }");
     EXPECT_EQ(applied(R"({"$pop": {"a": -1}})", R"({"_id": 1, "a": [1, 2]})"),
@@ -125,7 +126,8 @@ TEST(UpdateDriver, AddToSetPopPullPullAll) {
               "{ _id: 1, a: [ 1, 2 ] }");
     EXPECT_EQ(applied(R"({"$pull": {"a": 2}})", R"({"_id": 1, "a": [2, 1, 2]})"),
               "{ _id: 1, a: [ 1 ] }");
-    EXPECT_EQ(applied(R"({"$pull": {"a": {"x": 1}}})", R"({"_id": 1, "a": [{"x": 1, "y": 2}, {"x": 2}]})"),
+    EXPECT_EQ(applied(R"({"$pull": {"a": {"x": 1}}})",
+                      R"({"_id": 1, "a": [{"x": 1, "y": 2}, {"x": 2}]})"),
               "{ _id: 1, a: [ { x: 2 } ] }");
     EXPECT_EQ(applied(R"({"$pullAll": {"a": [1, 3]}})", R"({"_id": 1, "a": [1, 2, 3]})"),
               "{ _id: 1, a: [ 2 ] }");
@@ -146,8 +148,7 @@ TEST(UpdateDriver, PositionalAndArrayFilters) {
     EXPECT_EQ(applied(R"({"$set": {"a.$[e]": 0}})", R"({"_id": 1, "a": [5, 1, 7]})", {},
                       {fromjson(R"({"e": {"$lt": 6}})")}),
               "{ _id: 1, a: [ 0, 0, 7 ] }");
-    EXPECT_EQ(errCode(R"({"$set": {"a.$[y]": 0}})", R"({"_id": 1})",
-                      {fromjson(R"({"x": 1})")}),
+    EXPECT_EQ(errCode(R"({"$set": {"a.$[y]": 0}})", R"({"_id": 1})", {fromjson(R"({"x": 1})")}),
               ErrorCodes::BadValue);
     EXPECT_EQ(errCode(R"({"$set": {"a": 0}})", R"({"_id": 1})", {fromjson(R"({"x": 1})")}),
               ErrorCodes::FailedToParse);
@@ -204,8 +205,8 @@ TEST(UpdateDriver, ComputesDiffThatReproducesTheNewDocument) {
     ASSERT_TRUE(r.isOK());
     BSONObj o = r.getValue().diff;
     EXPECT_EQ(o["$v"].numberInt(), 2);
-    auto back = doc_diff::applyDiff(fromjson(R"({"_id": 1, "a": 1, "b": 2, "c": {"d": 1, "e": 2}})"),
-                                    o["diff"].Obj());
+    auto back = doc_diff::applyDiff(
+        fromjson(R"({"_id": 1, "a": 1, "b": 2, "c": {"d": 1, "e": 2}})"), o["diff"].Obj());
     ASSERT_TRUE(back.isOK()) << back.getStatus() << " " << o;
     EXPECT_TRUE(back.getValue().binaryEqual(r.getValue().newDoc));
 }

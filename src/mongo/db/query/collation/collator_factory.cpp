@@ -74,8 +74,8 @@ StatusWith<UColAttributeValue> parseStrength(const BSONElement& e, const BSONObj
                       "Expected field \"strength\" to have a value exactly representable as a "
                       "64-bit integer, but found " +
                           e.toString());
-    static constexpr UColAttributeValue kLevels[] = {
-        UCOL_PRIMARY, UCOL_SECONDARY, UCOL_TERTIARY, UCOL_QUATERNARY, UCOL_IDENTICAL};
+    static constexpr UColAttributeValue kLevels[] = {UCOL_PRIMARY, UCOL_SECONDARY, UCOL_TERTIARY,
+                                                     UCOL_QUATERNARY, UCOL_IDENTICAL};
     if (d < 1 || d > 5)
         return Status(ErrorCodes::FailedToParse,
                       "Field 'strength' must be an integer 1 through 5. Got: " + e.toString() +
@@ -96,9 +96,10 @@ Status parseAttributes(const BSONObj& spec, RequestedAttributes* out) {
             if (!b.isOK())
                 return b.getStatus();
             std::optional<bool>* target = name == CS::kCaseLevelField ? &out->caseLevel
-                : name == CS::kNumericOrderingField                  ? &out->numericOrdering
-                : name == CS::kNormalizationField                    ? &out->normalization
-                                                                     : &out->backwards;
+                                          : name == CS::kNumericOrderingField
+                                              ? &out->numericOrdering
+                                          : name == CS::kNormalizationField ? &out->normalization
+                                                                            : &out->backwards;
             *target = b.getValue();
         } else if (name == CS::kStrengthField) {
             auto st = parseStrength(e, spec);
@@ -139,18 +140,17 @@ Status parseAttributes(const BSONObj& spec, RequestedAttributes* out) {
                 return st;
             out->version = s;
         } else {
-            return Status(ErrorCodes::FailedToParse,
-                          "unknown collation spec field \"" + std::string(name) + "\" in: " +
-                              spec.toString());
+            return Status(ErrorCodes::FailedToParse, "unknown collation spec field \"" +
+                                                         std::string(name) +
+                                                         "\" in: " + spec.toString());
         }
     }
     return Status::OK();
 }
 
 Status invalidLocale(const BSONObj& spec) {
-    return Status(ErrorCodes::BadValue,
-                  "Field '" + std::string(CS::kLocaleField) + "' is invalid in: " +
-                      spec.toString());
+    return Status(ErrorCodes::BadValue, "Field '" + std::string(CS::kLocaleField) +
+                                            "' is invalid in: " + spec.toString());
 }
 
 /** The locales ICU has collation data for, in ICU's canonical spelling. */
@@ -167,7 +167,8 @@ const std::set<std::string>& availableLocales() {
 /** The non-default collation types of `base` (e.g. "phonebook" for "de"). */
 bool isAlternativeCollationType(const std::string& base, const std::string& type) {
     UErrorCode status = U_ZERO_ERROR;
-    UEnumeration* values = ucol_getKeywordValuesForLocale("collation", base.c_str(), false, &status);
+    UEnumeration* values =
+        ucol_getKeywordValuesForLocale("collation", base.c_str(), false, &status);
     if (U_FAILURE(status) || !values)
         return false;
     bool found = false, first = true;
@@ -219,8 +220,7 @@ Status validateLocale(const std::string& locale, const BSONObj& spec) {
     return Status::OK();
 }
 
-StatusWith<CollatorICU::UCollatorPtr> openCollator(const std::string& locale,
-                                                    const BSONObj& spec) {
+StatusWith<CollatorICU::UCollatorPtr> openCollator(const std::string& locale, const BSONObj& spec) {
     if (Status s = validateLocale(locale, spec); !s.isOK())
         return s;
     UErrorCode status = U_ZERO_ERROR;
@@ -266,9 +266,9 @@ Status applyAttributes(UCollator* coll, const RequestedAttributes& a) {
         UErrorCode status = U_ZERO_ERROR;
         ucol_setMaxVariable(coll, *a.maxVariable, &status);
         if (U_FAILURE(status))
-            return Status(ErrorCodes::BadValue,
-                          std::string("Failed to set collation maxVariable: ") +
-                              u_errorName(status));
+            return Status(
+                ErrorCodes::BadValue,
+                std::string("Failed to set collation maxVariable: ") + u_errorName(status));
     }
     return Status::OK();
 }
@@ -298,23 +298,20 @@ BSONObj fullSpec(const std::string& locale, const UCollator* coll) {
     UErrorCode status = U_ZERO_ERROR;
     const UColAttributeValue caseFirst = ucol_getAttribute(coll, UCOL_CASE_FIRST, &status);
     const UColAttributeValue strength = ucol_getAttribute(coll, UCOL_STRENGTH, &status);
-    const UColAttributeValue alternate =
-        ucol_getAttribute(coll, UCOL_ALTERNATE_HANDLING, &status);
+    const UColAttributeValue alternate = ucol_getAttribute(coll, UCOL_ALTERNATE_HANDLING, &status);
     const UColReorderCode maxVariable = ucol_getMaxVariable(coll);
     BSONObjBuilder b;
     b.append(CS::kLocaleField, locale);
     b.append(CS::kCaseLevelField, isOn(coll, UCOL_CASE_LEVEL));
-    b.append(CS::kCaseFirstField,
-             caseFirst == UCOL_UPPER_FIRST       ? CS::kCaseFirstUpper
-                 : caseFirst == UCOL_LOWER_FIRST ? CS::kCaseFirstLower
-                                                 : CS::kCaseFirstOff);
+    b.append(CS::kCaseFirstField, caseFirst == UCOL_UPPER_FIRST   ? CS::kCaseFirstUpper
+                                  : caseFirst == UCOL_LOWER_FIRST ? CS::kCaseFirstLower
+                                                                  : CS::kCaseFirstOff);
     b.append(CS::kStrengthField, strengthNumber(strength));
     b.append(CS::kNumericOrderingField, isOn(coll, UCOL_NUMERIC_COLLATION));
     b.append(CS::kAlternateField,
              alternate == UCOL_SHIFTED ? CS::kAlternateShifted : CS::kAlternateNonIgnorable);
-    b.append(CS::kMaxVariableField,
-             maxVariable == UCOL_REORDER_CODE_SPACE ? CS::kMaxVariableSpace
-                                                    : CS::kMaxVariablePunct);
+    b.append(CS::kMaxVariableField, maxVariable == UCOL_REORDER_CODE_SPACE ? CS::kMaxVariableSpace
+                                                                           : CS::kMaxVariablePunct);
     b.append(CS::kNormalizationField, isOn(coll, UCOL_NORMALIZATION_MODE));
     b.append(CS::kBackwardsField, isOn(coll, UCOL_FRENCH_COLLATION));
     b.append(CS::kVersionField, CS::kVersion);
@@ -331,9 +328,9 @@ Status validateCombination(const BSONObj& full, const BSONObj& spec) {
                       "'caseLevel' is true in: " +
                           spec.toString());
     if (full[CS::kBackwardsField].boolean() && strength == 1)
-        return Status(ErrorCodes::BadValue,
-                      "Field 'backwards' must be false when 'strength' is 1 in: " +
-                          spec.toString());
+        return Status(
+            ErrorCodes::BadValue,
+            "Field 'backwards' must be false when 'strength' is 1 in: " + spec.toString());
     return Status::OK();
 }
 
@@ -348,9 +345,9 @@ StatusWith<std::unique_ptr<CollatorInterface>> makeCollator(const BSONObj& spec)
     const std::string locale = localeElem.str();
     if (locale == CS::kSimpleBinaryComparison) {
         if (spec.nFields() > 1)
-            return Status(ErrorCodes::FailedToParse,
-                          "If locale=simple, no other fields should be present in: " +
-                              spec.toString());
+            return Status(
+                ErrorCodes::FailedToParse,
+                "If locale=simple, no other fields should be present in: " + spec.toString());
         return std::unique_ptr<CollatorInterface>();
     }
 
@@ -361,8 +358,8 @@ StatusWith<std::unique_ptr<CollatorInterface>> makeCollator(const BSONObj& spec)
         return Status(ErrorCodes::IncompatibleCollationVersion,
                       "Requested collation version " + *requested.version +
                           " but the only available collator version was " +
-                          std::string(CS::kVersion) + ". Requested collation spec: " +
-                          spec.toString());
+                          std::string(CS::kVersion) +
+                          ". Requested collation spec: " + spec.toString());
 
     auto coll = openCollator(locale, spec);
     if (!coll.isOK())
@@ -378,9 +375,8 @@ StatusWith<std::unique_ptr<CollatorInterface>> makeCollator(const BSONObj& spec)
 
 StatusWith<std::unique_ptr<CollatorInterface>> makeCollatorFromElement(const BSONElement& e) {
     if (e.type() != BSONType::kObject)
-        return Status(ErrorCodes::TypeMismatch,
-                      std::string("collation must be an object, found ") +
-                          std::string(typeName(e.type())));
+        return Status(ErrorCodes::TypeMismatch, std::string("collation must be an object, found ") +
+                                                    std::string(typeName(e.type())));
     return makeCollator(e.embeddedObject());
 }
 

@@ -29,14 +29,8 @@ public:
         }
         UErrorCode status = U_ZERO_ERROR;
         int32_t length = 0;
-        u_strFromUTF8WithSub(dest,
-                             static_cast<int32_t>(std::max<size_t>(s.size(), 1)),
-                             &length,
-                             s.data(),
-                             static_cast<int32_t>(s.size()),
-                             0xFFFD,
-                             nullptr,
-                             &status);
+        u_strFromUTF8WithSub(dest, static_cast<int32_t>(std::max<size_t>(s.size(), 1)), &length,
+                             s.data(), static_cast<int32_t>(s.size()), 0xFFFD, nullptr, &status);
         invariant(U_SUCCESS(status) || status == U_STRING_NOT_TERMINATED_WARNING);
         _data = dest;
         _length = length;
@@ -114,12 +108,9 @@ int CollatorICU::compare(StringData l, StringData r) const {
     if (isWellFormedUtf8(l) && isWellFormedUtf8(r)) {
         // Same code points as the UTF-16 path below, without the conversion.
         UErrorCode status = U_ZERO_ERROR;
-        UCollationResult res = ucol_strcollUTF8(_collator.get(),
-                                                l.data(),
-                                                static_cast<int32_t>(l.size()),
-                                                r.data(),
-                                                static_cast<int32_t>(r.size()),
-                                                &status);
+        UCollationResult res =
+            ucol_strcollUTF8(_collator.get(), l.data(), static_cast<int32_t>(l.size()), r.data(),
+                             static_cast<int32_t>(r.size()), &status);
         if (U_SUCCESS(status))
             return toSign(res);
     }
@@ -135,9 +126,7 @@ void CollatorICU::appendComparisonKey(StringData s, std::string* out) const {
     size_t capacity = static_cast<size_t>(s16.length()) * 4 + 16;
     for (;;) {
         out->resize(start + capacity);
-        int32_t needed = ucol_getSortKey(_collator.get(),
-                                         s16.data(),
-                                         s16.length(),
+        int32_t needed = ucol_getSortKey(_collator.get(), s16.data(), s16.length(),
                                          reinterpret_cast<uint8_t*>(&(*out)[start]),
                                          static_cast<int32_t>(capacity));
         invariant(needed > 0);

@@ -8,7 +8,7 @@ bool CollatorInterface::collatorsMatch(const CollatorInterface* a, const Collato
     if (!a || !b)
         return a == b;
     return a == b ||
-        compareObjects(a->getSpec(), b->getSpec(), ComparisonRules::kConsiderFieldName) == 0;
+           compareObjects(a->getSpec(), b->getSpec(), ComparisonRules::kConsiderFieldName) == 0;
 }
 
 }  // namespace mongo

@@ -36,9 +36,8 @@ public:
 
     std::optional<IndexKeyEntry> seek(const BSONObj& key, bool inclusive) override {
         bool before = (_forward == inclusive);
-        key_string::Builder ks(_ord, key,
-                               before ? Discriminator::kExcludeBefore
-                                      : Discriminator::kExcludeAfter);
+        key_string::Builder ks(
+            _ord, key, before ? Discriminator::kExcludeBefore : Discriminator::kExcludeAfter);
         return seekBytes(ks.getView());
     }
 
@@ -58,9 +57,8 @@ public:
             return;
         }
         bool after = (_forward == inclusive);
-        key_string::Builder ks(_ord, key,
-                               after ? Discriminator::kExcludeAfter
-                                     : Discriminator::kExcludeBefore);
+        key_string::Builder ks(
+            _ord, key, after ? Discriminator::kExcludeAfter : Discriminator::kExcludeBefore);
         _end = ks.getBuffer();
     }
 
@@ -151,8 +149,8 @@ private:
         } else {
             e.loc = key_string::decodeRecordIdAtEnd(key);
             if (_returnKeys)
-                e.key = key_string::toBson(key_string::withoutRecordId(key), _ord,
-                                           std::string(value));
+                e.key =
+                    key_string::toBson(key_string::withoutRecordId(key), _ord, std::string(value));
         }
         return e;
     }
@@ -193,9 +191,9 @@ Status buildDupKeyErrorStatus(const IndexConfig& config, const BSONObj& key) {
         if (kp.more())
             ++kp;
     }
-    return Status(ErrorCodes::DuplicateKey,
-                  "E11000 duplicate key error collection: " + config.ns +
-                      " index: " + config.indexName + " dup key: " + b.obj().toString());
+    return Status(ErrorCodes::DuplicateKey, "E11000 duplicate key error collection: " + config.ns +
+                                                " index: " + config.indexName +
+                                                " dup key: " + b.obj().toString());
 }
 
 WiredTigerIndex::WiredTigerIndex(std::string ident, std::string dbpath, IndexConfig config)
@@ -207,11 +205,12 @@ WiredTigerIndex::WiredTigerIndex(std::string ident, std::string dbpath, IndexCon
 
 std::string WiredTigerIndex::tableConfig(const StorageEngineOptions& options,
                                          const IndexConfig& config) {
-    return std::string("type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,"
-                       "prefix_compression=") +
-        (options.indexPrefixCompression ? "true" : "false") +
-        ",key_format=u,value_format=u,app_metadata=(formatVersion=" +
-        (config.unique ? "2" : "1") + ")";
+    return std::string(
+               "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,"
+               "prefix_compression=") +
+           (options.indexPrefixCompression ? "true" : "false") +
+           ",key_format=u,value_format=u,app_metadata=(formatVersion=" +
+           (config.unique ? "2" : "1") + ")";
 }
 
 Status WiredTigerIndex::insert(RecoveryUnit* ru, const BSONObj& key, RecordId loc,
@@ -280,8 +279,7 @@ Status WiredTigerIndex::dupKeyCheck(RecoveryUnit* ru, const BSONObj& key, Record
     return Status::OK();
 }
 
-std::unique_ptr<SortedDataCursor> WiredTigerIndex::newCursor(RecoveryUnit* ru,
-                                                             bool forward) const {
+std::unique_ptr<SortedDataCursor> WiredTigerIndex::newCursor(RecoveryUnit* ru, bool forward) const {
     return std::make_unique<WiredTigerIndexCursor>(ru, _uri, _ordering, _config.unique, forward);
 }
 

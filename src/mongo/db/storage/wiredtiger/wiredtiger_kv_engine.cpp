@@ -18,8 +18,8 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_session_cache.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_zstd_compressor.h"
-#include "mongo/util/assert_util.h"
 #include "mongo/logv2/log.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -29,7 +29,7 @@ namespace {
 std::string extensionsConfig() {
     return "extensions=[/usr/lib/x86_64-linux-gnu/libwiredtiger_snappy.so,"
            "/usr/lib/x86_64-linux-gnu/libwiredtiger_zlib.so," +
-        zstdExtensionConfig() + "]";
+           zstdExtensionConfig() + "]";
 }
 
 // The size storer: one entry per collection table, {numRecords, dataSize} as BSON, keyed by
@@ -47,10 +47,9 @@ std::string openConfig(const StorageEngineOptions& o) {
     std::ostringstream ss;
     ss << "create,cache_size=" << std::max(cacheMB, 1LL) << "M,session_max=1000,"
        << "config_base=false,"  // never persist (and re-read) WiredTiger.basecfg
-       << "log=(enabled=true,archive=true,prealloc=false,file_max=" << o.journalFileMaxMB
-       << "MB" << (journal == "none" ? std::string() : ",compressor=" + journal) << "),"
-       << "file_manager=(close_idle_time=600),statistics_log=(wait=0),"
-       << extensionsConfig();
+       << "log=(enabled=true,archive=true,prealloc=false,file_max=" << o.journalFileMaxMB << "MB"
+       << (journal == "none" ? std::string() : ",compressor=" + journal) << "),"
+       << "file_manager=(close_idle_time=600),statistics_log=(wait=0)," << extensionsConfig();
     if (!o.engineConfigString.empty())
         ss << "," << o.engineConfigString;
     return ss.str();
@@ -133,7 +132,8 @@ public:
             if (!st.isOK())
                 LOGV2_WARNING(22434, "Journal flush failed", BSON("error" << st.toString()));
             auto now = std::chrono::steady_clock::now();
-            if (opts.syncdelaySecs > 0 && now - lastCheckpoint >= std::chrono::seconds(opts.syncdelaySecs)) {
+            if (opts.syncdelaySecs > 0 &&
+                now - lastCheckpoint >= std::chrono::seconds(opts.syncdelaySecs)) {
                 lastCheckpoint = now;
                 st = flushSizes();
                 if (!st.isOK())
@@ -289,8 +289,8 @@ public:
 StatusWith<std::unique_ptr<WiredTigerKVEngine>> WiredTigerKVEngine::open(
     const StorageEngineOptions& options) {
     if (!validCompressor(options.collectionBlockCompressor, true))
-        return Status(ErrorCodes::BadValue, "invalid collection block compressor: " +
-                          options.collectionBlockCompressor);
+        return Status(ErrorCodes::BadValue,
+                      "invalid collection block compressor: " + options.collectionBlockCompressor);
     if (!validCompressor(options.journalCompressor, true))
         return Status(ErrorCodes::BadValue,
                       "invalid journal compressor: " + options.journalCompressor);
@@ -340,9 +340,8 @@ std::unique_ptr<RecoveryUnit> WiredTigerKVEngine::newRecoveryUnit() {
 Status WiredTigerKVEngine::createRecordStore(StringData ident, StringData configString) {
     std::string uri = identToUri(ident);
     std::string cfg = WiredTigerRecordStore::tableConfig(_impl->opts, configString);
-    return _impl->withSession(
-        [&](WT_SESSION* s) { return s->create(s, uri.c_str(), cfg.c_str()); },
-        "create " + uri);
+    return _impl->withSession([&](WT_SESSION* s) { return s->create(s, uri.c_str(), cfg.c_str()); },
+                              "create " + uri);
 }
 
 std::string WiredTigerKVEngine::getCreationString(StringData ident) {
@@ -403,8 +402,8 @@ std::unique_ptr<RecordStore> WiredTigerKVEngine::getRecordStore(StringData ident
                 _impl->countersScanned.fetch_add(1);
                 if (fresh->numRecords.load() > 0)
                     LOGV2_OPTIONS(4795913, logv2::Component::kStorage,
-                              "Counted a table by scanning it",
-                              BSON("ident" << id << "numRecords" << fresh->numRecords.load()));
+                                  "Counted a table by scanning it",
+                                  BSON("ident" << id << "numRecords" << fresh->numRecords.load()));
             }
         }
         if (!st.isOK())
@@ -432,9 +431,8 @@ Status WiredTigerKVEngine::flushSizeStorer() {
 Status WiredTigerKVEngine::createSortedDataInterface(StringData ident, const IndexConfig& config) {
     std::string uri = identToUri(ident);
     std::string cfg = WiredTigerIndex::tableConfig(_impl->opts, config);
-    return _impl->withSession(
-        [&](WT_SESSION* s) { return s->create(s, uri.c_str(), cfg.c_str()); },
-        "create " + uri);
+    return _impl->withSession([&](WT_SESSION* s) { return s->create(s, uri.c_str(), cfg.c_str()); },
+                              "create " + uri);
 }
 
 std::unique_ptr<SortedDataInterface> WiredTigerKVEngine::getSortedDataInterface(
@@ -494,7 +492,8 @@ Status WiredTigerKVEngine::compact(StringData ident) {
     Status st = _impl->withSession(
         [&](WT_SESSION* s) { return s->compact(s, uri.c_str(), nullptr); }, "compact " + uri);
     if (st.code() == ErrorCodes::ExceededTimeLimit || st.code() == ErrorCodes::LockBusy)
-        return Status(ErrorCodes::Interrupted, "compact of " + uri + " interrupted: " + st.reason());
+        return Status(ErrorCodes::Interrupted,
+                      "compact of " + uri + " interrupted: " + st.reason());
     return st;
 }
 

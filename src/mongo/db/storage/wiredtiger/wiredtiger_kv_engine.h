@@ -20,7 +20,8 @@ public:
      * BadValue for an unknown compressor; DBPathInUse if another process holds it;
      * other WiredTiger failures as UnknownError/InternalError.
      */
-    static StatusWith<std::unique_ptr<WiredTigerKVEngine>> open(const StorageEngineOptions& options);
+    static StatusWith<std::unique_ptr<WiredTigerKVEngine>> open(
+        const StorageEngineOptions& options);
 
     ~WiredTigerKVEngine() override;  // cleanShutdown() if not done yet
 

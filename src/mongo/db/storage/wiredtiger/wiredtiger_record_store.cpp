@@ -136,8 +136,9 @@ WiredTigerRecordStore::WiredTigerRecordStore(std::string ident, std::string dbpa
 
 std::string WiredTigerRecordStore::tableConfig(const StorageEngineOptions& options,
                                                StringData configString) {
-    std::string cfg = "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,"
-                      "block_compressor=" +
+    std::string cfg =
+        "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,"
+        "block_compressor=" +
         options.collectionBlockCompressor + ",";
     if (!configString.empty()) {
         cfg.append(configString.data(), configString.size());

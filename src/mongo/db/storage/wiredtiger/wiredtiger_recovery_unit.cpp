@@ -121,8 +121,7 @@ WT_SESSION* WiredTigerRecoveryUnit::getSession() {
         _session = _cache->acquire();
     if (!_active) {
         int rc = _session->begin_transaction(_session.get(), "isolation=snapshot");
-        invariantWithMsg(rc == 0,
-                         wtRCToStatus(rc, _session.get(), "begin_transaction").toString());
+        invariantWithMsg(rc == 0, wtRCToStatus(rc, _session.get(), "begin_transaction").toString());
         _active = true;
     }
     return _session.get();

@@ -29,8 +29,8 @@ Status wtRCToStatus(int rc, WT_SESSION* s, StringData context) {
         case EINVAL:
             return Status(ErrorCodes::BadValue, reason);
         default:
-            return Status(ErrorCodes::UnknownError, reason + " (WiredTiger code " +
-                              std::to_string(rc) + ")");
+            return Status(ErrorCodes::UnknownError,
+                          reason + " (WiredTiger code " + std::to_string(rc) + ")");
     }
 }
 

@@ -72,6 +72,4 @@ extern "C" __attribute__((visibility("default"))) int mongo_wt_zstd_extension_in
     return conn->add_compressor(conn, "zstd", &mongo::gZstd, nullptr);
 }
 
-namespace mongo {
-
-}  // namespace mongo
+namespace mongo {}  // namespace mongo

@@ -15,44 +15,44 @@
 #include <string>
 #include <vector>
 
-#include "mongo/db/timeseries/bucket_compression.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_identifiers.h"
 #include "mongo/db/timeseries/bucket_catalog/flat_bson.h"
 #include "mongo/db/timeseries/bucket_catalog/rollover.h"
 #include "mongo/db/timeseries/bucket_catalog/write_batch.h"
+#include "mongo/db/timeseries/bucket_compression.h"
 
 namespace mongo::timeseries::bucket_catalog {
 
 struct Bucket {
     /** `collator`: the collection's default collation for control.min/max (null: simple). */
     Bucket(BucketId id, BucketKey key, Date_t minTime,
-           std::shared_ptr<const StringComparator> collator = nullptr) :
-        bucketId(std::move(id)),
-        key(std::move(key)),
-        minTime(minTime),
-        collator(std::move(collator)),
-        minmax(this->collator.get()) {}
+           std::shared_ptr<const StringComparator> collator = nullptr)
+        : bucketId(std::move(id)),
+          key(std::move(key)),
+          minTime(minTime),
+          collator(std::move(collator)),
+          minmax(this->collator.get()) {}
 
     const BucketId bucketId;
     const BucketKey key;
-    const Date_t minTime;       // rounded start: control.min.<time>
+    const Date_t minTime;                                    // rounded start: control.min.<time>
     const std::shared_ptr<const StringComparator> collator;  // kept alive for `minmax`
-    Date_t latestCommittedTime = Date_t::min();  // for v2 -> v3 detection
+    Date_t latestCommittedTime = Date_t::min();              // for v2 -> v3 detection
 
-    uint32_t numMeasurements = 0;           // committed + staged
+    uint32_t numMeasurements = 0;  // committed + staged
     uint32_t numCommittedMeasurements = 0;
-    int64_t size = 0;                       // uncompressed estimate, meta counted once
+    int64_t size = 0;  // uncompressed estimate, meta counted once
     bool keptOpenDueToLargeMeasurements = false;
-    int version = 2;                        // control.version on disk (1, 2 or 3)
-    bool existsOnDisk = false;              // false: the next commit inserts the document
-    bool needsRewrite = false;              // reopened v1: the next commit replaces it
-    int64_t recordId = 0;                   // of the stored document, 0 = unknown
-    uint64_t lastLayout = 0;                // of the last flat measurement staged, 0 = none
+    int version = 2;            // control.version on disk (1, 2 or 3)
+    bool existsOnDisk = false;  // false: the next commit inserts the document
+    bool needsRewrite = false;  // reopened v1: the next commit replaces it
+    int64_t recordId = 0;       // of the stored document, 0 = unknown
+    uint64_t lastLayout = 0;    // of the last flat measurement staged, 0 = none
 
     RolloverAction rolloverAction = RolloverAction::kNone;  // deferred until batches finish
-    Schema schema;                          // shapes of staged + committed measurements
-    MinMax minmax;                          // committed measurements only
-    BSONObj committedMin, committedMax;     // as on disk (control.min/max)
+    Schema schema;                       // shapes of staged + committed measurements
+    MinMax minmax;                       // committed measurements only
+    BSONObj committedMin, committedMax;  // as on disk (control.min/max)
 
     /** Committed data columns (each with `numCommittedMeasurements` positions). */
     ColumnSet columns;

@@ -74,8 +74,7 @@ Layout layoutOf(const BSONObj& doc, const std::optional<std::string>& metaField)
         const auto type = e.type();
         if (type == BSONType::kObject || type == BSONType::kArray)
             l.flat = false;
-        h = (h ^ (0x100u + static_cast<unsigned>(canonicalizeBSONType(type)))) *
-            1099511628211ULL;
+        h = (h ^ (0x100u + static_cast<unsigned>(canonicalizeBSONType(type)))) * 1099511628211ULL;
         l.valueBytes += e.valuesize() + 2;
         ++l.fields;
     }
@@ -194,7 +193,7 @@ void expireIdleBuckets(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
     int expired = 0;
     auto above = [&] {
         return catalog.memoryUsage.load() > limits.idleExpiryMemoryThresholdBytes &&
-            expired <= limits.idleExpiryMaxCountPerAttempt;
+               expired <= limits.idleExpiryMaxCountPerAttempt;
     };
     while (above() && !stripe.idleBuckets.empty()) {
         Bucket* b = stripe.idleBuckets.back();
@@ -301,9 +300,9 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
 }
 
 void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
-           const CollectionInfo& coll, const BSONObj& doc, int64_t userIndex,
-           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata,
-           const Layout& layout, bool schemaUpdated = false, bool knownLayout = false) {
+           const CollectionInfo& coll, const BSONObj& doc, int64_t userIndex, int64_t sizeToAdd,
+           const ExecutionStatsController& stats, bool openedDueToMetadata, const Layout& layout,
+           bool schemaUpdated = false, bool knownLayout = false) {
     if (!bucket.activeBatch) {
         bucket.activeBatch = std::make_shared<WriteBatch>(bucket.bucketId, bucket.key, stats);
         bucket.activeBatch->openedDueToMetadata = openedDueToMetadata;
@@ -352,9 +351,9 @@ StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
             rawMeta = e;
     }
     if (t.type() != BSONType::kDate)
-        return Status(ErrorCodes::BadValue,
-                      "'" + timeField +
-                          "' must be present and contain a valid BSON UTC datetime value");
+        return Status(
+            ErrorCodes::BadValue,
+            "'" + timeField + "' must be present and contain a valid BSON UTC datetime value");
     if (!metaField)
         return Extracted{t.date(), BucketKey(coll.uuid, BSONObj()), nullptr};
     if (keys)
@@ -370,8 +369,8 @@ StatusWith<Extracted> extract(const CollectionInfo& coll, const BSONObj& doc,
  * bucket again. Concurrent writers with slightly out-of-order times otherwise open a new
  * bucket each time one of them crosses a bucket boundary before the others.
  */
-bool reopenFromMemory(Stripe& stripe, WithLock lk, const CollectionInfo& coll,
-                      const BucketKey& key, Date_t time, const ExecutionStatsController& stats) {
+bool reopenFromMemory(Stripe& stripe, WithLock lk, const CollectionInfo& coll, const BucketKey& key,
+                      Date_t time, const ExecutionStatsController& stats) {
     if (stripe.openBucketsByKey.count(key))
         return false;
     const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
@@ -426,10 +425,10 @@ InsertResult stagedIn(Stripe& stripe, WithLock, const BucketKey& key) {
 /** Stages into the open bucket or reports what must happen first. */
 enum class Placement { kStaged, kNeedsBucket, kNeedsReopening };
 
-Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
-                   const CollectionInfo& coll, const BSONObj& doc, const Extracted& x,
-                   int64_t userIndex, const ExecutionStatsController& stats,
-                   const BucketLimits& limits, bool* openedDueToMetadata) {
+Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const CollectionInfo& coll,
+                   const BSONObj& doc, const Extracted& x, int64_t userIndex,
+                   const ExecutionStatsController& stats, const BucketLimits& limits,
+                   bool* openedDueToMetadata) {
     auto it = stripe.openBucketsByKey.find(x.key());
     if (it == stripe.openBucketsByKey.end()) {
         *openedDueToMetadata = true;
@@ -439,16 +438,15 @@ Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
     const Layout layout = layoutOf(doc, coll.options.getMetaField());
     const bool knownLayout = layout.flat && layout.signature == bucket.lastLayout;
     const int64_t size = knownLayout
-        ? layout.valueBytes + layout.fields * numDigits(bucket.numMeasurements)
-        : sizeToBeAdded(bucket, doc, coll.options.getMetaField());
+                             ? layout.valueBytes + layout.fields * numDigits(bucket.numMeasurements)
+                             : sizeToBeAdded(bucket, doc, coll.options.getMetaField());
     // The schema is the last rollover reason: check (and record) it only when no other
     // reason applies, in one pass.
     RolloverDecision d = determineRolloverAction(
-        bucket.rolloverState(), x.time, size, true, getMaxSpanSeconds(coll.options),
-        limits, catalog.numOpenBuckets.load() + stripe.numArchived);
+        bucket.rolloverState(), x.time, size, true, getMaxSpanSeconds(coll.options), limits,
+        catalog.numOpenBuckets.load() + stripe.numArchived);
     if (d.action == RolloverAction::kNone && !knownLayout &&
-        bucket.schema.update(doc, coll.options.getMetaField()) ==
-            Schema::UpdateStatus::kFailed)
+        bucket.schema.update(doc, coll.options.getMetaField()) == Schema::UpdateStatus::kFailed)
         d = {RolloverAction::kHardClose, RolloverReason::kSchemaChange, false};
     if (d.action == RolloverAction::kNone) {
         if (d.keptOpenDueToLargeMeasurements) {
@@ -536,8 +534,8 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
     Stripe& stripe = stripeFor(catalog, x.getValue().key().hash);
     std::unique_lock lk(stripe.mutex);
     bool openedDueToMetadata = false;
-    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
-                           limits, &openedDueToMetadata);
+    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
+                           &openedDueToMetadata);
     if (p == Placement::kStaged) {
         return stagedIn(stripe, lk, x.getValue().key());
     }
@@ -550,15 +548,14 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
         }
     }
     if (p == Placement::kNeedsReopening) {
-        if (auto req =
-                findReopeningCandidate(stripe, lk, coll, x.getValue().key(), x.getValue().time,
-                                       limits)) {
+        if (auto req = findReopeningCandidate(stripe, lk, coll, x.getValue().key(),
+                                              x.getValue().time, limits)) {
             req->directWriteEpoch = catalog.directWriteEpoch.load();
             return InsertResult{nullptr, std::move(req)};
         }
     }
-    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
-                            limits, openedDueToMetadata);
+    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
+                            openedDueToMetadata);
 }
 
 namespace {
@@ -571,16 +568,15 @@ bool reopenedAcrossDirectWrite(BucketCatalog& catalog, const BucketId& id,
                                const ReopeningRequest* request) {
     std::lock_guard lk(catalog.directWritesMutex);
     return catalog.directWrites.count(id) > 0 ||
-        (request && request->directWriteEpoch != catalog.directWriteEpoch.load());
+           (request && request->directWriteEpoch != catalog.directWriteEpoch.load());
 }
 
 }  // namespace
 
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
-                                                    const CollectionInfo& coll,
-                                                    const BSONObj& doc, const BSONObj& fetched,
-                                                    int64_t userIndex, BucketKeyCache* keys,
-                                                    const KnownSeries* known,
+                                                    const CollectionInfo& coll, const BSONObj& doc,
+                                                    const BSONObj& fetched, int64_t userIndex,
+                                                    BucketKeyCache* keys, const KnownSeries* known,
                                                     const ReopeningRequest* request) {
     auto x = extractOrUse(coll, doc, keys, known);
     if (!x.isOK())
@@ -620,13 +616,13 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     // been rolled over with a commit running (the fetched one among them: a duplicate).
     reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats);
     bool openedDueToMetadata = false;
-    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
-                           limits, &openedDueToMetadata);
+    Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
+                           &openedDueToMetadata);
     if (p == Placement::kStaged) {
         return stagedIn(stripe, lk, x.getValue().key());
     }
-    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats,
-                            limits, openedDueToMetadata);
+    return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
+                            openedDueToMetadata);
 }
 
 namespace {
@@ -685,7 +681,6 @@ bool tryPrepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
                       const std::shared_ptr<WriteBatch>& batch, Status* status) {
     return prepareCommitImpl(catalog, coll, batch, false, status);
 }
-
 
 void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
     const auto n = static_cast<int64_t>(batch->measurements.size());

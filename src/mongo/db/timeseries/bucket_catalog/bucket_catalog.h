@@ -131,7 +131,7 @@ struct ReopeningRequest {
 };
 
 struct InsertResult {
-    std::shared_ptr<WriteBatch> batch;       // set when the measurement was staged
+    std::shared_ptr<WriteBatch> batch;          // set when the measurement was staged
     std::optional<ReopeningRequest> reopening;  // set instead when a candidate should be fetched
 };
 
@@ -192,9 +192,8 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
  * (its epoch moved); `request` null (tests) skips that second check.
  */
 StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
-                                                    const CollectionInfo& coll,
-                                                    const BSONObj& doc, const BSONObj& fetched,
-                                                    int64_t userIndex = 0,
+                                                    const CollectionInfo& coll, const BSONObj& doc,
+                                                    const BSONObj& fetched, int64_t userIndex = 0,
                                                     BucketKeyCache* keys = nullptr,
                                                     const KnownSeries* known = nullptr,
                                                     const ReopeningRequest* request = nullptr);

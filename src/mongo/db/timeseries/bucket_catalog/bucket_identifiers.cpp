@@ -23,12 +23,12 @@ std::atomic<uint64_t>& counter() {
 
 BucketKey::BucketKey(std::string uuid, BSONObj meta)
     : collectionUUID(std::move(uuid)), metadata(meta.getOwned()) {
-    hash = metadata::hash(metaElement()) ^ (std::hash<std::string>{}(collectionUUID) * 31);
+    hash = metadata::hash(metaElement()) ^ (std::hash<std::string>{}(collectionUUID)*31);
 }
 
 bool BucketKey::operator==(const BucketKey& o) const {
     return hash == o.hash && collectionUUID == o.collectionUUID &&
-        metadata::equal(metaElement(), o.metaElement());
+           metadata::equal(metaElement(), o.metaElement());
 }
 
 OID generateBucketOID(Date_t roundedTime) {

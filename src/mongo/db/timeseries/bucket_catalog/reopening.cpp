@@ -10,8 +10,8 @@
 namespace mongo::timeseries::bucket_catalog {
 
 std::vector<BSONObj> generateReopeningPipeline(const TimeseriesOptions& options, Date_t time,
-                                               const BSONElement& normalizedMeta,
-                                               int32_t maxCount, int64_t effectiveMaxSize) {
+                                               const BSONElement& normalizedMeta, int32_t maxCount,
+                                               int64_t effectiveMaxSize) {
     const std::string& t = options.getTimeField();
     const std::string minTime = std::string(kControlMinFieldNamePrefix) + t;
     const Date_t lower = time - std::chrono::seconds(getMaxSpanSeconds(options));
@@ -33,9 +33,11 @@ std::vector<BSONObj> generateReopeningPipeline(const TimeseriesOptions& options,
 
     std::vector<BSONObj> pipeline;
     pipeline.push_back(BSON("$match" << BSON("$and" << ands.arr())));
-    pipeline.push_back(BSON("$set" << BSON("object_size" << BSON("$bsonSize" << "$$ROOT"))));
+    pipeline.push_back(BSON("$set" << BSON("object_size" << BSON("$bsonSize"
+                                                                 << "$$ROOT"))));
     pipeline.push_back(BSON("$match" << BSON("object_size" << BSON("$lt" << effectiveMaxSize))));
-    pipeline.push_back(BSON("$unset" << "object_size"));
+    pipeline.push_back(BSON("$unset"
+                            << "object_size"));
     pipeline.push_back(BSON("$limit" << 1));
     return pipeline;
 }
@@ -49,8 +51,7 @@ Status bad(const std::string& why) {
 }  // namespace
 
 StatusWith<std::unique_ptr<Bucket>> loadBucket(const BucketKey& key,
-                                               const TimeseriesOptions& options,
-                                               const BSONObj& doc,
+                                               const TimeseriesOptions& options, const BSONObj& doc,
                                                std::shared_ptr<const StringComparator> collator) {
     BSONElement id = doc[kBucketIdFieldName];
     if (id.type() != BSONType::kOid)

@@ -22,8 +22,8 @@ namespace mongo::timeseries::bucket_catalog {
  * `effectiveMaxSize`, limit 1.
  */
 std::vector<BSONObj> generateReopeningPipeline(const TimeseriesOptions& options, Date_t time,
-                                               const BSONElement& normalizedMeta,
-                                               int32_t maxCount, int64_t effectiveMaxSize);
+                                               const BSONElement& normalizedMeta, int32_t maxCount,
+                                               int64_t effectiveMaxSize);
 
 /**
  * Rebuilds an open bucket from its document. Errors (the reopening fails and a new bucket

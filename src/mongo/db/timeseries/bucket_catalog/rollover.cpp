@@ -1,8 +1,8 @@
 #include "mongo/db/timeseries/bucket_catalog/rollover.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <limits>
-#include <unistd.h>
 
 #include "mongo/idl/server_parameters_gen.h"
 
@@ -59,8 +59,7 @@ RolloverDecision determineRolloverAction(const RolloverBucketState& bucket, Date
             if (bucket.size + sizeToAdd > absoluteMax) {
                 const bool fromCache = cacheDerived < kLargeMeasurementsMaxBucketSize;
                 return {RolloverAction::kHardClose,
-                        fromCache ? RolloverReason::kCachePressure : RolloverReason::kSize,
-                        false};
+                        fromCache ? RolloverReason::kCachePressure : RolloverReason::kSize, false};
             }
             d.keptOpenDueToLargeMeasurements = !bucket.keptOpenDueToLargeMeasurements;
         } else {

@@ -45,7 +45,8 @@ struct BucketLimits {
 /** 16 MiB - 4 MiB: the hard ceiling for buckets holding large measurements. */
 inline constexpr int64_t kLargeMeasurementsMaxBucketSize = 12 * 1024 * 1024;
 
-/** The idle-expiry threshold in bytes for a parameter value (§3.2): <=0 5% of RAM, 1..100 %, else bytes. */
+/** The idle-expiry threshold in bytes for a parameter value (§3.2): <=0 5% of RAM, 1..100 %, else
+ * bytes. */
 int64_t resolveIdleBucketExpiryThreshold(int64_t parameterValue);
 
 /** What the open bucket needs to know about itself. */

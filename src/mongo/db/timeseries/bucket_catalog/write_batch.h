@@ -41,7 +41,9 @@ struct BucketWrite {
 
 struct WriteBatch {
     WriteBatch(BucketId id, BucketKey key, ExecutionStatsController stats)
-        : bucketId(std::move(id)), bucketKey(std::move(key)), stats(std::move(stats)),
+        : bucketId(std::move(id)),
+          bucketKey(std::move(key)),
+          stats(std::move(stats)),
           future(promise.get_future().share()) {}
 
     const BucketId bucketId;

@@ -56,7 +56,8 @@ struct RollupLevel {
     unsigned accumulatorsOf(StringData field) const;
 };
 
-/** The row width of `rollup`: its granularity's preset (1, 60, 3600, 86400) or bucketSpanSeconds. */
+/** The row width of `rollup`: its granularity's preset (1, 60, 3600, 86400) or bucketSpanSeconds.
+ */
 long long getRollupSpanSeconds(const TimeseriesRollup& rollup);
 
 /** <db>.system.rollups.<coll>.<spanSeconds> for the time-series view `viewNss`. */

@@ -44,7 +44,8 @@ int sign(int c) {
 // ---- parsing and validation ------------------------------------------------
 
 TEST(CollatorICUParse, SimpleLocaleIsTheNullCollator) {
-    auto sw = makeCollator(BSON("locale" << "simple"));
+    auto sw = makeCollator(BSON("locale"
+                                << "simple"));
     ASSERT_TRUE(sw.isOK());
     ASSERT_EQ(sw.getValue(), nullptr);
 }
@@ -70,38 +71,39 @@ TEST(CollatorICUParse, UnknownFieldFailsToParse) {
 }
 
 TEST(CollatorICUParse, UnsupportedLocalesAreBadValue) {
-    for (const char* locale : {"",
-                               "garbage",
-                               "root",
-                               "ROOT@collation=search",
-                               "xx_US",
-                               "en_ZZ",
-                               "en_",
-                               "_en",
-                               "en__US_POSIX",
-                               "en-US",
-                               "en_us",
-                               "zh_HANT",
-                               "ZH_hant",
-                               "en_US@collation=phonebook",
-                               "zh_TW@collation=stroke",
-                               "de@collation",
-                               "no",
-                               "de@collation=standard",
-                               "zh_Hant@collation=stroke",
-                               "de@collation=phonebook;",
-                               "de@;collation=phonebook",
-                               "de@collation=PHONEBOOK",
-                               "de@calendar=buddhist",
-                               "zh_Blah",
-                               "en_US_FOO",
-                               "es__TRADITIONAL",
-                               "iw",
-                               "x_test",
-                               "I-test",
-                               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-                               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-                               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}) {
+    for (const char* locale :
+         {"",
+          "garbage",
+          "root",
+          "ROOT@collation=search",
+          "xx_US",
+          "en_ZZ",
+          "en_",
+          "_en",
+          "en__US_POSIX",
+          "en-US",
+          "en_us",
+          "zh_HANT",
+          "ZH_hant",
+          "en_US@collation=phonebook",
+          "zh_TW@collation=stroke",
+          "de@collation",
+          "no",
+          "de@collation=standard",
+          "zh_Hant@collation=stroke",
+          "de@collation=phonebook;",
+          "de@;collation=phonebook",
+          "de@collation=PHONEBOOK",
+          "de@calendar=buddhist",
+          "zh_Blah",
+          "en_US_FOO",
+          "es__TRADITIONAL",
+          "iw",
+          "x_test",
+          "I-test",
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}) {
         EXPECT_EQ(code(BSON("locale" << locale)), ErrorCodes::BadValue) << locale;
     }
 }
@@ -142,13 +144,23 @@ TEST(CollatorICUParse, SupportedLocalesParseAndKeepTheirSpelling) {
 
 TEST(CollatorICUParse, WrongTypesAreTypeMismatch) {
     for (const char* field : {"caseLevel", "numericOrdering", "normalization", "backwards"}) {
-        EXPECT_EQ(code(BSON("locale" << "en" << field << "true")), ErrorCodes::TypeMismatch)
+        EXPECT_EQ(code(BSON("locale"
+                            << "en" << field << "true")),
+                  ErrorCodes::TypeMismatch)
             << field;
-        EXPECT_EQ(code(BSON("locale" << "en" << field << 1)), ErrorCodes::TypeMismatch) << field;
+        EXPECT_EQ(code(BSON("locale"
+                            << "en" << field << 1)),
+                  ErrorCodes::TypeMismatch)
+            << field;
     }
     for (const char* field : {"caseFirst", "alternate", "maxVariable", "version"}) {
-        EXPECT_EQ(code(BSON("locale" << "en" << field << 1)), ErrorCodes::TypeMismatch) << field;
-        EXPECT_EQ(code(BSON("locale" << "en" << field << true)), ErrorCodes::TypeMismatch)
+        EXPECT_EQ(code(BSON("locale"
+                            << "en" << field << 1)),
+                  ErrorCodes::TypeMismatch)
+            << field;
+        EXPECT_EQ(code(BSON("locale"
+                            << "en" << field << true)),
+                  ErrorCodes::TypeMismatch)
             << field;
     }
     EXPECT_EQ(code(R"({"locale": "en", "strength": "1"})"), ErrorCodes::TypeMismatch);
@@ -163,7 +175,11 @@ TEST(CollatorICUParse, BadStringValuesFailToParse) {
 
 TEST(CollatorICUParse, StrengthMustBeAnIntegerOneThroughFive) {
     for (int s = 1; s <= 5; ++s)
-        EXPECT_EQ(code(BSON("locale" << "en" << "strength" << s)), 0) << s;
+        EXPECT_EQ(code(BSON("locale"
+                            << "en"
+                            << "strength" << s)),
+                  0)
+            << s;
     EXPECT_EQ(code(R"({"locale": "en", "strength": {"$numberLong": "2"}})"), 0);
     EXPECT_EQ(code(R"({"locale": "en", "strength": 2.0})"), 0);
     EXPECT_EQ(code(R"({"locale": "en", "strength": {"$numberDecimal": "2"}})"), 0);
@@ -174,22 +190,27 @@ TEST(CollatorICUParse, StrengthMustBeAnIntegerOneThroughFive) {
               ErrorCodes::FailedToParse);
     EXPECT_EQ(code(R"({"locale": "en", "strength": 0.5})"), ErrorCodes::BadValue);
     EXPECT_EQ(code(R"({"locale": "en", "strength": 2.5})"), ErrorCodes::BadValue);
-    EXPECT_EQ(code(R"({"locale": "en", "strength": {"$numberDouble": "NaN"}})"), ErrorCodes::BadValue);
+    EXPECT_EQ(code(R"({"locale": "en", "strength": {"$numberDouble": "NaN"}})"),
+              ErrorCodes::BadValue);
 }
 
 TEST(CollatorICUParse, VersionMustBe571) {
     auto c = make(R"({"locale": "en", "version": "57.1"})");
     ASSERT_TRUE(c);
-    EXPECT_EQ(code(R"({"locale": "en", "version": "72.1"})"), ErrorCodes::IncompatibleCollationVersion);
+    EXPECT_EQ(code(R"({"locale": "en", "version": "72.1"})"),
+              ErrorCodes::IncompatibleCollationVersion);
     EXPECT_EQ(code(R"({"locale": "en", "version": ""})"), ErrorCodes::IncompatibleCollationVersion);
 }
 
 TEST(CollatorICUParse, CaseFirstNeedsStrengthThreeOrCaseLevel) {
-    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "upper", "strength": 1})"), ErrorCodes::BadValue);
-    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "lower", "strength": 2})"), ErrorCodes::BadValue);
+    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "upper", "strength": 1})"),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "lower", "strength": 2})"),
+              ErrorCodes::BadValue);
     EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "off", "strength": 1})"), 0);
     EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "upper", "strength": 3})"), 0);
-    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "upper", "strength": 1, "caseLevel": true})"), 0);
+    EXPECT_EQ(code(R"({"locale": "en", "caseFirst": "upper", "strength": 1, "caseLevel": true})"),
+              0);
 }
 
 TEST(CollatorICUParse, BackwardsNeedsStrengthTwo) {
@@ -198,7 +219,9 @@ TEST(CollatorICUParse, BackwardsNeedsStrengthTwo) {
 }
 
 TEST(CollatorICUParse, FromElementNeedsAnObject) {
-    BSONObj cmd = BSON("collation" << 1 << "ok" << BSON("locale" << "en"));
+    BSONObj cmd = BSON("collation" << 1 << "ok"
+                                   << BSON("locale"
+                                           << "en"));
     auto sw = makeCollatorFromElement(cmd["collation"]);
     ASSERT_EQ(sw.getStatus().code(), ErrorCodes::TypeMismatch);
     ASSERT_TRUE(makeCollatorFromElement(cmd["ok"]).isOK());
@@ -209,12 +232,13 @@ TEST(CollatorICUParse, FromElementNeedsAnObject) {
 TEST(CollatorICUSpec, DefaultsFilledInUpstreamOrder) {
     auto c = make(R"({"locale": "en_US"})");
     ASSERT_TRUE(c);
-    EXPECT_EQ(c->getSpec().toString(),
-              fromjson(R"({"locale": "en_US", "caseLevel": false, "caseFirst": "off", "strength": 3, )"
-                       R"("numericOrdering": false, "alternate": "non-ignorable", )"
-                       R"("maxVariable": "punct", "normalization": false, "backwards": false, )"
-                       R"("version": "57.1"})")
-                  .toString());
+    EXPECT_EQ(
+        c->getSpec().toString(),
+        fromjson(R"({"locale": "en_US", "caseLevel": false, "caseFirst": "off", "strength": 3, )"
+                 R"("numericOrdering": false, "alternate": "non-ignorable", )"
+                 R"("maxVariable": "punct", "normalization": false, "backwards": false, )"
+                 R"("version": "57.1"})")
+            .toString());
 }
 
 TEST(CollatorICUSpec, RequestedAttributesAppearInTheSpec) {
@@ -222,11 +246,12 @@ TEST(CollatorICUSpec, RequestedAttributesAppearInTheSpec) {
         R"({"backwards": true, "locale": "en", "strength": 2, "caseLevel": true, "numericOrdering": true, )"
         R"("alternate": "shifted", "maxVariable": "space", "normalization": true, "caseFirst": "lower"})");
     ASSERT_TRUE(c);
-    EXPECT_EQ(c->getSpec().toString(),
-              fromjson(R"({"locale": "en", "caseLevel": true, "caseFirst": "lower", "strength": 2, )"
-                       R"("numericOrdering": true, "alternate": "shifted", "maxVariable": "space", )"
-                       R"("normalization": true, "backwards": true, "version": "57.1"})")
-                  .toString());
+    EXPECT_EQ(
+        c->getSpec().toString(),
+        fromjson(R"({"locale": "en", "caseLevel": true, "caseFirst": "lower", "strength": 2, )"
+                 R"("numericOrdering": true, "alternate": "shifted", "maxVariable": "space", )"
+                 R"("normalization": true, "backwards": true, "version": "57.1"})")
+            .toString());
 }
 
 TEST(CollatorICUSpec, LocaleDefaultsComeFromICU) {
@@ -238,9 +263,9 @@ TEST(CollatorICUSpec, LocaleDefaultsComeFromICU) {
 }
 
 TEST(CollatorICUSpec, SpecIsAValidCollationDocumentThatRoundTrips) {
-    for (const char* json : {R"({"locale": "fr_CA"})",
-                             R"({"locale": "de@collation=phonebook", "strength": 1})",
-                             R"({"locale": "en", "numericOrdering": true, "alternate": "shifted"})"}) {
+    for (const char* json :
+         {R"({"locale": "fr_CA"})", R"({"locale": "de@collation=phonebook", "strength": 1})",
+          R"({"locale": "en", "numericOrdering": true, "alternate": "shifted"})"}) {
         auto c = make(json);
         ASSERT_TRUE(c);
         auto again = make(c->getSpec());
@@ -334,8 +359,16 @@ TEST(CollatorICUCompare, BackwardsComparesSecondaryDifferencesFromTheEnd) {
 }
 
 TEST(CollatorICUCompare, GermanPhonebookOrdersUmlautsAsDigraphs) {
-    EXPECT_LT(make(R"({"locale": "de"})")->compare("of", "\xC3\xB6" "f"), 0);
-    EXPECT_GT(make(R"({"locale": "de@collation=phonebook"})")->compare("of", "\xC3\xB6" "f"), 0);
+    EXPECT_LT(make(R"({"locale": "de"})")
+                  ->compare("of",
+                            "\xC3\xB6"
+                            "f"),
+              0);
+    EXPECT_GT(make(R"({"locale": "de@collation=phonebook"})")
+                  ->compare("of",
+                            "\xC3\xB6"
+                            "f"),
+              0);
 }
 
 TEST(CollatorICUCompare, EmbeddedNulBytesAreCompared) {
@@ -345,7 +378,15 @@ TEST(CollatorICUCompare, EmbeddedNulBytesAreCompared) {
 
 TEST(CollatorICUCompare, InvalidUtf8IsDeterministicAndAgreesWithKeys) {
     auto c = make(R"({"locale": "en"})");
-    const std::string bad1 = "a\xFF" "b", bad2 = "a\xC3" "b", fffd = "a\xEF\xBF\xBD" "b";
+    const std::string bad1 =
+                          "a\xFF"
+                          "b",
+                      bad2 =
+                          "a\xC3"
+                          "b",
+                      fffd =
+                          "a\xEF\xBF\xBD"
+                          "b";
     EXPECT_EQ(c->compare(bad1, bad2), 0);  // both read as a U+FFFD b
     EXPECT_EQ(c->compare(bad1, fffd), 0);
     EXPECT_EQ(c->comparisonKey(bad1), c->comparisonKey(fffd));
@@ -355,12 +396,33 @@ TEST(CollatorICUCompare, InvalidUtf8IsDeterministicAndAgreesWithKeys) {
 // ---- comparison keys -----------------------------------------------------------
 
 std::string randomString(std::mt19937& rng) {
-    static const std::vector<std::string> kPieces = {
-        "a", "A", "b", "B", "z", "Z", "1", "9", "10", " ", "-", ".", "_", kAAcute,
-        "\xC3\x81" /* A acute */, "\xC3\xB6" /* o umlaut */, "\xC3\x9F" /* sharp s */,
-        "\xE4\xB8\xAD" /* CJK */, "\xF0\x9F\x98\x80" /* emoji */, "\xFF", "\xC3", "e\xCC\x81",
-        "\xED\xA0\x80" /* surrogate */, "\xC0\xAF" /* overlong */, "\xF4\x90\x80\x80" /* > U+10FFFF */,
-        "\xE4\xB8" /* truncated */, std::string("\0", 1)};
+    static const std::vector<std::string> kPieces = {"a",
+                                                     "A",
+                                                     "b",
+                                                     "B",
+                                                     "z",
+                                                     "Z",
+                                                     "1",
+                                                     "9",
+                                                     "10",
+                                                     " ",
+                                                     "-",
+                                                     ".",
+                                                     "_",
+                                                     kAAcute,
+                                                     "\xC3\x81" /* A acute */,
+                                                     "\xC3\xB6" /* o umlaut */,
+                                                     "\xC3\x9F" /* sharp s */,
+                                                     "\xE4\xB8\xAD" /* CJK */,
+                                                     "\xF0\x9F\x98\x80" /* emoji */,
+                                                     "\xFF",
+                                                     "\xC3",
+                                                     "e\xCC\x81",
+                                                     "\xED\xA0\x80" /* surrogate */,
+                                                     "\xC0\xAF" /* overlong */,
+                                                     "\xF4\x90\x80\x80" /* > U+10FFFF */,
+                                                     "\xE4\xB8" /* truncated */,
+                                                     std::string("\0", 1)};
     std::uniform_int_distribution<size_t> len(0, 6), piece(0, kPieces.size() - 1);
     std::string s;
     for (size_t n = len(rng); n > 0; --n)
@@ -374,14 +436,13 @@ int keyOrder(const std::string& a, const std::string& b) {
 
 TEST(CollatorICUKeys, KeysOrderExactlyAsCompare) {
     std::mt19937 rng(20240501);
-    for (const char* json : {R"({"locale": "en"})",
-                             R"({"locale": "en", "strength": 1})",
-                             R"({"locale": "en", "strength": 2})",
-                             R"({"locale": "en", "strength": 5})",
-                             R"({"locale": "fr_CA"})",
-                             R"({"locale": "en", "numericOrdering": true, "caseFirst": "upper"})",
-                             R"({"locale": "en", "strength": 1, "alternate": "shifted", "caseLevel": true})",
-                             R"({"locale": "de@collation=phonebook", "strength": 4})"}) {
+    for (const char* json :
+         {R"({"locale": "en"})", R"({"locale": "en", "strength": 1})",
+          R"({"locale": "en", "strength": 2})", R"({"locale": "en", "strength": 5})",
+          R"({"locale": "fr_CA"})",
+          R"({"locale": "en", "numericOrdering": true, "caseFirst": "upper"})",
+          R"({"locale": "en", "strength": 1, "alternate": "shifted", "caseLevel": true})",
+          R"({"locale": "de@collation=phonebook", "strength": 4})"}) {
         auto c = make(json);
         ASSERT_TRUE(c);
         for (int i = 0; i < 400; ++i) {

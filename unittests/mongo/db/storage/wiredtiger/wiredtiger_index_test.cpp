@@ -60,9 +60,16 @@ TEST(WiredTigerIndex, ConcurrentInsertsOfOneUniqueKeyConflict) {
     auto ru1 = f.engine->newRecoveryUnit();
     auto ru2 = f.engine->newRecoveryUnit();
     WriteUnitOfWork w1(ru1.get());
-    ASSERT_TRUE(sdi->insert(ru1.get(), BSON("" << "k"), RecordId(1), false).isOK());
+    ASSERT_TRUE(sdi->insert(ru1.get(),
+                            BSON(""
+                                 << "k"),
+                            RecordId(1), false)
+                    .isOK());
     WriteUnitOfWork w2(ru2.get());
-    EXPECT_THROW((void)sdi->insert(ru2.get(), BSON("" << "k"), RecordId(2), false),
+    EXPECT_THROW((void)sdi->insert(ru2.get(),
+                                   BSON(""
+                                        << "k"),
+                                   RecordId(2), false),
                  WriteConflictException);
 }
 
@@ -70,11 +77,21 @@ TEST(WiredTigerIndex, NonUniqueIndexKeepsDuplicatesInRecordIdOrder) {
     Fixture f;
     auto sdi = f.make(config(false));
     for (int i = 5; i >= 1; --i)
-        ASSERT_TRUE(insertKey(f.engine.get(), sdi.get(), BSON("" << "x"), RecordId(i)).isOK());
-    ASSERT_TRUE(insertKey(f.engine.get(), sdi.get(), BSON("" << "y"), RecordId(9)).isOK());
+        ASSERT_TRUE(insertKey(f.engine.get(), sdi.get(),
+                              BSON(""
+                                   << "x"),
+                              RecordId(i))
+                        .isOK());
+    ASSERT_TRUE(insertKey(f.engine.get(), sdi.get(),
+                          BSON(""
+                               << "y"),
+                          RecordId(9))
+                    .isOK());
     auto ru = f.engine->newRecoveryUnit();
     auto c = sdi->newCursor(ru.get(), true);
-    auto e = c->seek(BSON("" << "x"), true);
+    auto e = c->seek(BSON(""
+                          << "x"),
+                     true);
     for (int i = 1; i <= 5; ++i, e = c->next()) {
         ASSERT_TRUE(e);
         EXPECT_EQ(e->loc, RecordId(i));
@@ -84,7 +101,10 @@ TEST(WiredTigerIndex, NonUniqueIndexKeepsDuplicatesInRecordIdOrder) {
     EXPECT_EQ(e->loc, RecordId(9));
     {
         WriteUnitOfWork w(ru.get());
-        sdi->unindex(ru.get(), BSON("" << "x"), RecordId(3));
+        sdi->unindex(ru.get(),
+                     BSON(""
+                          << "x"),
+                     RecordId(3));
         w.commit();
     }
     EXPECT_EQ(sdi->numEntries(ru.get()), 5);

@@ -36,7 +36,8 @@ TEST(WiredTigerRecordStore, InsertFindUpdateDelete) {
     EXPECT_EQ(out["_id"].numberInt(), 1);
     {
         WriteUnitOfWork wuow(ru.get());
-        BSONObj doc = BSON("_id" << 1 << "x" << "longer");
+        BSONObj doc = BSON("_id" << 1 << "x"
+                                 << "longer");
         ASSERT_TRUE(rs->updateRecord(ru.get(), a, doc.objdata(), doc.objsize()).isOK());
         rs->deleteRecord(ru.get(), b);
         EXPECT_EQ(rs->updateRecord(ru.get(), RecordId(99), doc.objdata(), doc.objsize()).code(),
@@ -44,7 +45,9 @@ TEST(WiredTigerRecordStore, InsertFindUpdateDelete) {
         wuow.commit();
     }
     EXPECT_EQ(rs->numRecords(ru.get()), 1);
-    EXPECT_EQ(rs->dataSize(ru.get()), BSON("_id" << 1 << "x" << "longer").objsize());
+    EXPECT_EQ(rs->dataSize(ru.get()), BSON("_id" << 1 << "x"
+                                                 << "longer")
+                                          .objsize());
     ASSERT_TRUE(rs->findRecord(ru.get(), a, &out));
     EXPECT_EQ(out["x"].str(), "longer");
     EXPECT_FALSE(rs->findRecord(ru.get(), b, nullptr));
@@ -260,7 +263,9 @@ TEST(WiredTigerRecordStore, CountsComeFromTheSizeStorerAfterACleanRestart) {
         auto rs = engine->getRecordStore("collection-s");
         std::vector<RecordId> ids;
         for (int i = 0; i < 100; ++i)
-            ids.push_back(insertDoc(engine.get(), rs.get(), BSON("i" << i << "pad" << "abc")));
+            ids.push_back(insertDoc(engine.get(), rs.get(),
+                                    BSON("i" << i << "pad"
+                                             << "abc")));
         auto ru = engine->newRecoveryUnit();
         WriteUnitOfWork w(ru.get());
         for (int i = 0; i < 10; ++i)

@@ -50,9 +50,9 @@ protected:
         auto res = r.getValue();
         if (res.reopening) {
             const ReopeningRequest request = *res.reopening;
-            res = insertWithReopeningContext(catalog, c, doc, fetched, 0, nullptr, nullptr,
-                                             &request)
-                      .getValue();
+            res =
+                insertWithReopeningContext(catalog, c, doc, fetched, 0, nullptr, nullptr, &request)
+                    .getValue();
         }
         return res.batch;
     }
@@ -114,8 +114,8 @@ TEST_F(BucketCatalogDirectWrite, CandidateFetchedAcrossAWriteIsNotReopened) {
     // The write starts and commits while the caller fetches: `doc` may be the old version.
     directWriteStart(catalog, c.uuid, oid);
     directWriteFinish(catalog, c.uuid, oid);
-    auto res = insertWithReopeningContext(catalog, c, measurement(1000), doc, 0, nullptr,
-                                          nullptr, &request);
+    auto res = insertWithReopeningContext(catalog, c, measurement(1000), doc, 0, nullptr, nullptr,
+                                          &request);
     ASSERT_TRUE(res.isOK());
     EXPECT_NE(res.getValue().batch->bucketId.oid, oid);
     EXPECT_EQ(stat(catalog, "numBucketReopeningsFailed"), 1);

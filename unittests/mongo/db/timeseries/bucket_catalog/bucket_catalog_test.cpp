@@ -87,8 +87,17 @@ long long stat(BucketCatalog& catalog, StringData name) {
 
 TEST(TimeseriesBucketCatalog, MissingOrNonDateTimeIsBadValue) {
     BucketCatalog catalog(4, smallLimits());
-    EXPECT_EQ(tryInsert(catalog, coll(), BSON("m" << "a")).getStatus().code(), ErrorCodes::BadValue);
-    EXPECT_EQ(tryInsert(catalog, coll(), BSON("t" << 1 << "m" << "a")).getStatus().code(),
+    EXPECT_EQ(tryInsert(catalog, coll(),
+                        BSON("m"
+                             << "a"))
+                  .getStatus()
+                  .code(),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(tryInsert(catalog, coll(),
+                        BSON("t" << 1 << "m"
+                                 << "a"))
+                  .getStatus()
+                  .code(),
               ErrorCodes::BadValue);
 }
 
@@ -106,7 +115,8 @@ TEST(TimeseriesBucketCatalog, SameSeriesSharesABatch) {
 TEST(TimeseriesBucketCatalog, BucketIdEncodesTheRoundedStart) {
     BucketCatalog catalog(4, smallLimits());
     auto a = tryInsert(catalog, coll(), m(45000, "a", 1)).getValue().batch;
-    EXPECT_EQ(a->bucketId.oid.getTimestamp(), static_cast<uint32_t>(((kBase + 45000) / 1000 / 60) * 60));
+    EXPECT_EQ(a->bucketId.oid.getTimestamp(),
+              static_cast<uint32_t>(((kBase + 45000) / 1000 / 60) * 60));
 }
 
 TEST(TimeseriesBucketCatalog, FirstCommitInsertsThenDiffsAppend) {
@@ -118,7 +128,8 @@ TEST(TimeseriesBucketCatalog, FirstCommitInsertsThenDiffsAppend) {
     const BSONObj& doc = b1->write.document;
     EXPECT_EQ(doc.getFieldDotted("control.version").numberInt(), 2);
     EXPECT_EQ(doc.getFieldDotted("control.count").type(), BSONType::kNumberInt);
-    EXPECT_EQ(doc.getFieldDotted("control.min.t").date().toMillisSinceEpoch(), (kBase / 60000) * 60000);
+    EXPECT_EQ(doc.getFieldDotted("control.min.t").date().toMillisSinceEpoch(),
+              (kBase / 60000) * 60000);
     EXPECT_EQ(doc["meta"].str(), "a");
     EXPECT_EQ(doc.getFieldDotted("data.v").binDataType(), BinDataType::Column);
 
@@ -126,8 +137,10 @@ TEST(TimeseriesBucketCatalog, FirstCommitInsertsThenDiffsAppend) {
     ASSERT_EQ(b2->write.kind, BucketWrite::Kind::kUpdate);
     EXPECT_EQ(b2->write.diff.getFieldDotted("scontrol.u.count").numberInt(), 2);
     EXPECT_FALSE(b2->write.diff.getFieldDotted("sdata.b.v.o").eoo());
-    auto b3 = insertAndCommit(catalog, c, BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 2000)
-                                                   << "m" << "a" << "v" << 3.0 << "new" << 7),
+    auto b3 = insertAndCommit(catalog, c,
+                              BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 2000) << "m"
+                                       << "a"
+                                       << "v" << 3.0 << "new" << 7),
                               storage);
     EXPECT_EQ(b3->write.diff.getFieldDotted("sdata.i.new").binDataType(), BinDataType::Column);
 
@@ -154,13 +167,17 @@ TEST(TimeseriesBucketCatalog, StoredColumnsEqualAOneShotCompression) {
         all.push_back(m(i * 1000, "a", 20 + i * 0.1));
         id = insertAndCommit(catalog, c, all.back(), storage)->bucketId.oid;
     }
-    auto oneShot = makeNewCompressedBucket(id, BSON("meta" << "a").firstElement(), all, c.options);
+    auto oneShot = makeNewCompressedBucket(id,
+                                           BSON("meta"
+                                                << "a")
+                                               .firstElement(),
+                                           all, c.options);
     ASSERT_TRUE(oneShot.isOK());
     EXPECT_TRUE(storage.buckets.at(id)["data"].Obj().binaryEqual(oneShot.getValue()["data"].Obj()));
-    EXPECT_EQ(compareObjects(storage.buckets.at(id)["control"].Obj(),
-                             oneShot.getValue()["control"].Obj(),
-                             ComparisonRules::kConsiderFieldName),
-              0);
+    EXPECT_EQ(
+        compareObjects(storage.buckets.at(id)["control"].Obj(), oneShot.getValue()["control"].Obj(),
+                       ComparisonRules::kConsiderFieldName),
+        0);
 }
 
 TEST(TimeseriesBucketCatalog, CountRolloverOpensANewBucket) {
@@ -213,8 +230,7 @@ TEST(TimeseriesBucketCatalog, BucketRolledOverWhileCommittingIsReopenedFromMemor
     EXPECT_EQ(stat(catalog, "numBucketsClosedDueToTimeForward"), 1);
     // The later bucket continues the first one's span (its commit still runs): it starts one
     // span after it, not at the measurement's own rounded time.
-    EXPECT_EQ(b.batch->bucketId.oid.getTimestamp(),
-              a->bucketId.oid.getTimestamp() + 3600u);
+    EXPECT_EQ(b.batch->bucketId.oid.getTimestamp(), a->bucketId.oid.getTimestamp() + 3600u);
     // Back into the first bucket's span: it becomes the open bucket again, same batch.
     auto back = tryInsert(catalog, c, m(10000, "a", 3)).getValue();
     ASSERT_FALSE(back.reopening);
@@ -263,7 +279,8 @@ TEST(TimeseriesBucketCatalog, OutOfOrderBatchMakesTheBucketUnsorted) {
     auto b1 = insertAndCommit(catalog, c, m(5000, "a", 1), storage);
     auto b2 = insertAndCommit(catalog, c, m(2000, "a", 2), storage);
     EXPECT_EQ(b2->write.diff.getFieldDotted("scontrol.u.version").numberInt(), 3);
-    EXPECT_EQ(storage.buckets.at(b1->bucketId.oid).getFieldDotted("control.version").numberInt(), 3);
+    EXPECT_EQ(storage.buckets.at(b1->bucketId.oid).getFieldDotted("control.version").numberInt(),
+              3);
     EXPECT_EQ(stat(catalog, "numCompressedBucketsConvertedToUnsorted"), 1);
 }
 
@@ -271,15 +288,19 @@ TEST(TimeseriesBucketCatalog, ReopenedV1BucketIsRewrittenAsV2) {
     BucketCatalog catalog(4, smallLimits());
     auto c = coll();
     const long long start = (kBase / 60000) * 60000;
-    BSONObj v1 = BSON("_id" << OID::gen() << "control"
-                            << BSON("version" << 1 << "min"
-                                              << BSON("t" << Date_t::fromMillisSinceEpoch(start) << "v" << 1.0)
-                                              << "max"
-                                              << BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 1000) << "v" << 2.0))
-                            << "meta" << "a" << "data"
-                            << BSON("t" << BSON("0" << Date_t::fromMillisSinceEpoch(kBase + 1000) << "1"
-                                                    << Date_t::fromMillisSinceEpoch(kBase))
-                                        << "v" << BSON("0" << 2.0 << "1" << 1.0)));
+    BSONObj v1 =
+        BSON("_id" << OID::gen() << "control"
+                   << BSON("version"
+                           << 1 << "min"
+                           << BSON("t" << Date_t::fromMillisSinceEpoch(start) << "v" << 1.0)
+                           << "max"
+                           << BSON("t" << Date_t::fromMillisSinceEpoch(kBase + 1000) << "v" << 2.0))
+                   << "meta"
+                   << "a"
+                   << "data"
+                   << BSON("t" << BSON("0" << Date_t::fromMillisSinceEpoch(kBase + 1000) << "1"
+                                           << Date_t::fromMillisSinceEpoch(kBase))
+                               << "v" << BSON("0" << 2.0 << "1" << 1.0)));
     auto r = insertWithReopeningContext(catalog, c, m(2000, "a", 3), v1);
     ASSERT_TRUE(r.isOK());
     auto batch = r.getValue().batch;
@@ -297,8 +318,12 @@ TEST(TimeseriesBucketCatalog, ReopenedV1BucketIsRewrittenAsV2) {
 TEST(TimeseriesBucketCatalog, MismatchedReopeningCandidateIsCountedAndIgnored) {
     BucketCatalog catalog(4, smallLimits());
     auto c = coll();
-    BSONObj wrongMeta = makeNewCompressedBucket(OID::gen(), BSON("meta" << "zzz").firstElement(),
-                                                {m(0, "zzz", 1)}, c.options).getValue();
+    BSONObj wrongMeta = makeNewCompressedBucket(OID::gen(),
+                                                BSON("meta"
+                                                     << "zzz")
+                                                    .firstElement(),
+                                                {m(0, "zzz", 1)}, c.options)
+                            .getValue();
     auto r = insertWithReopeningContext(catalog, c, m(10, "a", 1), wrongMeta);
     ASSERT_TRUE(r.isOK());
     EXPECT_NE(r.getValue().batch->bucketId.oid, wrongMeta["_id"].OID());
@@ -338,7 +363,8 @@ TEST(TimeseriesBucketCatalog, FrozenBucketIsNotReopened) {
     auto b = insertAndCommit(catalog, c, m(0, "a", 1), storage);
     freeze(catalog, b->bucketId);
     EXPECT_TRUE(isFrozen(catalog, b->bucketId));
-    auto r = insertWithReopeningContext(catalog, c, m(10, "a", 1), storage.buckets.at(b->bucketId.oid));
+    auto r =
+        insertWithReopeningContext(catalog, c, m(10, "a", 1), storage.buckets.at(b->bucketId.oid));
     EXPECT_NE(r.getValue().batch->bucketId.oid, b->bucketId.oid);
     EXPECT_EQ(stat(catalog, "numBucketsFrozen"), 1);
 }

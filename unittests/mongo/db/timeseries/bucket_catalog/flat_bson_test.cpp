@@ -53,7 +53,8 @@ TEST(TimeseriesSchema, ShapeChangesAreIncompatible) {
     Schema s;
     EXPECT_EQ(s.update(fromjson(R"({"a": 1, "o": {"x": "s"}})"), std::nullopt),
               Schema::UpdateStatus::kUpdated);
-    EXPECT_TRUE(s.compatible(fromjson(R"({"a": 2.5, "o": {"x": "t"}, "new": true})"), std::nullopt));
+    EXPECT_TRUE(
+        s.compatible(fromjson(R"({"a": 2.5, "o": {"x": "t"}, "new": true})"), std::nullopt));
     EXPECT_FALSE(s.compatible(fromjson(R"({"a": "str"})"), std::nullopt));
     EXPECT_FALSE(s.compatible(fromjson(R"({"o": 1})"), std::nullopt));
     EXPECT_FALSE(s.compatible(fromjson(R"({"o": {"x": 1}})"), std::nullopt));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: GoogleTest unit tests,
-# a short smoke run of every fuzzer, the layer check, the jstest suites (resmoke) and the client
+# a short smoke run of every fuzzer, the layer and format checks, the jstest suites (resmoke) and the client
 # tests (Node driver, pymongo, kill -9 durability). The last line is
 # `N passed, M failed` over all of them. Exit status 0 only when nothing failed.
 set -uo pipefail
@@ -73,6 +73,12 @@ cat "$logdir/layers_test.log"
 read -r lp lf <<< "$(last_counts "$logdir/layers_test.log")"
 lp=${lp:-0}; lf=${lf:-1}
 add_counts "$lp" "$lf"
+
+echo "=== format check (clang-format with etc/.clang-format over src/ and unittests/)"
+buildscripts/format.sh --check > "$logdir/format.log" 2>&1
+format_rc=$?
+tail -n 20 "$logdir/format.log"
+if [ "$format_rc" -eq 0 ]; then add_counts 1 0; else add_counts 0 1; fi
 
 echo "=== resmoke upstream mode (a made-up miniature upstream tree)"
 /usr/bin/python3 buildscripts/resmoke_upstream_test.py > "$logdir/upstream_mode.log" 2>&1

@@ -9,6 +9,7 @@
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/idl/document_source_misc_specs_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -24,8 +25,7 @@ bool mentionsVariable(const BSONObj& obj, StringData name) {
                 return true;
         } else if (e.type() == BSONType::kString) {
             StringData s = e.valueStringData();
-            for (size_t at = s.find(needle); at != StringData::npos;
-                 at = s.find(needle, at + 1)) {
+            for (size_t at = s.find(needle); at != StringData::npos; at = s.find(needle, at + 1)) {
                 size_t end = at + needle.size();
                 if (end == s.size() || s[end] == '.')
                     return true;
@@ -50,8 +50,8 @@ bool mentionsNonDeterministic(const BSONObj& obj) {
 }
 
 std::vector<BSONObj> stagesFromArray(const BSONElement& e, int notArrayCode, StringData what) {
-    uassert(notArrayCode, std::string(what) + " must be an array of stages, but found " +
-                              typeNameOf(Value(e)),
+    uassert(notArrayCode,
+            std::string(what) + " must be an array of stages, but found " + typeNameOf(Value(e)),
             e.type() == BSONType::kArray);
     std::vector<BSONObj> out;
     for (auto s : e.Obj()) {
@@ -71,8 +71,9 @@ void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
         sub->topScope().defineVariable(n);
     auto p = Pipeline::parse(stages, sub);
     for (const auto& st : p->stages()) {
-        uassert(51047, std::string(st->getSourceName()) + " is not allowed within a " +
-                           std::string(owner) + "'s sub-pipeline",
+        uassert(51047,
+                std::string(st->getSourceName()) + " is not allowed within a " +
+                    std::string(owner) + "'s sub-pipeline",
                 !st->constraints().isWriteStage);
     }
 }
@@ -92,8 +93,9 @@ public:
             auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);
             auto p = Pipeline::parse(stages, sub);
             for (const auto& st : p->stages())
-                uassert(40600, std::string(st->getSourceName()) +
-                                   " is not allowed to be used within a $facet stage",
+                uassert(40600,
+                        std::string(st->getSourceName()) +
+                            " is not allowed to be used within a $facet stage",
                         st->constraints().allowedInFacet && !st->constraints().requiresFirst);
             _facets.emplace_back(name, std::move(stages));
         }
@@ -201,9 +203,9 @@ public:
                         f.type() == BSONType::kObject);
                 for (auto v : f.Obj()) {
                     validateVariableName(v.fieldNameStringData());
-                    _let.emplace_back(std::string(v.fieldNameStringData()),
-                                      Expression::parseOperand(_expCtx.get(), v,
-                                                               _expCtx->makeParseState()));
+                    _let.emplace_back(
+                        std::string(v.fieldNameStringData()),
+                        Expression::parseOperand(_expCtx.get(), v, _expCtx->makeParseState()));
                 }
             } else if (n == "pipeline") {
                 _pipeline = stagesFromArray(f, ErrorCodes::FailedToParse, "$lookup 'pipeline'");
@@ -263,8 +265,8 @@ public:
         }
         Value results(runInner(owned));
         size_t bytes = key.size() + static_cast<size_t>(results.elem().size()) + 64;
-        if (_cacheBytes + bytes <= static_cast<size_t>(
-                                       gInternalDocumentSourceLookupCacheSizeBytes.load())) {
+        if (_cacheBytes + bytes <=
+            static_cast<size_t>(gInternalDocumentSourceLookupCacheSizeBytes.load())) {
             _cacheBytes += bytes;
             _cache.emplace(std::move(key), results);
         }
@@ -373,25 +375,16 @@ public:
                     "the $unionWith stage specification must be an object or string, but found " +
                         typeNameOf(Value(e)),
                     e.type() == BSONType::kObject);
-            bool haveColl = false;
-            for (auto f : e.Obj()) {
-                StringData n = f.fieldNameStringData();
-                if (n == "coll") {
-                    uassert(ErrorCodes::TypeMismatch, "$unionWith 'coll' must be a string",
-                            f.type() == BSONType::kString);
-                    _coll = NamespaceString(_expCtx->ns.db(), f.str());
-                    haveColl = true;
-                } else if (n == "pipeline") {
-                    _pipeline = stagesFromArray(f, ErrorCodes::TypeMismatch, "$unionWith pipeline");
-                } else {
-                    uasserted(40415, "BSON field '$unionWith." + std::string(n) +
-                                         "' is an unknown field.");
-                }
-            }
-            uassert(40414, "BSON field '$unionWith.coll' is missing but a required field",
-                    haveColl || (!_pipeline.empty() &&
-                                 !_pipeline[0].firstElementFieldNameStringData().empty() &&
-                                 _pipeline[0].firstElementFieldNameStringData() == "$documents"));
+            const auto spec = UnionWithSpec::parse(IDLParserContext("$unionWith"), e.Obj());
+            if (spec.getColl())
+                _coll = NamespaceString(_expCtx->ns.db(), *spec.getColl());
+            if (const auto& pipeline = spec.getPipeline())
+                _pipeline = stagesFromArray(pipeline->getElement(), ErrorCodes::TypeMismatch,
+                                            "$unionWith pipeline");
+            uassert(
+                40414, "BSON field '$unionWith.coll' is missing but a required field",
+                spec.getColl() || (!_pipeline.empty() &&
+                                   _pipeline[0].firstElementFieldNameStringData() == "$documents"));
         }
         if (!_pipeline.empty())
             validateSubPipeline(_expCtx, _pipeline, "$unionWith");
@@ -408,7 +401,8 @@ public:
             opts.collectionless = _coll.coll().empty();
             opts.inheritCollation = true;
             opts.inheritedCollator = _expCtx->getCollator();
-            _union = preparePipeline(_expCtx->opCtx, _coll.coll().empty()
+            _union = preparePipeline(_expCtx->opCtx,
+                                     _coll.coll().empty()
                                          ? NamespaceString(_expCtx->ns.db(), "$cmd.aggregate")
                                          : _coll,
                                      _pipeline, opts)
@@ -435,28 +429,28 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$facet", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(40169, "the $facet specification must be a non-empty object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceFacet>(expCtx, e.Obj()));
-        return out;
-    });
-    registerDocumentSource("$lookup", [](const BSONElement& e,
-                                         const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(ErrorCodes::FailedToParse, "the $lookup specification must be an Object",
-                e.type() == BSONType::kObject);
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceLookUp>(expCtx, e.Obj()));
-        return out;
-    });
-    registerDocumentSource("$unionWith", [](const BSONElement& e,
-                                            const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<StagePtr> out;
-        out.push_back(std::make_unique<DocumentSourceUnionWith>(expCtx, e));
-        return out;
-    });
+    registerDocumentSource(
+        "$facet", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(40169, "the $facet specification must be a non-empty object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceFacet>(expCtx, e.Obj()));
+            return out;
+        });
+    registerDocumentSource(
+        "$lookup", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(ErrorCodes::FailedToParse, "the $lookup specification must be an Object",
+                    e.type() == BSONType::kObject);
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceLookUp>(expCtx, e.Obj()));
+            return out;
+        });
+    registerDocumentSource(
+        "$unionWith", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceUnionWith>(expCtx, e));
+            return out;
+        });
     return true;
 }();
 

@@ -2,6 +2,7 @@
 
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/document_source_match.h"
+#include "mongo/idl/document_source_misc_specs_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -42,8 +43,8 @@ void DocumentSourceSingleDocumentTransformation::serialize(BSONArrayBuilder* out
     b.append(_name, _spec);
 }
 
-StageList::iterator DocumentSourceSingleDocumentTransformation::optimizeAt(
-    StageList::iterator it, StageList* container) {
+StageList::iterator DocumentSourceSingleDocumentTransformation::optimizeAt(StageList::iterator it,
+                                                                           StageList* container) {
     // Swap a following $match in front of this stage when it reads none of the fields
     // this stage may change.
     auto next = std::next(it);
@@ -78,78 +79,72 @@ StagePtr makeProject(const std::shared_ptr<ExpressionContext>& expCtx, const BSO
 const bool kRegistered = [] {
     registerDocumentSource("$project", [](const BSONElement& e,
                                           const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(15969, "$project specification must be an object",
-                e.type() == BSONType::kObject);
+        uassert(15969, "$project specification must be an object", e.type() == BSONType::kObject);
         return one(makeProject(expCtx, e.Obj()));
     });
     for (const char* name : {"$addFields", "$set"}) {
         std::string n = name;
         registerDocumentSource(name, [n](const BSONElement& e,
                                          const std::shared_ptr<ExpressionContext>& expCtx) {
-            uassert(40272, n + " specification stage must be an object, got " +
-                               typeNameOf(Value(e)),
+            uassert(40272,
+                    n + " specification stage must be an object, got " + typeNameOf(Value(e)),
                     e.type() == BSONType::kObject);
             return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
                 expCtx, ProjectionExecutor::parseAddFields(expCtx.get(), e.Obj(), n), n, e.Obj()));
         });
     }
-    registerDocumentSource("$unset", [](const BSONElement& e,
-                                        const std::shared_ptr<ExpressionContext>& expCtx) {
-        std::vector<std::string> paths;
-        if (e.type() == BSONType::kString) {
-            paths.push_back(e.str());
-        } else {
-            uassert(31002, "$unset specification must be a string or an array",
-                    e.type() == BSONType::kArray);
-            for (auto p : e.Obj()) {
-                uassert(31120,
-                        "$unset specification must be a string or an array containing only "
-                        "string values",
-                        p.type() == BSONType::kString);
-                paths.push_back(p.str());
+    registerDocumentSource(
+        "$unset", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            std::vector<std::string> paths;
+            if (e.type() == BSONType::kString) {
+                paths.push_back(e.str());
+            } else {
+                uassert(31002, "$unset specification must be a string or an array",
+                        e.type() == BSONType::kArray);
+                for (auto p : e.Obj()) {
+                    uassert(31120,
+                            "$unset specification must be a string or an array containing only "
+                            "string values",
+                            p.type() == BSONType::kString);
+                    paths.push_back(p.str());
+                }
+                uassert(31119,
+                        "$unset specification must be a string or an array with at least one "
+                        "field",
+                        !paths.empty());
             }
-            uassert(31119, "$unset specification must be a string or an array with at least one "
-                           "field",
-                    !paths.empty());
-        }
-        for (const auto& p : paths)
-            uassert(40352, "FieldPath cannot be constructed with empty string", !p.empty());
-        BSONObjBuilder spec;
-        for (const auto& p : paths)
-            spec.append(p, false);
-        return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
-            expCtx, ProjectionExecutor::makeExclusion(paths), "$project", spec.obj()));
-    });
-    registerDocumentSource("$replaceRoot", [](const BSONElement& e,
-                                              const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(40229, "expected an object as specification for $replaceRoot stage, got " +
-                           typeNameOf(Value(e)),
-                e.type() == BSONType::kObject);
-        BSONElement newRoot;
-        for (auto f : e.Obj()) {
-            uassert(40415, "BSON field '$replaceRoot." + std::string(f.fieldNameStringData()) +
-                               "' is an unknown field.",
-                    f.fieldNameStringData() == "newRoot");
-            newRoot = f;
-        }
-        uassert(40414, "BSON field '$replaceRoot.newRoot' is missing but a required field",
-                !newRoot.eoo());
-        return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
-            expCtx, Expression::parseOperand(expCtx.get(), newRoot, expCtx->makeParseState()),
-            "$replaceRoot", e.Obj()));
-    });
-    registerDocumentSource("$replaceWith", [](const BSONElement& e,
-                                              const std::shared_ptr<ExpressionContext>& expCtx) {
-        BSONObjBuilder spec;
-        spec.appendAs(e, "newRoot");
-        return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
-            expCtx, Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState()),
-            "$replaceRoot", spec.obj()));
-    });
+            for (const auto& p : paths)
+                uassert(40352, "FieldPath cannot be constructed with empty string", !p.empty());
+            BSONObjBuilder spec;
+            for (const auto& p : paths)
+                spec.append(p, false);
+            return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
+                expCtx, ProjectionExecutor::makeExclusion(paths), "$project", spec.obj()));
+        });
+    registerDocumentSource(
+        "$replaceRoot", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            uassert(40229,
+                    "expected an object as specification for $replaceRoot stage, got " +
+                        typeNameOf(Value(e)),
+                    e.type() == BSONType::kObject);
+            const auto spec = ReplaceRootSpec::parse(IDLParserContext("$replaceRoot"), e.Obj());
+            return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
+                expCtx,
+                Expression::parseOperand(expCtx.get(), spec.getNewRoot().getElement(),
+                                         expCtx->makeParseState()),
+                "$replaceRoot", e.Obj()));
+        });
+    registerDocumentSource(
+        "$replaceWith", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            BSONObjBuilder spec;
+            spec.appendAs(e, "newRoot");
+            return one(std::make_unique<DocumentSourceSingleDocumentTransformation>(
+                expCtx, Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState()),
+                "$replaceRoot", spec.obj()));
+        });
     registerDocumentSource("$count", [](const BSONElement& e,
                                         const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(40156, "the count field must be a non-empty string",
-                e.type() == BSONType::kString);
+        uassert(40156, "the count field must be a non-empty string", e.type() == BSONType::kString);
         std::string f = e.str();
         uassert(40157, "the count field must be a non-empty string", !f.empty());
         uassert(40158, "the count field cannot be a $-prefixed path", f[0] != '$');

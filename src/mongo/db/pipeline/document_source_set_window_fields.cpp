@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mongo/db/exec/sorter.h"
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/collation_keys.h"
 #include "mongo/db/pipeline/date_util.h"
@@ -18,8 +19,8 @@
 #include "mongo/db/pipeline/document_source_project.h"
 #include "mongo/db/pipeline/spillable_cache.h"
 #include "mongo/db/pipeline/window_function_spec.h"
-#include "mongo/db/exec/sorter.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/idl/document_source_misc_specs_gen.h"
 #include "mongo/idl/document_source_set_window_fields_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
@@ -41,9 +42,9 @@ struct OutputState {
     std::optional<size_t> prevFilled;      // $linearFill: last row with a value...
     double prevX = 0, prevY = 0;
     Value prevSortValue;
-    std::optional<size_t> nextFilled;      // ...and the next one after the current row
+    std::optional<size_t> nextFilled;  // ...and the next one after the current row
     double nextX = 0, nextY = 0;
-    size_t bytes = 0;                      // held by this output's functions now
+    size_t bytes = 0;  // held by this output's functions now
     size_t peakBytes = 0;
 };
 
@@ -62,8 +63,7 @@ public:
           _spec(spec.getOwned()),
           _cache(gInternalDocumentSourceSetWindowFieldsMaxMemoryBytes.load(),
                  _expCtx->allowDiskUse) {
-        const auto parsed =
-            SetWindowFieldsSpec::parse(IDLParserContext("$setWindowFields"), _spec);
+        const auto parsed = SetWindowFieldsSpec::parse(IDLParserContext("$setWindowFields"), _spec);
         if (const auto& partitionBy = parsed.getPartitionBy()) {
             BSONElement f = partitionBy->getElement();
             uassert(ErrorCodes::TypeMismatch, "partitionBy must be an expression",
@@ -84,21 +84,23 @@ public:
             _outputs.push_back(parseOutput(_expCtx.get(), f));
             const auto& o = _outputs.back();
             bool needsSort = o.kind == FnKind::kRank || o.kind == FnKind::kDenseRank ||
-                o.kind == FnKind::kDocumentNumber || o.kind == FnKind::kShift ||
-                o.kind == FnKind::kDerivative || o.kind == FnKind::kIntegral ||
-                o.kind == FnKind::kExpMovingAvg || o.kind == FnKind::kLinearFill ||
-                (o.window.present && (o.window.isRange ||
-                                      o.window.lower.kind != Bound::kUnbounded ||
-                                      o.window.upper.kind != Bound::kUnbounded));
+                             o.kind == FnKind::kDocumentNumber || o.kind == FnKind::kShift ||
+                             o.kind == FnKind::kDerivative || o.kind == FnKind::kIntegral ||
+                             o.kind == FnKind::kExpMovingAvg || o.kind == FnKind::kLinearFill ||
+                             (o.window.present &&
+                              (o.window.isRange || o.window.lower.kind != Bound::kUnbounded ||
+                               o.window.upper.kind != Bound::kUnbounded));
             if (needsSort)
                 uassert(5339902, o.opName + " requires a sortBy",
                         _sortBy && !_sortBy->parts().empty());
             bool needsSingle = o.kind == FnKind::kRank || o.kind == FnKind::kDenseRank ||
-                o.window.isRange || o.kind == FnKind::kDerivative ||
-                o.kind == FnKind::kIntegral || o.kind == FnKind::kLinearFill;
+                               o.window.isRange || o.kind == FnKind::kDerivative ||
+                               o.kind == FnKind::kIntegral || o.kind == FnKind::kLinearFill;
             if (needsSingle && o.kind != FnKind::kDocumentNumber)
-                uassert(5371602, o.opName + " must be specified with a top level sortBy "
-                                            "expression with exactly one element",
+                uassert(5371602,
+                        o.opName +
+                            " must be specified with a top level sortBy "
+                            "expression with exactly one element",
                         _sortBy && _sortBy->parts().size() == 1);
         }
         _states.resize(_outputs.size());
@@ -250,9 +252,8 @@ private:
     }
 
     static bool isWholePartition(const WindowSpec& w) {
-        return !w.present ||
-            (!w.isRange && w.lower.kind == Bound::kUnbounded &&
-             w.upper.kind == Bound::kUnbounded);
+        return !w.present || (!w.isRange && w.lower.kind == Bound::kUnbounded &&
+                              w.upper.kind == Bound::kUnbounded);
     }
 
     Value eval(const ExprPtr& e, const BSONObj& doc) {
@@ -302,8 +303,8 @@ private:
             _cache.spillToDisk();
         uassert(5414201,
                 "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
-                    std::to_string(totalBytes()) + " bytes, memory limit: " +
-                    std::to_string(limit) + " bytes",
+                    std::to_string(totalBytes()) +
+                    " bytes, memory limit: " + std::to_string(limit) + " bytes",
                 totalBytes() < static_cast<size_t>(limit));
     }
 
@@ -334,16 +335,17 @@ private:
                     ++st.dense;
                 }
                 st.prevSortKey = row.sortKey;
-                long long v = out.kind == FnKind::kRank ? st.rank
-                    : out.kind == FnKind::kDenseRank    ? st.dense
-                                                        : static_cast<long long>(i) + 1;
+                long long v = out.kind == FnKind::kRank        ? st.rank
+                              : out.kind == FnKind::kDenseRank ? st.dense
+                                                               : static_cast<long long>(i) + 1;
                 return Value(static_cast<int>(v));
             }
             case FnKind::kShift: {
                 long long j = static_cast<long long>(i) + out.shiftBy;
                 if (j < 0 || j >= static_cast<long long>(n))
-                    return out.second ? out.second->evaluate(BSONObj(), &_expCtx->variables).getOwned()
-                                      : Value::null();
+                    return out.second
+                               ? out.second->evaluate(BSONObj(), &_expCtx->variables).getOwned()
+                               : Value::null();
                 Value v = eval(out.input, _cache.at(static_cast<size_t>(j)).doc);
                 return v.missing() ? Value::null() : v;
             }
@@ -354,8 +356,8 @@ private:
                 Value y = eval(out.input, row.doc);
                 if (!y.numeric())
                     return Value::null();
-                st.ema = st.ema ? out.alpha * y.getDouble() + (1 - out.alpha) * *st.ema
-                                : y.getDouble();
+                st.ema =
+                    st.ema ? out.alpha * y.getDouble() + (1 - out.alpha) * *st.ema : y.getDouble();
                 return Value(*st.ema);
             }
             case FnKind::kCovariancePop:
@@ -523,11 +525,13 @@ private:
         if (!w.isRange) {
             long long ii = static_cast<long long>(i);
             long long lo = w.lower.kind == Bound::kUnbounded ? 0
-                : w.lower.kind == Bound::kCurrent            ? ii
-                                                             : ii + static_cast<long long>(w.lower.value);
+                           : w.lower.kind == Bound::kCurrent
+                               ? ii
+                               : ii + static_cast<long long>(w.lower.value);
             long long hi = w.upper.kind == Bound::kUnbounded ? static_cast<long long>(end) - 1
-                : w.upper.kind == Bound::kCurrent            ? ii
-                                                             : ii + static_cast<long long>(w.upper.value);
+                           : w.upper.kind == Bound::kCurrent
+                               ? ii
+                               : ii + static_cast<long long>(w.upper.value);
             lo = std::max<long long>(lo, 0);
             hi = std::min<long long>(hi, static_cast<long long>(end) - 1);
             if (lo > hi)
@@ -538,12 +542,15 @@ private:
         bool ok;
         double x = numericSortValue(v, &ok);
         if (w.unit) {
-            uassert(5429513, "Invalid range: Expected the sortBy field to be a Date, but it was " +
-                                 typeNameOf(v),
+            uassert(5429513,
+                    "Invalid range: Expected the sortBy field to be a Date, but it was " +
+                        typeNameOf(v),
                     v.getType() == BSONType::kDate);
         } else {
-            uassert(5429414, "Invalid range: Expected the sortBy field to be a number, but it "
-                             "was " + typeNameOf(v),
+            uassert(5429414,
+                    "Invalid range: Expected the sortBy field to be a number, but it "
+                    "was " +
+                        typeNameOf(v),
                     v.numeric());
         }
         bool ascending = _sortBy->parts()[0].ascending;
@@ -555,10 +562,10 @@ private:
             if (w.unit) {
                 if (unitMillis(*w.unit) > 0)
                     return x + b.value * static_cast<double>(unitMillis(*w.unit));
-                return static_cast<double>(
-                    addToDate(v.getDate(), *w.unit, static_cast<long long>(b.value),
-                              absl::UTCTimeZone())
-                        .toMillisSinceEpoch());
+                return static_cast<double>(addToDate(v.getDate(), *w.unit,
+                                                     static_cast<long long>(b.value),
+                                                     absl::UTCTimeZone())
+                                               .toMillisSinceEpoch());
             }
             return x + b.value;
         };
@@ -611,8 +618,8 @@ private:
     std::optional<SpillingStats> _sorterStats;
     std::optional<WindowRow> _pending;  // the first row of the next partition
     BSONObj _pendingKey;
-    SpillableCache _cache;              // the partition being output
-    size_t _pos = 0;                    // next row of it to output
+    SpillableCache _cache;  // the partition being output
+    size_t _pos = 0;        // next row of it to output
     size_t _peakBytes = 0;
 };
 
@@ -620,32 +627,27 @@ std::vector<StagePtr> parseFill(const BSONElement& e,
                                 const std::shared_ptr<ExpressionContext>& expCtx) {
     uassert(ErrorCodes::FailedToParse, "$fill specification must be an object",
             e.type() == BSONType::kObject);
-    BSONElement sortBy, partitionBy, partitionByFields, output;
-    for (auto f : e.Obj()) {
-        StringData n = f.fieldNameStringData();
-        if (n == "sortBy")
-            sortBy = f;
-        else if (n == "partitionBy")
-            partitionBy = f;
-        else if (n == "partitionByFields")
-            partitionByFields = f;
-        else if (n == "output")
-            output = f;
-        else
-            uasserted(40415, "BSON field '$fill." + std::string(n) + "' is an unknown field.");
-    }
-    uassert(40414, "BSON field '$fill.output' is missing but a required field", !output.eoo());
-    uassert(6050204, "Maximum one of 'partitionBy' and 'partitionByFields' can be specified in "
-                     "'$fill'",
+    const auto spec = FillSpec::parse(IDLParserContext("$fill"), e.Obj());
+    auto element = [](const std::optional<IDLAnyTypeOwned>& v) {
+        return v ? v->getElement() : BSONElement();
+    };
+    const BSONElement sortBy = element(spec.getSortBy());
+    const BSONElement partitionBy = element(spec.getPartitionBy());
+    const BSONElement partitionByFields = element(spec.getPartitionByFields());
+    const BSONObj outputSpec = spec.getOutput();
+    uassert(6050204,
+            "Maximum one of 'partitionBy' and 'partitionByFields' can be specified in "
+            "'$fill'",
             partitionBy.eoo() || partitionByFields.eoo());
     BSONObjBuilder windowOut, addFields;
     bool anyWindow = false, anyValue = false;
-    for (auto f : output.Obj()) {
+    for (auto f : outputSpec) {
         uassert(ErrorCodes::FailedToParse, "Each $fill output must be an object",
                 f.type() == BSONType::kObject);
         BSONObj spec = f.Obj();
         std::string field(f.fieldNameStringData());
-        uassert(6050203, "Exactly one of 'value' or 'method' must be specified in each $fill output",
+        uassert(6050203,
+                "Exactly one of 'value' or 'method' must be specified in each $fill output",
                 spec.nFields() == 1 && (spec.hasField("value") || spec.hasField("method")));
         if (spec.hasField("value")) {
             BSONObjBuilder ifNull(addFields.subobjStart(field));
@@ -660,8 +662,8 @@ std::vector<StagePtr> parseFill(const BSONElement& e,
             if (method == "linear")
                 uassert(6050201, "'sortBy' field is required if 'linear' is the method.",
                         !sortBy.eoo());
-            windowOut.append(field, BSON((method == "linear" ? "$linearFill" : "$locf")
-                                         << ("$" + field)));
+            windowOut.append(field,
+                             BSON((method == "linear" ? "$linearFill" : "$locf") << ("$" + field)));
             anyWindow = true;
         }
     }
@@ -698,8 +700,9 @@ std::vector<StagePtr> parseFill(const BSONElement& e,
 
 const bool kRegistered = [] {
     auto parse = [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
-        uassert(ErrorCodes::FailedToParse, "the $setWindowFields stage specification must be an "
-                                           "object",
+        uassert(ErrorCodes::FailedToParse,
+                "the $setWindowFields stage specification must be an "
+                "object",
                 e.type() == BSONType::kObject);
         std::vector<StagePtr> out;
         out.push_back(std::make_unique<DocumentSourceSetWindowFields>(expCtx, e.Obj()));

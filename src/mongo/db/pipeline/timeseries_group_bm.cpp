@@ -21,17 +21,17 @@
 #include "mongo/db/pipeline/document_source_group.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/vector_source_bm.h"
+#include "mongo/db/timeseries/timeseries_constants.h"
 
 namespace mongo {
 namespace {
 
 constexpr int kHosts = 100;
-constexpr int kRows = 8640;                           // one day at 10 s
-constexpr long long kStart = 1451606400000LL;         // 2016-01-01T00:00:00Z
-constexpr const char* kFields[] = {"usage_user",  "usage_system",  "usage_idle",
-                                   "usage_nice",  "usage_iowait",  "usage_irq",
-                                   "usage_softirq", "usage_steal", "usage_guest",
-                                   "usage_guest_nice"};
+constexpr int kRows = 8640;                    // one day at 10 s
+constexpr long long kStart = 1451606400000LL;  // 2016-01-01T00:00:00Z
+constexpr const char* kFields[] = {
+    "usage_user", "usage_system",  "usage_idle",  "usage_nice",  "usage_iowait",
+    "usage_irq",  "usage_softirq", "usage_steal", "usage_guest", "usage_guest_nice"};
 
 BSONObj tags(int host) {
     BSONObjBuilder b;
@@ -75,11 +75,15 @@ std::vector<BSONObj> makeBuckets(int perBucket) {
             }
             BSONObjBuilder b;
             b.append("_id", OID::gen());
-            b.append("control", BSON("version" << 2 << "count" << n));
-            b.append("meta", meta);
-            BSONObjBuilder data(b.subobjStart("data"));
+            b.append(timeseries::kBucketControlFieldName,
+                     BSON(timeseries::kBucketControlVersionFieldName
+                          << timeseries::kTimeseriesControlCompressedSortedVersion
+                          << timeseries::kBucketControlCountFieldName << n));
+            b.append(timeseries::kBucketMetaFieldName, meta);
+            BSONObjBuilder data(b.subobjStart(timeseries::kBucketDataFieldName));
             std::string bin = time.finalize();
-            data.appendBinData("time", static_cast<int>(bin.size()), BinDataType::Column, bin.data());
+            data.appendBinData("time", static_cast<int>(bin.size()), BinDataType::Column,
+                               bin.data());
             for (int f = 0; f < 10; ++f) {
                 bin = cols[f].finalize();
                 data.appendBinData(kFields[f], static_cast<int>(bin.size()), BinDataType::Column,
@@ -126,10 +130,16 @@ private:
 };
 
 const BSONObj& q1Group() {
-    static const BSONObj g = BSON(
-        "_id" << BSON("host" << "$tags.hostname" << "hour"
-                             << BSON("$dateTrunc" << BSON("date" << "$time" << "unit" << "hour")))
-              << "avg" << BSON("$avg" << "$usage_user"));
+    static const BSONObj g = BSON("_id" << BSON("host"
+                                                << "$tags.hostname"
+                                                << "hour"
+                                                << BSON("$dateTrunc" << BSON("date"
+                                                                             << "$time"
+                                                                             << "unit"
+                                                                             << "hour")))
+                                        << "avg"
+                                        << BSON("$avg"
+                                                << "$usage_user"));
     return g;
 }
 
@@ -149,11 +159,13 @@ void plainLoop(benchmark::State& state) {
         std::vector<long long> count(kHosts * 48, 0);
         ScalarColumn time, user;
         for (const auto& b : input) {
-            BSONObj data = b["data"].Obj();
+            BSONObj data = b[timeseries::kBucketDataFieldName].Obj();
             if (!BSONColumn(data["time"]).decodeScalars(&time).isOK() ||
                 !BSONColumn(data["usage_user"]).decodeScalars(&user).isOK())
                 std::abort();
-            int host = hostIds.try_emplace(b["meta"].Obj()["hostname"].str(), hostIds.size())
+            int host = hostIds
+                           .try_emplace(b[timeseries::kBucketMetaFieldName].Obj()["hostname"].str(),
+                                        hostIds.size())
                            .first->second;
             const size_t n = std::min(time.size, user.size);
             for (size_t i = 0; i < n; ++i) {
@@ -220,9 +232,11 @@ BENCHMARK(BM_Q1Generic)->Arg(360)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 void BM_Q1BlockPath(benchmark::State& state) {
     const auto& input = buckets(static_cast<int>(state.range(0)));
-    BSONObj unpack = BSON("$_internalUnpackBucket"
-                          << BSON("timeField" << "time" << "metaField" << "tags"
-                                              << "bucketMaxSpanSeconds" << 3600));
+    BSONObj unpack = BSON("$_internalUnpackBucket" << BSON("timeField"
+                                                           << "time"
+                                                           << "metaField"
+                                                           << "tags"
+                                                           << "bucketMaxSpanSeconds" << 3600));
     size_t groups = 0;
     for (auto _ : state) {
         auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("bm", "ts"));

@@ -158,10 +158,29 @@ std::optional<LastPointRewrite> rewriteLastPoint(const BSONObj& sortSpec, long l
         return std::nullopt;
 
     std::optional<Selection> sel;
-    // $top/$bottom[N] select alone (as upstream: not two of them, even when both qualify);
-    // $first/$last after the $sort may be several, all selecting the same end.
-    if (sortSpec.isEmpty() && groupSpec.nFields() != 2)
-        return std::nullopt;
+    // $top/$bottom[N]: several only when they are the same operator with the same sortBy (as
+    // upstream, which merges such a set into one); $first/$last after the $sort may be several,
+    // all selecting the same end.
+    if (sortSpec.isEmpty()) {
+        std::optional<BSONObj> common;  // {<op>: <sortBy>} of the first accumulator
+        for (auto f : groupSpec) {
+            if (f.fieldNameStringData() == "_id" || f.type() != BSONType::kObject ||
+                f.embeddedObject().isEmpty())
+                continue;
+            BSONElement op = f.embeddedObject().firstElement();
+            BSONElement sortBy =
+                op.type() == BSONType::kObject ? op.embeddedObject()["sortBy"] : BSONElement();
+            BSONObjBuilder key;
+            if (sortBy.eoo())
+                key.appendNull(op.fieldNameStringData());
+            else
+                key.appendAs(sortBy, op.fieldNameStringData());
+            BSONObj k = key.obj();
+            if (common && k.woCompare(*common) != 0)
+                return std::nullopt;
+            common = k;
+        }
+    }
     for (auto f : groupSpec) {
         if (f.fieldNameStringData() == "_id")
             continue;

@@ -131,6 +131,12 @@ TEST(TimeseriesLastPointRewrite, OtherShapesAreNotRewritten) {
         fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"t": -1}, "output": "$x"}},
                      "y": {"$bottom": {"sortBy": {"t": 1}, "output": "$y"}}})"),
         tsSpec()));
+    // ... but several of one operator with one sortBy are.
+    EXPECT_TRUE(rewriteLastPoint(
+        BSONObj(), 0,
+        fromjson(R"({"_id": "$m", "x": {"$top": {"sortBy": {"t": -1}, "output": "$x"}},
+                     "y": {"$top": {"sortBy": {"t": -1}, "output": "$y"}}})"),
+        tsSpec()));
     EXPECT_FALSE(rewriteLastPoint(
         BSONObj(), 0,
         fromjson(R"({"_id": "$m", "x": {"$topN": {"n": 2, "sortBy": {"t": -1}, "output": "$x"}}})"),

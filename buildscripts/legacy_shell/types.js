@@ -126,6 +126,17 @@ Binary.prototype.tojson = function() {
     return "BinData(" + this.sub_type + ",\"" + this.base64() + "\")";
 };
 
+// String(binData) and `${UUID()}` print the shell form, as the legacy shell's BinData does; an
+// explicit encoding ("hex", "base64", ...) keeps the driver's conversion.
+for (const cls of [Binary, BSON.UUID].filter(Boolean)) {
+    const driverToString = cls.prototype.toString;
+    cls.prototype.toString = function(encoding) {
+        return encoding === undefined && typeof this.tojson === "function"
+            ? this.tojson()
+            : driverToString.call(this, encoding);
+    };
+}
+
 function HexData(sub, hex) {
     return new Binary(Buffer.from(String(hex), "hex"), Number(sub));
 }

@@ -33,6 +33,9 @@ assert.eq("NumberLong(\"9007199254740993\")", tojson(back.l));
 assert.eq(NumberDecimal("1.10"), back.dec);
 assert.eq(Timestamp(5, 6), back.ts);
 assert.eq("UUID(\"01234567-89ab-cdef-0123-456789abcdef\")", tojson(back.u));
+// String conversion prints the shell form too (a name built from `${UUID()}` is valid text).
+assert.eq(`x_${back.u}`, "x_UUID(\"01234567-89ab-cdef-0123-456789abcdef\")");
+assert.eq(String(BinData(0, "AQID")), "BinData(0,\"AQID\")");
 assert.eq(tojson(ISODate("2024-01-02T03:04:05Z")), "ISODate(\"2024-01-02T03:04:05Z\")");
 assert.eq(tojson(ISODate("2024-01-02T03:04:05.250Z")), "ISODate(\"2024-01-02T03:04:05.250Z\")");
 assert.eq(Object.bsonsize({a: 1}), 16);

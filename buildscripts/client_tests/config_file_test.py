@@ -9,14 +9,12 @@ Usage: config_file_test.py --mongod PATH
 import argparse
 import os
 import shutil
-import socket
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-import bson
+from wire import command, connect, free_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLE = os.path.join(ROOT, "etc", "mongod.conf")
@@ -30,30 +28,10 @@ def check(name, ok, detail=""):
           flush=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def recv_exact(sock, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            raise ConnectionError("closed by the server")
-        buf += chunk
-    return buf
-
-
-def command(port, doc):
-    """One OP_MSG round trip on a new connection; returns the reply document."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        body = b"\x00\x00\x00\x00" + b"\x00" + bson.BSON.encode(doc)
-        sock.sendall(struct.pack("<iiii", 16 + len(body), 1, 0, 2013) + body)
-        length, = struct.unpack("<i", recv_exact(sock, 4))
-        rest = recv_exact(sock, length - 4)
-        return bson.BSON(rest[12 + 4 + 1:]).decode()
+def run(port, doc):
+    """One command on a new connection."""
+    with connect(port) as sock:
+        return command(sock, doc)
 
 
 def wait_ready(port, proc):
@@ -62,7 +40,7 @@ def wait_ready(port, proc):
         if proc.poll() is not None:
             return False
         try:
-            command(port, {"ping": 1, "$db": "admin"})
+            run(port, {"ping": 1, "$db": "admin"})
             return True
         except OSError:
             time.sleep(0.2)
@@ -85,7 +63,7 @@ def main():
             ok = wait_ready(port, proc)
             check("mongod starts with etc/mongod.conf and command-line overrides", ok)
             if ok:
-                parsed = command(port, {"getCmdLineOpts": 1, "$db": "admin"})["parsed"]
+                parsed = run(port, {"getCmdLineOpts": 1, "$db": "admin"})["parsed"]
                 storage, net = parsed.get("storage", {}), parsed.get("net", {})
                 check("the command line wins over the file (dbPath, port)",
                       storage.get("dbPath") == dbpath and net.get("port") == port, parsed)
@@ -94,7 +72,7 @@ def main():
                       and storage.get("wiredTiger", {}).get("collectionConfig", {})
                       .get("blockCompressor") == "snappy", parsed)
                 check("parsed names the config file", parsed.get("config") == SAMPLE, parsed)
-                p = command(port, {"getParameter": 1, "timeseriesBucketMaxCount": 1,
+                p = run(port, {"getParameter": 1, "timeseriesBucketMaxCount": 1,
                                    "$db": "admin"})
                 check("setParameter from the file is applied",
                       p.get("timeseriesBucketMaxCount") == 1000, p)

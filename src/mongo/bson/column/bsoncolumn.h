@@ -54,6 +54,9 @@ private:
  * Scalar block decode result: one entry per position, no per-value allocation. Integer-like
  * types (int32, int64, date millis, timestamp as uint64 bits, bool 0/1) go to `ints`,
  * doubles to `doubles`; `present` is a bitmap (bit i of word i/64) of non-missing positions.
+ * Only the first `size` entries (and (size + 63) / 64 words of `present`) are the decode's:
+ * the arrays keep their length across decodes so that a reused ScalarColumn allocates and
+ * clears nothing it already has. Entries of missing positions are unspecified.
  */
 struct ScalarColumn {
     BSONType type = BSONType::kEOO;  // type of the first value (all values share the kind)

@@ -33,10 +33,15 @@ Kind kindOf(BSONType t) {
     }
 }
 
-/** Decoder state across units, and the output arrays. */
+/**
+ * Decoder state across units, and the output arrays. The arrays only grow: a ScalarColumn
+ * reused for the next column keeps its capacity, and nothing is zero-filled per decode
+ * except the `present` words in use (`zeroedWords`).
+ */
 struct BlockState {
     ScalarColumn* out;
     size_t n = 0;
+    size_t zeroedWords = 0;  // present[0, zeroedWords) were cleared by this decode
     BSONType type = BSONType::kEOO;
     int64_t base = 0;
     int64_t delta = 0;
@@ -54,28 +59,58 @@ struct BlockState {
         } else if (out->ints.size() < need) {
             out->ints.resize(std::max(need, out->ints.size() * 2));
         }
-        if (out->present.size() * 64 < need)
-            out->present.resize(std::max((need + 63) / 64, out->present.size() * 2), 0);
+        const size_t words = (need + 63) / 64;
+        if (words > zeroedWords) {
+            if (out->present.size() < words)
+                out->present.resize(std::max(words, out->present.size() * 2));
+            std::memset(out->present.data() + zeroedWords, 0,
+                        (words - zeroedWords) * sizeof(uint64_t));
+            zeroedWords = words;
+        }
         return true;
     }
     void setPresent(size_t i) {
         out->present[i >> 6] |= uint64_t(1) << (i & 63);
     }
+    /** Marks [from, to) present, a word at a time. */
+    void setPresentRange(size_t from, size_t to) {
+        uint64_t* p = out->present.data();
+        while (from < to) {
+            const size_t w = from >> 6, lo = from & 63;
+            const size_t hi = std::min<size_t>(64, lo + (to - from));
+            const uint64_t bits =
+                (hi == 64 ? ~uint64_t(0) : ((uint64_t(1) << hi) - 1)) & (~uint64_t(0) << lo);
+            p[w] |= bits;
+            from += hi - lo;
+        }
+    }
 };
 
-// Applies raw slots to the state. Dod: delta-of-delta types. Dbl: doubles.
-template <bool Dod, bool Dbl>
-inline void applySlots(BlockState& st, const uint64_t* slots, size_t count, bool noLiteral) {
-    int64_t* ints = Dbl ? nullptr : st.out->ints.data();
-    double* dbls = Dbl ? st.out->doubles.data() : nullptr;
+enum class Conv { kRaw, kInt32, kBool };
+
+/** The most slots applySlots() takes at once (an RLE word is applied in such chunks). */
+constexpr size_t kApplyChunk = 240;
+
+// Applies `count` raw slots to the state (room reserved). Dod: delta-of-delta types. Dbl:
+// doubles. The running base/delta stay in registers; the presence bits are set in bulk when
+// no slot of the run is missing (the common case).
+template <bool Dod, bool Dbl, Conv C>
+inline void applySlots(BlockState& st, const uint64_t* slots, size_t count) {
+    const size_t n0 = st.n;
     int64_t base = st.base, delta = st.delta;
-    const bool isInt32 = st.type == BSONType::kNumberInt;
-    const bool isBool = st.type == BSONType::kBool;
+    bool anyMissing = false;
+    // Doubles: the scaled integers first, then one conversion loop the compiler vectorises
+    // (a division per value is the cost of a scaled double column).
+    int64_t scaled[kApplyChunk];
+    int64_t* ints = Dbl ? scaled : st.out->ints.data() + n0;
     for (size_t i = 0; i < count; ++i) {
         const uint64_t s = slots[i];
-        const size_t idx = st.n++;
-        if (s == ~uint64_t(0) || noLiteral)
+        if (s == ~uint64_t(0)) {
+            anyMissing = true;
+            if constexpr (Dbl)
+                ints[i] = 0;
             continue;
+        }
         const uint64_t d = uint64_t(bsoncolumn::unzigzag(s));
         if constexpr (Dod) {
             delta = int64_t(uint64_t(delta) + d);
@@ -83,41 +118,84 @@ inline void applySlots(BlockState& st, const uint64_t* slots, size_t count, bool
         } else {
             base = int64_t(uint64_t(base) + d);
         }
-        st.setPresent(idx);
-        if constexpr (Dbl) {
-            dbls[idx] = bsoncolumn::decodeDouble(base, st.scale);
+        if constexpr (C == Conv::kInt32)
+            ints[i] = int64_t(int32_t(uint32_t(uint64_t(base))));
+        else if constexpr (C == Conv::kBool)
+            ints[i] = int64_t(base != 0);
+        else
+            ints[i] = base;
+    }
+    if constexpr (Dbl) {
+        double* out = st.out->doubles.data() + n0;
+        if (st.scale == bsoncolumn::kScaleRaw) {
+            for (size_t i = 0; i < count; ++i)
+                out[i] = bsoncolumn::bitsDouble(scaled[i]);
+        } else if (bsoncolumn::kScaleMultiplier[st.scale] == 1.0) {
+            for (size_t i = 0; i < count; ++i)
+                out[i] = double(scaled[i]);
         } else {
-            ints[idx] = isInt32 ? int64_t(int32_t(uint32_t(uint64_t(base))))
-                                : (isBool ? int64_t(base != 0) : base);
+            const double m = bsoncolumn::kScaleMultiplier[st.scale];
+            for (size_t i = 0; i < count; ++i)
+                out[i] = double(scaled[i]) / m;
         }
     }
     st.base = base;
     st.delta = delta;
+    st.n = n0 + count;
+    if (!anyMissing) {
+        st.setPresentRange(n0, n0 + count);
+        return;
+    }
+    for (size_t i = 0; i < count; ++i)
+        if (slots[i] != ~uint64_t(0))
+            st.setPresent(n0 + i);
 }
 
 void applyDispatch(BlockState& st, const uint64_t* slots, size_t count) {
-    const bool noLiteral = st.type == BSONType::kEOO;
-    if (st.type == BSONType::kNumberDouble)
-        applySlots<false, true>(st, slots, count, noLiteral);
-    else if (st.type == BSONType::kDate || st.type == BSONType::kTimestamp)
-        applySlots<true, false>(st, slots, count, noLiteral);
-    else
-        applySlots<false, false>(st, slots, count, noLiteral);
+    switch (st.type) {
+        case BSONType::kEOO:  // no literal yet: every slot must be missing
+            st.n += count;
+            return;
+        case BSONType::kNumberDouble:
+            applySlots<false, true, Conv::kRaw>(st, slots, count);
+            return;
+        case BSONType::kDate:
+        case BSONType::kTimestamp:
+            applySlots<true, false, Conv::kRaw>(st, slots, count);
+            return;
+        case BSONType::kNumberInt:
+            applySlots<false, false, Conv::kInt32>(st, slots, count);
+            return;
+        case BSONType::kBool:
+            applySlots<false, false, Conv::kBool>(st, slots, count);
+            return;
+        default:
+            applySlots<false, false, Conv::kRaw>(st, slots, count);
+            return;
+    }
 }
 
 Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
     uint64_t slots[simple8b::kMaxValuesPerWord];
-    uint64_t rle[240];
+    uint64_t rle[kApplyChunk];
+    bool rleFilled = false;
+    uint64_t rleSlot = 0;
     for (int w = 0; w < nWords; ++w) {
         const uint64_t word = readLE<uint64_t>(words + 8 * w);
         if ((word & 0xF) == simple8b::kRleSelector) {
             int count = simple8b::valueCount(word);
             if (!st.reserve(size_t(count), kind))
                 return tooManyPositions();
-            for (int i = 0; i < 240; ++i)
-                rle[i] = st.lastSlot;
-            for (; count > 0; count -= 240)
-                applyDispatch(st, rle, size_t(std::min(count, 240)));
+            if (!rleFilled || rleSlot != st.lastSlot) {
+                std::fill(rle, rle + kApplyChunk, st.lastSlot);
+                rleFilled = true;
+                rleSlot = st.lastSlot;
+            }
+            for (size_t left = size_t(count); left > 0;) {
+                const size_t k = std::min(left, kApplyChunk);
+                applyDispatch(st, rle, k);
+                left -= k;
+            }
             continue;
         }
         const int count = simple8b::decodeWord<uint64_t>(word, slots);
@@ -134,12 +212,9 @@ Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
 }  // namespace
 
 Status BSONColumn::decodeScalars(ScalarColumn* out) const {
-    // Empty, but keep the vectors' capacity: callers reuse one ScalarColumn per column.
+    // Keep the arrays: callers reuse one ScalarColumn per column (see BlockState).
     out->type = BSONType::kEOO;
     out->size = 0;
-    out->ints.clear();
-    out->doubles.clear();
-    out->present.clear();
     BlockState st{out};
     Kind kind = Kind::kNone;
     const char* pos = _data;
@@ -208,9 +283,8 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
         pos += 1 + 8 * nWords;
     }
     out->size = st.n;
-    out->ints.resize(kind == Kind::kDouble ? 0 : st.n);
-    out->doubles.resize(kind == Kind::kDouble ? st.n : 0);
-    out->present.resize((st.n + 63) / 64);
+    if (!st.reserve(0, kind == Kind::kNone ? Kind::kInt : kind))  // an all-missing column
+        return tooManyPositions();
     return Status::OK();
 }
 

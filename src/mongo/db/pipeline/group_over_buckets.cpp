@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mongo/db/matcher/expression_leaf.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source_group.h"
@@ -18,6 +19,7 @@ namespace mongo {
 namespace {
 
 constexpr long long kTruncRef = 946684800000LL;  // 2000-01-01T00:00:00Z, $dateTrunc's origin
+constexpr uint32_t kSkipRows = std::numeric_limits<uint32_t>::max();  // a run no group takes
 
 /** $sum and $avg over a SumState (accumulator.h), with bulk adds from decoded columns. */
 class BlockSum final : public Accumulator {
@@ -163,6 +165,12 @@ struct GroupOverBuckets::Plan {
     // measurement; other buckets keep those matching `eventFilter` (per measurement).
     std::unique_ptr<MatchExpression> eventFilter;
     std::unique_ptr<MatchExpression> wholeBucketFilter;
+    // When the eventFilter is only comparisons of the time field with dates: the times it
+    // keeps, [filterLo, filterHi] (inclusive). A bucket it does not keep whole then still
+    // takes the block path, its other rows skipped.
+    bool timeRangeFilter = false;
+    int64_t filterLo = std::numeric_limits<int64_t>::min();
+    int64_t filterHi = std::numeric_limits<int64_t>::max();
     bool keyUsesMeta = false;
     bool keyUsesTime = false;
     long long width = 0;  // time bin width in ms (1: the time itself)
@@ -182,10 +190,58 @@ struct GroupOverBuckets::Plan {
         origin = o;
         return true;
     }
+    bool analyzeTimeFilter(const MatchExpression* e);
     bool analyzeKey(const BSONElement& e);
     bool analyzeDateTrunc(const BSONElement& args);
     bool analyzeAccumulator(const BSONElement& e);
 };
+
+bool GroupOverBuckets::Plan::analyzeTimeFilter(const MatchExpression* e) {
+    using MT = MatchExpression::MatchType;
+    switch (e->matchType()) {
+        case MT::kAnd:
+            for (size_t i = 0; i < e->numChildren(); ++i)
+                if (!analyzeTimeFilter(e->getChild(i)))
+                    return false;
+            return true;
+        case MT::kAlwaysTrue:
+            return true;
+        case MT::kEq:
+        case MT::kLt:
+        case MT::kLte:
+        case MT::kGt:
+        case MT::kGte: {
+            auto* cmp = dynamic_cast<const ComparisonMatchExpression*>(e);
+            if (!cmp || cmp->path() != spec.timeField || cmp->getData().type() != BSONType::kDate)
+                return false;
+            // Every row's time is a date (processBlock checks the column), so these compare
+            // milliseconds.
+            const int64_t v = cmp->getData().date().toMillisSinceEpoch();
+            constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+            constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+            const MT t = e->matchType();
+            if (t == MT::kEq || t == MT::kGte)
+                filterLo = std::max(filterLo, v);
+            if (t == MT::kEq || t == MT::kLte)
+                filterHi = std::min(filterHi, v);
+            if (t == MT::kGt) {
+                if (v == kMax)
+                    filterHi = kMin, filterLo = kMax;  // nothing
+                else
+                    filterLo = std::max(filterLo, v + 1);
+            }
+            if (t == MT::kLt) {
+                if (v == kMin)
+                    filterHi = kMin, filterLo = kMax;
+                else
+                    filterHi = std::min(filterHi, v - 1);
+            }
+            return true;
+        }
+        default:
+            return false;
+    }
+}
 
 bool GroupOverBuckets::Plan::analyzeKey(const BSONElement& e) {
     switch (e.type()) {
@@ -358,6 +414,8 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(
         out->_plan->eventFilter = uassertStatusOK(parseMatchExpression(event.Obj().getOwned()));
         if (collator)
             out->_plan->eventFilter->setCollator(collator);
+        Plan& plan = *out->_plan;
+        plan.timeRangeFilter = plan.analyzeTimeFilter(plan.eventFilter.get());
         if (whole.type() == BSONType::kObject && !whole.Obj().isEmpty()) {
             out->_plan->wholeBucketFilter =
                 uassertStatusOK(parseMatchExpression(whole.Obj().getOwned()));
@@ -457,7 +515,7 @@ void GroupOverBuckets::processBucket(BucketUnpacker* unpacker) {
     const bool filtered =
         plan.eventFilter &&
         !(plan.wholeBucketFilter && plan.wholeBucketFilter->matchesBSON(unpacker->bucket()));
-    if (!filtered && processBlock(unpacker)) {
+    if ((!filtered || plan.timeRangeFilter) && processBlock(unpacker, filtered)) {
         ++_blockBuckets;
         return;
     }
@@ -517,7 +575,8 @@ std::optional<std::pair<int64_t, int64_t>> GroupOverBuckets::singleTimeBin(
     return std::make_pair(bin.first, tmax);
 }
 
-void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n) {
+void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n,
+                                 bool filtered) {
     const Plan& plan = *_plan;
     uint32_t metaId = plan.keyUsesMeta ? metaIdOf(meta) : 0;
     _runs.clear();
@@ -526,20 +585,35 @@ void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& me
         return;
     }
     const int64_t* t = time->ints.data();
-    int64_t lo = 1, hi = 0;  // empty bin
-    uint32_t g = 0;
+    int64_t lo = 1, hi = 0;  // the current time bin: empty
+    uint32_t binGroup = 0;
+    // Without a time part in the key, the one group of these rows, made when a row is kept.
+    uint32_t constGroup = kSkipRows;
+    uint32_t cur = kSkipRows;
     for (size_t i = 0; i < n; ++i) {
-        if (t[i] >= lo && t[i] < hi)
-            continue;
-        if (i > 0)
-            _runs.emplace_back(i, g);
-        std::tie(lo, hi) = timeBin(t[i], plan.origin, plan.width);
-        g = static_cast<uint32_t>(groupForRow(metaId, lo, t[i], meta));
+        const int64_t ti = t[i];
+        uint32_t g;
+        if (filtered && (ti < plan.filterLo || ti > plan.filterHi)) {
+            g = kSkipRows;
+        } else if (!plan.keyUsesTime) {
+            if (constGroup == kSkipRows)
+                constGroup = static_cast<uint32_t>(groupForRow(metaId, 0, 0, meta));
+            g = constGroup;
+        } else {
+            if (!(ti >= lo && ti < hi)) {
+                std::tie(lo, hi) = timeBin(ti, plan.origin, plan.width);
+                binGroup = static_cast<uint32_t>(groupForRow(metaId, lo, ti, meta));
+            }
+            g = binGroup;
+        }
+        if (i > 0 && g != cur)
+            _runs.emplace_back(i, cur);
+        cur = g;
     }
-    _runs.emplace_back(n, g);
+    _runs.emplace_back(n, cur);
 }
 
-bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
+bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered) {
     using State = BucketUnpacker::ColumnAccess::State;
     const Plan& plan = *_plan;
     const size_t n = unpacker->numberOfMeasurements();
@@ -551,9 +625,9 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
     // Buckets whose time range lies in one bin of the key (most, when bins are no finer than
     // the buckets' span) need no time column: one run.
     std::optional<std::pair<int64_t, int64_t>> oneBin;
-    if (plan.keyUsesTime)
+    if (plan.keyUsesTime && !timeFiltered)
         oneBin = singleTimeBin(unpacker->bucket());
-    if (plan.keyUsesTime && !oneBin) {
+    if ((plan.keyUsesTime && !oneBin) || timeFiltered) {
         auto tc = unpacker->column(plan.spec.timeField);
         if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n)
             return false;
@@ -587,7 +661,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
         _runs.emplace_back(n, groupForRow(plan.keyUsesMeta ? metaIdOf(meta) : 0, oneBin->first,
                                           oneBin->second, meta));
     } else {
-        buildRuns(time, unpacker->meta(), n);
+        buildRuns(time, unpacker->meta(), n, timeFiltered);
     }
 
     // Fold each accumulator's column run by run.
@@ -598,6 +672,10 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker) {
             continue;  // every row missing: ignored by all four operators
         size_t from = 0;
         for (auto [end, g] : _runs) {
+            if (g == kSkipRows) {
+                from = end;
+                continue;
+            }
             Accumulator* target = _groups[g].accs[a].get();
             if (acc.field.empty()) {
                 static_cast<BlockSum*>(target)->addConstant(acc.constant, end - from);

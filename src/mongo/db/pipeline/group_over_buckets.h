@@ -8,15 +8,17 @@
 //         binSize: <const>, timezone: "UTC"|"GMT" (or absent)}}, in objects/arrays;
 //   accumulators: $sum/$avg/$min/$max of a top-level measurement field "$f",
 //         $sum of a constant, $count.
+//   filter: buckets the unpack stage keeps whole; and, when its eventFilter only compares
+//         the time field with dates, the kept rows of the other buckets.
 //
 // The meta part of the key is read once per bucket, the time part is a floor division
 // per row (recomputed only when a row leaves the current bin). A bucket the unpack
-// stage's eventFilter does not keep whole, or whose columns are not single-type scalar
-// columns (v1 buckets, strings, mixed int32/int64, objects, decimals...), goes through
-// the generic per-measurement path into the same groups.
-// Results, types, group order (first seen) and the memory error (292) equal those of
-// the generic $group (document_source_group.h); with allowDiskUse the groups stay in
-// memory instead of spilling. Thread safety: one owner.
+// stage's eventFilter does not keep whole (unless the filter is such a time range), or whose
+// columns are not single-type scalar columns (v1 buckets, strings, mixed int32/int64, objects,
+// decimals...), goes through the generic per-measurement path into the same groups. Results, types,
+// group order (first seen) and the memory error (292) equal those of the generic $group
+// (document_source_group.h); with allowDiskUse the groups stay in memory instead of spilling.
+// Thread safety: one owner.
 #pragma once
 
 #include <optional>
@@ -88,10 +90,16 @@ private:
 
     /** The per-measurement path for the current bucket, keeping what `filter` matches. */
     void processGeneric(BucketUnpacker* unpacker, const MatchExpression* filter);
-    /** False when the bucket needs the per-measurement path. */
-    bool processBlock(BucketUnpacker* unpacker);
-    /** Splits the rows [0, n) of the current bucket into `_runs` of one group each. */
-    void buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n);
+    /**
+     * False when the bucket needs the per-measurement path. `timeFiltered`: the bucket's rows
+     * are kept by the plan's time range (Plan::timeRangeFilter), not all of them.
+     */
+    bool processBlock(BucketUnpacker* unpacker, bool timeFiltered);
+    /**
+     * Splits the rows [0, n) of the current bucket into `_runs` of one group each; with
+     * `filtered`, rows outside the plan's time range form runs of no group (kSkipRows).
+     */
+    void buildRuns(const ScalarColumn* time, const BSONElement& meta, size_t n, bool filtered);
     /**
      * When the bucket's control.min and control.max times fall in one time bin of the key,
      * every row does: the bin's [start, end) and control.max's time. Its time column is then

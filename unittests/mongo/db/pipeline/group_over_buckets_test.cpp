@@ -348,6 +348,13 @@ TEST(GroupOverBuckets, EventFilterKeepsWholeBucketsOnTheBlockPathAndFiltersTheRe
         R"({"$match": {"t": {"$gte": {"$date": "2023-11-15T00:00:00Z"}}}})",
         R"({"$match": {"m.host": "h1", "t": {"$lt": {"$date": "2023-11-15T06:00:00Z"}}}})",
         R"({"$match": {"a": {"$gt": 50}}})",
+        // Time-only filters: buckets cut by the range keep the block path for their rows.
+        R"({"$match": {"t": {"$gt": {"$date": "2023-11-15T03:17:00Z"},
+                             "$lte": {"$date": "2023-11-15T12:41:30Z"}}}})",
+        R"({"$match": {"$and": [{"t": {"$gte": {"$date": "2023-11-15T09:00:00Z"}}},
+                                {"t": {"$lt": {"$date": "2023-11-15T09:45:00Z"}}},
+                                {"t": {"$lt": {"$date": "2023-11-16T00:00:00Z"}}}]}})",
+        R"({"$match": {"t": {"$gt": {"$date": "2023-11-15T00:00:00Z"}}, "m.host": "h2"}})",
     };
     for (const char* match : matches) {
         for (const char* group : kEligibleSpecs) {

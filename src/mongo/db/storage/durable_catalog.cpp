@@ -29,8 +29,13 @@ std::uint64_t random64() {
     return gen();
 }
 
-// Upstream gives time-series buckets zstd blocks whatever the engine-wide default is.
-constexpr StringData kBucketsBlockCompressor = "block_compressor=zstd";
+// Time-series buckets: zstd blocks whatever the engine-wide default is (as upstream), and
+// leaf pages of 128 KB (WiredTiger's default is 32 KB). Buckets are a few KB each and share
+// their field names, meta values and control layout, so that a page compresses about 10 %
+// better with four times as many of them (peer_bench.py: 4.25 MB -> 3.82 MB for the int data);
+// they are read by scans, and a page is read whole from cache. A key the collection's own
+// configString names is not added.
+constexpr StringData kBucketsTableDefaults[] = {"block_compressor=zstd", "leaf_page_max=128KB"};
 
 // NamespaceString::kSystemBucketsPrefix, spelled here because storage sits below the
 // namespace classes (ARCHITECTURE.md layers 6 and db_base).
@@ -67,9 +72,17 @@ StatusWith<std::string> DurableCatalog::tableConfigString(StringData ns, const B
             }
         }
     }
-    if (isBucketsNamespace(ns) && config.find("block_compressor=") == std::string::npos)
-        config = config.empty() ? std::string(kBucketsBlockCompressor)
-                                : std::string(kBucketsBlockCompressor) + "," + config;
+    if (isBucketsNamespace(ns)) {
+        std::string defaults;
+        for (StringData d : kBucketsTableDefaults) {
+            StringData key = d.substr(0, d.find('=') + 1);
+            if (config.find(std::string(key)) == std::string::npos)
+                defaults += std::string(d) + ",";
+        }
+        config = defaults + config;
+        if (!config.empty() && config.back() == ',')
+            config.pop_back();
+    }
     return config;
 }
 

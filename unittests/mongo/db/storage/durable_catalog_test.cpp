@@ -192,7 +192,14 @@ TEST(DurableCatalog, CreateConfigStringOverridesEveryDefault) {
         BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
                                                           << "split_pct=80"))));
     ASSERT_TRUE(c.isOK());
-    EXPECT_EQ(c.getValue(), "block_compressor=zstd,split_pct=80");
+    EXPECT_EQ(c.getValue(), "block_compressor=zstd,leaf_page_max=128KB,split_pct=80");
+    // Nor does one naming the page size.
+    c = DurableCatalog::tableConfigString(
+        "db.system.buckets.c",
+        BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
+                                                          << "leaf_page_max=64KB"))));
+    ASSERT_TRUE(c.isOK());
+    EXPECT_EQ(c.getValue(), "block_compressor=zstd,leaf_page_max=64KB");
 }
 
 TEST(DurableCatalog, MalformedStorageEngineOptionsGetUpstreamCodes) {

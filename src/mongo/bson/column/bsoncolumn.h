@@ -64,6 +64,12 @@ struct ScalarColumn {
     std::vector<int64_t> ints;
     std::vector<double> doubles;
     std::vector<uint64_t> present;
+    /**
+     * Doubles only: every present value is an integer of magnitude at most 2^30 (set when the
+     * column holds no other doubles; false says nothing). Sums of up to kMaxPositions such
+     * values are exact in double arithmetic whatever the order of the additions.
+     */
+    bool smallIntegers = false;
 
     bool isPresent(size_t i) const {
         return (present[i >> 6] >> (i & 63)) & 1;

@@ -47,6 +47,7 @@ struct BlockState {
     int64_t delta = 0;
     int scale = bsoncolumn::kScaleRaw;
     uint64_t lastSlot = 0;
+    bool smallIntegers = true;  // doubles: ScalarColumn::smallIntegers so far
 
     /** Makes room for `extra` more positions; false past BSONColumn::kMaxPositions. */
     [[nodiscard]] bool reserve(size_t extra, Kind kind) {
@@ -88,8 +89,23 @@ struct BlockState {
 
 enum class Conv { kRaw, kInt32, kBool };
 
+/** True when some slot of the run is not missing. */
+inline bool presentIn(const uint64_t* slots, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+        if (slots[i] != ~uint64_t(0))
+            return true;
+    return false;
+}
+
 /** The most slots applySlots() takes at once (an RLE word is applied in such chunks). */
 constexpr size_t kApplyChunk = 240;
+/** ScalarColumn::smallIntegers' bound: |value| <= 2^30. */
+constexpr int64_t kSmallIntegerLimit = int64_t(1) << 30;
+
+bool isSmallInteger(double v) {
+    return v >= -double(kSmallIntegerLimit) && v <= double(kSmallIntegerLimit) &&
+           v == double(int64_t(v));
+}
 
 // Applies `count` raw slots to the state (room reserved). Dod: delta-of-delta types. Dbl:
 // doubles. The running base/delta stay in registers; the presence bits are set in bulk when
@@ -131,13 +147,22 @@ inline void applySlots(BlockState& st, const uint64_t* slots, size_t count) {
             for (size_t i = 0; i < count; ++i)
                 out[i] = bsoncolumn::bitsDouble(scaled[i]);
         } else if (bsoncolumn::kScaleMultiplier[st.scale] == 1.0) {
-            for (size_t i = 0; i < count; ++i)
+            uint64_t outside = 0;  // nonzero when some value is outside [-2^30, 2^30)
+            for (size_t i = 0; i < count; ++i) {
                 out[i] = double(scaled[i]);
+                outside |= uint64_t(scaled[i] + kSmallIntegerLimit) >> 31;
+            }
+            if (outside)
+                st.smallIntegers = false;
         } else {
             const double m = bsoncolumn::kScaleMultiplier[st.scale];
             for (size_t i = 0; i < count; ++i)
                 out[i] = double(scaled[i]) / m;
         }
+    }
+    if constexpr (Dbl) {
+        if (st.scale != 0 && (!anyMissing || presentIn(slots, count)))
+            st.smallIntegers = false;  // a fraction or a raw double: not known to be integral
     }
     st.base = base;
     st.delta = delta;
@@ -175,6 +200,45 @@ void applyDispatch(BlockState& st, const uint64_t* slots, size_t count) {
     }
 }
 
+/**
+ * `count` slots of zigzag 0 (an RLE word repeating a zero delta, as regular time steps and
+ * unchanged values make): the same state as applyDispatch() over them, without the per-slot
+ * work. False when the caller must take applyDispatch() (no literal yet).
+ */
+bool applyZeroRun(BlockState& st, size_t count) {
+    const size_t n0 = st.n;
+    switch (st.type) {
+        case BSONType::kEOO:
+            return false;
+        case BSONType::kDate:
+        case BSONType::kTimestamp: {
+            int64_t* out = st.out->ints.data() + n0;
+            const uint64_t base = uint64_t(st.base), delta = uint64_t(st.delta);
+            for (size_t i = 0; i < count; ++i)
+                out[i] = int64_t(base + delta * uint64_t(i + 1));
+            st.base = int64_t(base + delta * uint64_t(count));
+            break;
+        }
+        case BSONType::kNumberDouble: {
+            const double v = bsoncolumn::decodeDouble(st.base, st.scale);
+            if (st.scale != 0 || !isSmallInteger(v))
+                st.smallIntegers = false;
+            std::fill(st.out->doubles.data() + n0, st.out->doubles.data() + n0 + count, v);
+            break;
+        }
+        default: {
+            const int64_t v = st.type == BSONType::kNumberInt
+                                  ? int64_t(int32_t(uint32_t(uint64_t(st.base))))
+                                  : (st.type == BSONType::kBool ? int64_t(st.base != 0) : st.base);
+            std::fill(st.out->ints.data() + n0, st.out->ints.data() + n0 + count, v);
+            break;
+        }
+    }
+    st.n = n0 + count;
+    st.setPresentRange(n0, n0 + count);
+    return true;
+}
+
 Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
     uint64_t slots[simple8b::kMaxValuesPerWord];
     uint64_t rle[kApplyChunk];
@@ -186,6 +250,8 @@ Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
             int count = simple8b::valueCount(word);
             if (!st.reserve(size_t(count), kind))
                 return tooManyPositions();
+            if (st.lastSlot == 0 && applyZeroRun(st, size_t(count)))
+                continue;
             if (!rleFilled || rleSlot != st.lastSlot) {
                 std::fill(rle, rle + kApplyChunk, st.lastSlot);
                 rleFilled = true;
@@ -215,6 +281,7 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
     // Keep the arrays: callers reuse one ScalarColumn per column (see BlockState).
     out->type = BSONType::kEOO;
     out->size = 0;
+    out->smallIntegers = false;
     BlockState st{out};
     Kind kind = Kind::kNone;
     const char* pos = _data;
@@ -252,9 +319,11 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
             if (!st.reserve(1, kind))
                 return tooManyPositions();
             st.setPresent(st.n);
-            if (kind == Kind::kDouble)
+            if (kind == Kind::kDouble) {
                 out->doubles[st.n] = readLE<double>(v);
-            else
+                if (!isSmallInteger(out->doubles[st.n]))
+                    st.smallIntegers = false;
+            } else
                 out->ints[st.n] = t == BSONType::kBool ? int64_t(st.base != 0) : st.base;
             ++st.n;
             pos += n;
@@ -283,6 +352,7 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
         pos += 1 + 8 * nWords;
     }
     out->size = st.n;
+    out->smallIntegers = kind == Kind::kDouble && st.smallIntegers;
     if (!st.reserve(0, kind == Kind::kNone ? Kind::kInt : kind))  // an all-missing column
         return tooManyPositions();
     return Status::OK();

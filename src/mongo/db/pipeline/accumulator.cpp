@@ -97,6 +97,33 @@ void SumState::addInteger(long long v, bool isLong) {
     addDouble(static_cast<double>(v));
 }
 
+bool SumState::addExactIntegralDoublesSum(double exactSum) {
+    // What addDoubles() does first for a state holding integers.
+    const double start = _kind < 2 ? _double + static_cast<double>(_long) : _double;
+    constexpr double kLimit = 4503599627370496.0;  // 2^52
+    if (_compensation != 0 || !(start > -kLimit && start < kLimit) ||
+        start != static_cast<double>(static_cast<long long>(start)))
+        return false;
+    // |start| < 2^52 and every partial sum of the run is below 2^52 in magnitude: each Kahan
+    // step adds exactly, leaving the compensation 0.
+    _kind = 2;
+    _long = 0;
+    _double = start + exactSum;
+    return true;
+}
+
+bool SumState::addIntegerSum(long long sum, long long maxAbsEach, bool isLong) {
+    // Sequential adds overflow only if a partial sum leaves int64; with |_long| <= 2^62 and a
+    // run of at most 2^22 values each at most 2^31 (int32) or maxAbsEach, none can.
+    constexpr long long kHalf = 1LL << 62;
+    if (_kind >= 2 || _long > kHalf || _long < -kHalf || maxAbsEach > (1LL << 38))
+        return false;
+    _long += sum;
+    if (isLong)
+        _kind = 1;
+    return true;
+}
+
 void SumState::addDouble(double d) {
     // Kahan summation.
     double y = d - _compensation;

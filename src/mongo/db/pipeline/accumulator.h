@@ -148,6 +148,20 @@ public:
         _compensation = comp;
         _long = lng;
     }
+    /**
+     * Adds doubles that are integers of magnitude at most 2^30, at most
+     * BSONColumn::kMaxPositions of them, whose (exact) sum is `exactSum`: the state becomes
+     * what addDoubles() of each in turn gives, when that is sure (every partial sum is then an
+     * exact integer). Returns false, adding nothing, when it is not; the caller then adds
+     * them one by one.
+     */
+    bool addExactIntegralDoublesSum(double exactSum);
+    /**
+     * Adds int32 values (`isLong` false) or int64 values whose sum is `sum` (no overflow),
+     * as addInteger() of each would, when that is sure: the running sum is an integer far
+     * from the int64 limits. Returns false, adding nothing, otherwise.
+     */
+    bool addIntegerSum(long long sum, long long maxAbsEach, bool isLong);
     Value sum() const;
     double asDouble() const;
     /** The whole sum as a decimal (non-decimal parts converted as $toDecimal does). */

@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/group_over_buckets.h"
 
+#include <algorithm>
 #include <tuple>
 
 #include <cmath>
@@ -87,6 +88,23 @@ inline void forPresent(const ScalarColumn& col, size_t from, size_t to, F&& f) {
 void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
     const double* v = col.doubles.data();
     long long n = 0;
+    if (col.smallIntegers) {
+        // Integers (the common "whole numbers stored as doubles"): their sum is exact in any
+        // order, and the Kahan steps would add them exactly too, so one plain sum does.
+        double sum = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            sum += v[i];
+            ++n;
+        });
+        if (n == 0)
+            return;
+        if (_sum.addExactIntegralDoublesSum(sum)) {
+            if (_avg)
+                _count += n;
+            return;
+        }
+        n = 0;
+    }
     _sum.addDoubles([&](auto&& add) {
         forPresent(col, from, to, [&](size_t i) {
             add(v[i]);
@@ -100,6 +118,27 @@ void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
 void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool isLong) {
     const int64_t* v = col.ints.data();
     long long n = 0;
+    {
+        // One exact int64 sum of the run, added at once when sequential adds could not
+        // overflow (SumState::addIntegerSum); else value by value below.
+        long long sum = 0;
+        uint64_t maxAbs = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            sum = static_cast<long long>(uint64_t(sum) + uint64_t(v[i]));  // wraps: checked
+            const uint64_t a = v[i] < 0 ? 0 - uint64_t(v[i]) : uint64_t(v[i]);
+            maxAbs = std::max(maxAbs, a);
+            ++n;
+        });
+        if (n == 0)
+            return;
+        if (maxAbs <= (uint64_t(1) << 38) &&
+            _sum.addIntegerSum(sum, static_cast<long long>(maxAbs), isLong)) {
+            if (_avg)
+                _count += n;
+            return;
+        }
+        n = 0;
+    }
     forPresent(col, from, to, [&](size_t i) {
         _sum.addInteger(v[i], isLong);
         ++n;
@@ -585,6 +624,33 @@ void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& me
         return;
     }
     const int64_t* t = time->ints.data();
+    if (std::is_sorted(t, t + n)) {
+        // The write path's buckets are sorted on time: each bin's rows are found by binary
+        // search, not row by row.
+        size_t i = 0, end = n;
+        if (filtered) {
+            i = std::lower_bound(t, t + n, plan.filterLo) - t;
+            end = std::upper_bound(t + i, t + n, plan.filterHi) - t;
+        }
+        if (i > 0)
+            _runs.emplace_back(i, kSkipRows);
+        while (i < end) {
+            size_t j = end;
+            uint32_t g;
+            if (!plan.keyUsesTime) {
+                g = static_cast<uint32_t>(groupForRow(metaId, 0, 0, meta));
+            } else {
+                auto bin = timeBin(t[i], plan.origin, plan.width);
+                g = static_cast<uint32_t>(groupForRow(metaId, bin.first, t[i], meta));
+                j = std::max<size_t>(std::lower_bound(t + i, t + end, bin.second) - t, i + 1);
+            }
+            _runs.emplace_back(j, g);
+            i = j;
+        }
+        if (end < n)
+            _runs.emplace_back(n, kSkipRows);
+        return;
+    }
     int64_t lo = 1, hi = 0;  // the current time bin: empty
     uint32_t binGroup = 0;
     // Without a time part in the key, the one group of these rows, made when a row is kept.

@@ -43,11 +43,16 @@ struct Bucket {
     uint32_t numCommittedMeasurements = 0;
     int64_t size = 0;  // uncompressed estimate, meta counted once
     bool keptOpenDueToLargeMeasurements = false;
-    int version = 2;            // control.version on disk (1, 2 or 3)
-    bool existsOnDisk = false;  // false: the next commit inserts the document
-    bool needsRewrite = false;  // reopened v1: the next commit replaces it
-    int64_t recordId = 0;       // of the stored document, 0 = unknown
-    uint64_t lastLayout = 0;    // of the last flat measurement staged, 0 = none
+    int version = 2;                    // control.version on disk (1, 2 or 3)
+    bool existsOnDisk = false;          // false: the next commit inserts the document
+    bool needsRewrite = false;          // reopened v1: the next commit replaces it
+    int64_t recordId = 0;               // of the stored document, 0 = unknown
+    uint64_t lastLayout = 0;            // of the last flat measurement staged, 0 = none
+    Date_t latestTime = Date_t::min();  // of the measurements staged here
+    // The series' measurements arrived out of time order (this bucket took one earlier than
+    // another, or was opened for one earlier than its series' open bucket), or the bucket it
+    // follows had: its successor starts where it ends (bucket_catalog.cpp, newBucketStart).
+    bool disordered = false;
 
     RolloverAction rolloverAction = RolloverAction::kNone;  // deferred until batches finish
     Schema schema;                       // shapes of staged + committed measurements

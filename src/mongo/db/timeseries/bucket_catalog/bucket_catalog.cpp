@@ -223,6 +223,8 @@ StatusWith<Bucket*> installBucket(BucketCatalog& catalog, Stripe& stripe, WithLo
     return raw;
 }
 
+using RolledOut = RolledOutBucket;
+
 /**
  * The start of a new bucket for a measurement at `time` of the series `key`: the time rounded
  * down (§3.5), except when the catalog knows buckets of the series (archived, or rolled over
@@ -233,9 +235,18 @@ StatusWith<Bucket*> installBucket(BucketCatalog& catalog, Stripe& stripe, WithLo
  * one bucket takes them all instead of one new bucket per step back.
  */
 Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll,
-                      const BucketKey& key, Date_t time) {
+                      const BucketKey& key, Date_t time, const RolledOut& rolledOut) {
     const Date_t rounded = roundTimestampToGranularity(time, coll.options);
     const std::chrono::milliseconds span(getMaxSpanSeconds(coll.options) * 1000LL);
+    // Rolling forward out of a bucket of a series whose measurements arrive out of order
+    // (concurrent writers): the next bucket starts where that one ends, so that the earlier
+    // measurements still on their way find it, and the series' buckets keep their alignment
+    // instead of drifting by the arrival order at each boundary. An in-order series gets
+    // the rounded time, as upstream.
+    if (rolledOut.valid && rolledOut.forward && rolledOut.disordered &&
+        rolledOut.minTime + span <= time && time < rolledOut.minTime + span + span)
+        return std::min(rounded,
+                        roundTimestampToGranularity(rolledOut.minTime + span, coll.options));
     std::optional<Date_t> prev, next;
     bool prevCommitting = false;
     auto consider = [&](Date_t minTime, bool committing) {
@@ -277,8 +288,8 @@ Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll
 StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
                                    const CollectionInfo& coll, const BucketKey& key, Date_t time,
                                    const ExecutionStatsController& stats,
-                                   const BucketLimits& limits) {
-    const Date_t start = newBucketStart(stripe, lk, coll, key, time);
+                                   const BucketLimits& limits, const RolledOut& rolledOut) {
+    const Date_t start = newBucketStart(stripe, lk, coll, key, time, rolledOut);
     const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
     for (int attempt = 0;; ++attempt) {
         OID oid = generateBucketOID(start);
@@ -286,6 +297,9 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
         if (!stripe.openBucketsById.count(id)) {
             auto bucket = std::make_unique<Bucket>(id, key, start, coll.collator);
             bucket->size = key.metadata.objsize();
+            // Opened for a measurement earlier than its series' open bucket, or after one
+            // whose series was out of order: see Bucket::disordered.
+            bucket->disordered = rolledOut.valid && (rolledOut.disordered || !rolledOut.forward);
             auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
             expireIdleBuckets(catalog, stripe, lk, stats, limits);
             return installed;
@@ -300,14 +314,17 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
 }
 
 void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
-           const CollectionInfo& coll, const BSONObj& doc, int64_t userIndex, int64_t sizeToAdd,
-           const ExecutionStatsController& stats, bool openedDueToMetadata, const Layout& layout,
-           bool schemaUpdated = false, bool knownLayout = false) {
+           const CollectionInfo& coll, const BSONObj& doc, Date_t time, int64_t userIndex,
+           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata,
+           const Layout& layout, bool schemaUpdated = false, bool knownLayout = false) {
     if (!bucket.activeBatch) {
         bucket.activeBatch = std::make_shared<WriteBatch>(bucket.bucketId, bucket.key, stats);
         bucket.activeBatch->openedDueToMetadata = openedDueToMetadata;
     }
     bucket.activeBatch->measurements.push_back(doc.getOwned());
+    if (time < bucket.latestTime)
+        bucket.disordered = true;
+    bucket.latestTime = std::max(bucket.latestTime, time);
     bucket.activeBatch->userIndices.push_back(userIndex);
     if (!schemaUpdated)
         (void)bucket.schema.update(doc, coll.options.getMetaField());
@@ -388,11 +405,35 @@ bool reopenFromMemory(Stripe& stripe, WithLock lk, const CollectionInfo& coll, c
     return false;
 }
 
+/**
+ * True when a bucket of `key` starting at `start` starts inside the span of another known
+ * bucket of the series (archived, or rolled over with a commit running) that starts earlier.
+ * Such a bucket was opened by a measurement that arrived before earlier ones of its series
+ * (concurrent writers); reopening it when the earlier bucket's span ends would carry that
+ * offset into every later bucket of the series.
+ */
+bool startsInsideEarlierBucket(const Stripe& stripe, WithLock, const BucketKey& key, Date_t start,
+                               long long spanMs, const RolledOut& rolledOut) {
+    auto inside = [&](Date_t other) { return other < start && (start - other).count() < spanMs; };
+    if (rolledOut.valid && inside(rolledOut.minTime))
+        return true;
+    if (auto it = stripe.archived.find({key.collectionUUID, key.hash}); it != stripe.archived.end())
+        for (const auto& [minTime, archived] : it->second)
+            if (inside(minTime))
+                return true;
+    auto [from, to] = stripe.rolledOverByKey.equal_range(key);
+    for (auto it = from; it != to; ++it)
+        if (inside(it->second->minTime))
+            return true;
+    return false;
+}
+
 /** Looks for a reopening candidate; nullopt when none applies. */
-std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock,
+std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock lk,
                                                        const CollectionInfo& coll,
                                                        const BucketKey& key, Date_t time,
-                                                       const BucketLimits& limits) {
+                                                       const BucketLimits& limits,
+                                                       const RolledOut& rolledOut) {
     auto it = stripe.archived.find({key.collectionUUID, key.hash});
     if (it != stripe.archived.end()) {
         auto& byTime = it->second;
@@ -401,6 +442,11 @@ std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock,
             --pos;
             const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
             if ((time - pos->first).count() < spanMs) {
+                // A bucket that overlaps an earlier one of the series (see above) stays
+                // archived: a new bucket starts at the rounded time instead. Not asking for
+                // a query either, which would find that same bucket.
+                if (startsInsideEarlierBucket(stripe, lk, key, pos->first, spanMs, rolledOut))
+                    return std::nullopt;
                 OID oid = pos->second.oid;
                 byTime.erase(pos);
                 if (byTime.empty())
@@ -428,7 +474,7 @@ enum class Placement { kStaged, kNeedsBucket, kNeedsReopening };
 Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const CollectionInfo& coll,
                    const BSONObj& doc, const Extracted& x, int64_t userIndex,
                    const ExecutionStatsController& stats, const BucketLimits& limits,
-                   bool* openedDueToMetadata) {
+                   bool* openedDueToMetadata, RolledOut* rolledOut) {
     auto it = stripe.openBucketsByKey.find(x.key());
     if (it == stripe.openBucketsByKey.end()) {
         *openedDueToMetadata = true;
@@ -453,11 +499,14 @@ Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Co
             bucket.keptOpenDueToLargeMeasurements = true;
             stats.inc(&ExecutionStats::numBucketsKeptOpenDueToLargeMeasurements);
         }
-        stage(bucket, stripe, lk, catalog, coll, doc, userIndex, size, stats, false, layout, true,
-              knownLayout);
+        stage(bucket, stripe, lk, catalog, coll, doc, x.time, userIndex, size, stats, false, layout,
+              true, knownLayout);
         return Placement::kStaged;
     }
     recordRollover(stats, d.reason);
+    if (d.reason == RolloverReason::kTimeForward || d.reason == RolloverReason::kTimeBackward)
+        *rolledOut = RolledOut{true, d.reason == RolloverReason::kTimeForward, bucket.minTime,
+                               bucket.disordered};
     rollover(catalog, stripe, lk, bucket, d.action);
     return d.action == RolloverAction::kHardClose ? Placement::kNeedsBucket
                                                   : Placement::kNeedsReopening;
@@ -467,14 +516,16 @@ StatusWith<InsertResult> stageInNewBucket(BucketCatalog& catalog, Stripe& stripe
                                           const CollectionInfo& coll, const BSONObj& doc,
                                           const Extracted& x, int64_t userIndex,
                                           const ExecutionStatsController& stats,
-                                          const BucketLimits& limits, bool openedDueToMetadata) {
-    auto bucket = allocateBucket(catalog, stripe, lk, coll, x.key(), x.time, stats, limits);
+                                          const BucketLimits& limits, bool openedDueToMetadata,
+                                          const RolledOut& rolledOut) {
+    auto bucket =
+        allocateBucket(catalog, stripe, lk, coll, x.key(), x.time, stats, limits, rolledOut);
     if (!bucket.isOK())
         return bucket.getStatus();
     if (openedDueToMetadata)
         stats.inc(&ExecutionStats::numBucketsOpenedDueToMetadata);
     Bucket& b = *bucket.getValue();
-    stage(b, stripe, lk, catalog, coll, doc, userIndex,
+    stage(b, stripe, lk, catalog, coll, doc, x.time, userIndex,
           sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata,
           layoutOf(doc, coll.options.getMetaField()));
     return InsertResult{b.activeBatch, std::nullopt};
@@ -534,28 +585,30 @@ StatusWith<InsertResult> tryInsert(BucketCatalog& catalog, const CollectionInfo&
     Stripe& stripe = stripeFor(catalog, x.getValue().key().hash);
     std::unique_lock lk(stripe.mutex);
     bool openedDueToMetadata = false;
+    RolledOut rolledOut;
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
-                           &openedDueToMetadata);
+                           &openedDueToMetadata, &rolledOut);
     if (p == Placement::kStaged) {
         return stagedIn(stripe, lk, x.getValue().key());
     }
     if (p == Placement::kNeedsReopening &&
         reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats)) {
         p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
-                     &openedDueToMetadata);
+                     &openedDueToMetadata, &rolledOut);
         if (p == Placement::kStaged) {
             return stagedIn(stripe, lk, x.getValue().key());
         }
     }
     if (p == Placement::kNeedsReopening) {
         if (auto req = findReopeningCandidate(stripe, lk, coll, x.getValue().key(),
-                                              x.getValue().time, limits)) {
+                                              x.getValue().time, limits, rolledOut)) {
             req->directWriteEpoch = catalog.directWriteEpoch.load();
+            req->rolledOut = rolledOut;
             return InsertResult{nullptr, std::move(req)};
         }
     }
     return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
-                            openedDueToMetadata);
+                            openedDueToMetadata, rolledOut);
 }
 
 namespace {
@@ -597,6 +650,12 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
         stats.inc(&ExecutionStats::numBucketReopeningsFailed);
         reopened.reset();
     }
+    RolledOut rolledOut = request ? request->rolledOut : RolledOut{};
+    // A bucket the query found that starts inside the span of the bucket just rolled over
+    // (findReopeningCandidate's rule for the archived ones).
+    if (reopened && rolledOut.valid && rolledOut.minTime < reopened->minTime &&
+        (reopened->minTime - rolledOut.minTime).count() < getMaxSpanSeconds(coll.options) * 1000LL)
+        reopened.reset();
     if (reopened) {
         if (stripe.openBucketsById.count(reopened->bucketId)) {
             stats.inc(&ExecutionStats::numDuplicateBucketsReopened);
@@ -617,12 +676,12 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     reopenFromMemory(stripe, lk, coll, x.getValue().key(), x.getValue().time, stats);
     bool openedDueToMetadata = false;
     Placement p = tryStage(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
-                           &openedDueToMetadata);
+                           &openedDueToMetadata, &rolledOut);
     if (p == Placement::kStaged) {
         return stagedIn(stripe, lk, x.getValue().key());
     }
     return stageInNewBucket(catalog, stripe, lk, coll, doc, x.getValue(), userIndex, stats, limits,
-                            openedDueToMetadata);
+                            openedDueToMetadata, rolledOut);
 }
 
 namespace {

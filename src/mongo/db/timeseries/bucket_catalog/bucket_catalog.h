@@ -123,11 +123,21 @@ private:
 };
 
 /** Ask the caller to fetch a candidate bucket, then call insertWithReopeningContext. */
+/** The open bucket of a series that a measurement's time rolled over (bucket_catalog.cpp). */
+struct RolledOutBucket {
+    bool valid = false;
+    bool forward = false;  // the measurement is later than the bucket's span, else earlier
+    Date_t minTime;
+    bool disordered = false;  // Bucket::disordered
+};
+
 struct ReopeningRequest {
     /** An archived bucket's _id to fetch, or an aggregation pipeline over system.buckets. */
     std::variant<OID, std::vector<BSONObj>> candidate;
     /** BucketCatalog::directWriteEpoch when the request was made (before the fetch). */
     uint64_t directWriteEpoch = 0;
+    /** The bucket whose rollover led to this request, for the bucket opened after it. */
+    RolledOutBucket rolledOut;
 };
 
 struct InsertResult {

@@ -262,6 +262,45 @@ TEST(TimeseriesBucketCatalog, BucketBetweenKnownBucketsCoversTheGap) {
               static_cast<uint32_t>(((kBase + 1000) / 1000 / 60) * 60));
 }
 
+// Concurrent writers deliver a series' measurements a little out of order. Its buckets keep
+// one alignment: the early arrival's bucket is left behind, later buckets tile the time.
+TEST(TimeseriesBucketCatalog, DisorderedSeriesKeepsItsBucketsAligned) {
+    BucketCatalog catalog(4, smallLimits());
+    FakeStorage storage;
+    auto c = coll();
+    const long long hour = 3600 * 1000;
+    const uint32_t minute0 = static_cast<uint32_t>(kBase / 1000 / 60 * 60);  // 22:13:00
+    // 22:14:30 arrives first, then 22:13:20: the earlier bucket opens behind it.
+    auto early = insertAndCommit(catalog, c, m(70000, "a", 1), storage);
+    EXPECT_EQ(early->bucketId.oid.getTimestamp(), minute0 + 60);
+    auto first = insertAndCommit(catalog, c, m(0, "a", 2), storage);
+    EXPECT_EQ(first->bucketId.oid.getTimestamp(), minute0);
+    insertAndCommit(catalog, c, m(1800000, "a", 3), storage);
+    // 23:13:30 ends the first bucket's span. The early bucket's span still holds it, but it
+    // starts inside the first bucket's: no reopening, a new bucket where the first one ends.
+    auto r = tryInsert(catalog, c, m(hour + 10000, "a", 4));
+    ASSERT_TRUE(r.isOK());
+    ASSERT_FALSE(r.getValue().reopening);
+    auto second = r.getValue().batch;
+    EXPECT_EQ(second->bucketId.oid.getTimestamp(), minute0 + 3600);
+    ASSERT_TRUE(claimWriteBatchCommitRights(*second));
+    ASSERT_TRUE(prepareCommit(catalog, c, second).isOK());
+    storage.apply(*second);
+    finish(catalog, second);
+    // 00:15:20 (two minutes into the next span) arrives before 00:13:xx: the series is out of
+    // order, so its next bucket still starts at 00:13:00, where the last one ends.
+    auto third = insertAndCommit(catalog, c, m(2 * hour + 120000, "a", 5), storage);
+    EXPECT_EQ(third->bucketId.oid.getTimestamp(), minute0 + 2 * 3600);
+    auto join = insertAndCommit(catalog, c, m(2 * hour + 30000, "a", 6), storage);
+    EXPECT_EQ(join->bucketId, third->bucketId);
+
+    // An in-order series gets upstream's buckets: the next one at its own rounded time.
+    auto b1 = insertAndCommit(catalog, c, m(0, "b", 1), storage);
+    auto b2 = insertAndCommit(catalog, c, m(hour + 120000, "b", 2), storage);
+    EXPECT_EQ(b1->bucketId.oid.getTimestamp(), minute0);
+    EXPECT_EQ(b2->bucketId.oid.getTimestamp(), minute0 + 3600 + 120);
+}
+
 TEST(TimeseriesBucketCatalog, QueryBasedReopeningNeedsTheIndex) {
     BucketCatalog catalog(4, smallLimits());
     auto r = tryInsert(catalog, coll(true), m(0, "a", 1)).getValue();

@@ -225,7 +225,14 @@ void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordI
 RecordId Collection::insertDocument(OperationContext* opCtx, const BSONObj& doc) {
     checkValidation(opCtx, doc);
     RecoveryUnit* ru = opCtx->recoveryUnit();
-    RecordId id = uassertStatusOK(_rs->insertRecord(ru, doc.objdata(), doc.objsize()));
+    RecordId id;
+    if (_recordIdsFromIdTime) {
+        BSONElement idElem = doc["_id"];
+        const uint32_t seconds = idElem.type() == BSONType::kOid ? idElem.OID().getTimestamp() : 0;
+        id = uassertStatusOK(_rs->insertRecordForTime(ru, seconds, doc.objdata(), doc.objsize()));
+    } else {
+        id = uassertStatusOK(_rs->insertRecord(ru, doc.objdata(), doc.objsize()));
+    }
     for (const auto& index : _indexes)
         _insertKeys(opCtx, index.get(), id, doc);
     getOpObserver()->onInserts(opCtx, *this, {doc});

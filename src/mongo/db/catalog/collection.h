@@ -150,6 +150,19 @@ public:
         return _options["clusteredIndex"].ok();
     }
     /**
+     * A time-series buckets collection created keyed by time: each bucket's RecordId comes
+     * from the time of its ObjectId _id (RecordStore::insertRecordForTime; 0 for an _id that
+     * is not an ObjectId), so that a scan of the clustered _id index over a range is a scan
+     * of a RecordId range (FetchStage). Kept in the durable catalog entry
+     * (DurableCatalog::kRecordIdsFromIdTime); collections made before it keep insertion-order ids.
+     */
+    bool recordIdsFromIdTime() const {
+        return _recordIdsFromIdTime;
+    }
+    void setRecordIdsFromIdTime(bool on) {
+        _recordIdsFromIdTime = on;
+    }
+    /**
      * The collection's default collation (agreed name), built once from options.collation
      * (the full spec stored by create); null for the simple collation.
      */
@@ -225,6 +238,7 @@ private:
 
     NamespaceString _nss;
     RecordId _catalogId;
+    bool _recordIdsFromIdTime = false;
     std::string _uuid;
     BSONObj _options;
     std::unique_ptr<RecordStore> _rs;

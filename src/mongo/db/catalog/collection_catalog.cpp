@@ -59,6 +59,7 @@ std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
         coll->timeseriesFlags().mayHaveMixedSchemaData = f.boolean();
     coll->timeseriesFlags().requiresExtendedRangeSupport = md[kExtendedRangeFlag].trueValue();
     coll->timeseriesFlags().bucketingParametersHaveChanged = md[kParametersChangedFlag].trueValue();
+    coll->setRecordIdsFromIdTime(md[DurableCatalog::kRecordIdsFromIdTime].trueValue());
     for (auto idx : md["indexes"].embeddedObject()) {
         BSONObj idxMd = idx.embeddedObject();
         BSONObj spec = idxMd["spec"].embeddedObject();

@@ -1,12 +1,15 @@
 #include "mongo/db/exec/stages.h"
 
 #include <algorithm>
+#include <limits>
 
+#include "mongo/bson/bson_comparator.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/exec/sorter.h"
 #include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/db/stats/top.h"
 #include "mongo/util/assert_util.h"
@@ -207,7 +210,142 @@ FetchStage::FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanSta
     _children.push_back(std::move(child));
 }
 
+namespace {
+/** The 8 bytes after the time of an ObjectId are all zero (the bound of a whole second). */
+bool oidTailIsZero(const OID& oid) {
+    const unsigned char* p = oid.view();
+    for (int i = 4; i < OID::kOIDSize; ++i)
+        if (p[i] != 0)
+            return false;
+    return true;
+}
+bool isOpenBound(const BSONElement& e) {
+    return e.eoo() || e.type() == BSONType::kMinKey || e.type() == BSONType::kMaxKey;
+}
+}  // namespace
+
+void FetchStage::_setUpTimeRange(OperationContext* opCtx) {
+    _rangeChecked = true;
+    auto* scan =
+        _children.size() == 1 ? dynamic_cast<IndexScanStage*>(_children[0].get()) : nullptr;
+    if (!scan || !scan->isClusteredScan() || !_coll->recordIdsFromIdTime())
+        return;
+    const IndexBounds& b = scan->bounds();
+    BSONElement lo = b.start.isEmpty() ? BSONElement() : b.start.firstElement();
+    BSONElement hi = b.end.isEmpty() ? BSONElement() : b.end.firstElement();
+    // Only ObjectId or open bounds: other types would compare under the index's collation.
+    if ((!isOpenBound(lo) && lo.type() != BSONType::kOid) ||
+        (!isOpenBound(hi) && hi.type() != BSONType::kOid))
+        return;
+    if ((!lo.eoo() && lo.type() == BSONType::kMaxKey) ||
+        (!hi.eoo() && hi.type() == BSONType::kMinKey))
+        return;
+    RecordId first(1), last(std::numeric_limits<std::int64_t>::max());
+    if (lo.type() == BSONType::kOid)
+        first = RecordStore::timeRangeStart(lo.OID().getTimestamp());
+    if (hi.type() == BSONType::kOid) {
+        const uint32_t s = hi.OID().getTimestamp();
+        // `_id < ObjectId(s, 0...)` holds no record of second s.
+        if (!b.endInclusive && oidTailIsZero(hi.OID()) && s > 0)
+            last = RecordStore::timeRangeEnd(s - 1);
+        else
+            last = RecordStore::timeRangeEnd(s);
+    }
+    _rangeScan = scan;
+    const bool forward = scan->isForward();
+    _range = _coll->recordStore()->getCursor(opCtx->recoveryUnit(), forward);
+    if (forward) {
+        (void)_range->seekExact(RecordId(first.getLong() - 1));  // next(): from `first` on
+        _range->setEndBound(last);
+    } else {
+        if (last.getLong() < std::numeric_limits<std::int64_t>::max())
+            (void)_range->seekExact(RecordId(last.getLong() + 1));
+        _range->setEndBound(first);
+    }
+}
+
+bool FetchStage::_inIdBounds(const BSONObj& doc) const {
+    const IndexBounds& b = _rangeScan->bounds();
+    BSONElement id = doc["_id"];
+    if (!b.start.isEmpty()) {
+        int c = compareElementValues(id, b.start.firstElement());
+        if (c < 0 || (c == 0 && !b.startInclusive))
+            return false;
+    }
+    if (!b.end.isEmpty()) {
+        int c = compareElementValues(id, b.end.firstElement());
+        if (c > 0 || (c == 0 && !b.endInclusive))
+            return false;
+    }
+    return true;
+}
+
+std::optional<WorkingMember> FetchStage::_nextInTimeRange(OperationContext* opCtx) {
+    // The records of one second come in insertion order; the index gives _id order. Those
+    // kept of each second are collected and sorted by _id before they are returned.
+    const bool forward = _rangeScan->isForward();
+    while (_pendingPos >= _pending.size()) {
+        _pending.clear();
+        _pendingPos = 0;
+        if (_carry) {
+            _pending.push_back(std::move(*_carry));
+            _carry.reset();
+        }
+        while (!_rangeDone) {
+            // Matched in place; only a document kept is copied.
+            auto r = _range->nextIf([&](const BSONObj& d) {
+                ++_stats.works;
+                ++_stats.docsExamined;
+                if ((_stats.docsExamined & 127) == 0)
+                    opCtx->checkForInterrupt();
+                return _inIdBounds(d) && (!_filter || _filter->matchesBSON(d));
+            });
+            if (!r) {
+                _rangeDone = true;
+                ++_stats.works;
+                _rangeScan->setStoppedAtBound(_range->readPastBound());
+                break;
+            }
+            WorkingMember m{r->id, std::move(r->data)};
+            if (!_pending.empty() && (_pending.front().id.getLong() >> RecordStore::kTimeShift) !=
+                                         (m.id.getLong() >> RecordStore::kTimeShift)) {
+                _carry = std::move(m);
+                break;
+            }
+            _pending.push_back(std::move(m));
+        }
+        if (_pending.size() > 1) {
+            const StringComparator* strings = _coll->getDefaultCollator();
+            std::stable_sort(_pending.begin(), _pending.end(),
+                             [&](const WorkingMember& a, const WorkingMember& b) {
+                                 int c = compareElementValues(a.doc["_id"], b.doc["_id"], strings);
+                                 return forward ? c < 0 : c > 0;
+                             });
+        }
+        if (_pending.empty())
+            return std::nullopt;
+    }
+    ++_stats.advanced;
+    return std::move(_pending[_pendingPos++]);
+}
+
+void FetchStage::save() {
+    PlanStage::save();
+    if (_range)
+        _range->save();
+}
+
+void FetchStage::restore(OperationContext* opCtx) {
+    PlanStage::restore(opCtx);
+    if (_range)
+        _range->restore();
+}
+
 std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
+    if (!_rangeChecked)
+        _setUpTimeRange(opCtx);
+    if (_range)
+        return _nextInTimeRange(opCtx);
     while (true) {
         ++_stats.works;
         auto m = _children[0]->next(opCtx);

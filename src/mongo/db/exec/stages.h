@@ -98,6 +98,16 @@ public:
     long long recordsReadPastBound() const {
         return _stoppedAtBound ? 1 : 0;
     }
+    /** Set by the FETCH above when it reads the range itself (FetchStage, time-keyed ids). */
+    void setStoppedAtBound(bool stopped) {
+        _stoppedAtBound = stopped;
+    }
+    const IndexBounds& bounds() const {
+        return _bounds;
+    }
+    bool isForward() const {
+        return _forward;
+    }
 
 private:
     std::shared_ptr<Collection> _coll;
@@ -115,20 +125,40 @@ private:
     std::unordered_set<RecordId> _seen;
 };
 
-/** FETCH: loads the documents of its child's record ids, optionally filtered. */
+/**
+ * FETCH: loads the documents of its child's record ids, optionally filtered. Over a
+ * clustered scan of a collection whose RecordIds come from its _id times
+ * (Collection::recordIdsFromIdTime) with ObjectId (or open) bounds, it reads the RecordId
+ * range of those times itself instead: records in order, no index entry and no search per
+ * record, each checked against the _id bounds.
+ */
 class FetchStage : public PlanStage {
 public:
     FetchStage(std::shared_ptr<Collection> coll, std::unique_ptr<PlanStage> child,
                std::shared_ptr<MatchExpression> filter);
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    void save() override;
+    void restore(OperationContext* opCtx) override;
     std::string stageName() const override {
         return "FETCH";
     }
     void appendExplainInfo(BSONObjBuilder* bob) const override;
 
 private:
+    /** Opens `_range` when the child is such a scan (first next()). */
+    void _setUpTimeRange(OperationContext* opCtx);
+    std::optional<WorkingMember> _nextInTimeRange(OperationContext* opCtx);
+    bool _inIdBounds(const BSONObj& doc) const;
+
     std::shared_ptr<Collection> _coll;
     std::shared_ptr<MatchExpression> _filter;
+    bool _rangeChecked = false;
+    IndexScanStage* _rangeScan = nullptr;  // the child, when reading the range
+    std::unique_ptr<RecordCursor> _range;
+    bool _rangeDone = false;
+    std::vector<WorkingMember> _pending;  // kept records of one second, in _id order
+    size_t _pendingPos = 0;
+    std::optional<WorkingMember> _carry;  // the first kept record of the next second
 };
 
 /**

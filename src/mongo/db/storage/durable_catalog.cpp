@@ -281,6 +281,8 @@ StatusWith<DurableCatalog::Entry> DurableCatalog::addCollection(RecoveryUnit* ru
         md.append(kNs, ns);
         md.append(kOptions, opts);
         md.appendArray(kIndexes, BSONObj());
+        if (isBucketsNamespace(ns) && opts["clusteredIndex"].ok())
+            md.append(kRecordIdsFromIdTime, true);
         e.md = md.obj();
     }
     auto config = tableConfigString(ns, opts);

@@ -25,6 +25,11 @@ namespace mongo {
 class DurableCatalog {
 public:
     static constexpr StringData kCatalogIdent = "_mdb_catalog";
+    /**
+     * md flag of a time-series buckets collection whose RecordIds come from its _id times
+     * (RecordStore::insertRecordForTime; Collection::recordIdsFromIdTime). Set at creation.
+     */
+    static constexpr StringData kRecordIdsFromIdTime = "recordIdsFromIdTime";
 
     struct Entry {
         RecordId catalogId;

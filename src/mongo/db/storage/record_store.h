@@ -43,6 +43,13 @@ public:
     }
     /** Positions on `id` and returns it, or nullopt if absent (next() then continues after it). */
     virtual std::optional<Record> seekExact(RecordId id) = 0;
+    /**
+     * Ends the iteration at `bound`: next() and nextIf() return nullopt once the next record
+     * lies past it (after it going forward, before it going backward); that record is read
+     * (readPastBound() is then true) but not returned.
+     */
+    virtual void setEndBound(RecordId bound) = 0;
+    virtual bool readPastBound() const = 0;
     /** Releases the WiredTiger cursor position (e.g. before abandonSnapshot()). */
     virtual void save() = 0;
     /** Repositions after save(): continues after the last record returned. */
@@ -64,6 +71,25 @@ public:
 
     /** Inserts under a caller-chosen id (e.g. replaying). DuplicateKey if it exists. */
     virtual Status insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data, int len) = 0;
+
+    /**
+     * Inserts a record keyed by a time in seconds (the _id time of a time-series bucket):
+     * RecordId = seconds << 31 | n, with n >= 1 not yet used for that second. The records
+     * of a range of seconds are then a range of RecordIds (timeRangeStart/End), which a
+     * bounded scan reads without an index. REQUIRES: in a unit of work. Throws
+     * WriteConflictException on a conflict.
+     */
+    virtual StatusWith<RecordId> insertRecordForTime(RecoveryUnit* ru, uint32_t seconds,
+                                                     const char* data, int len) = 0;
+    /** The smallest and the largest RecordId insertRecordForTime() gives for `seconds`. */
+    static RecordId timeRangeStart(uint32_t seconds) {
+        return RecordId((std::int64_t(seconds) << kTimeShift) | 1);
+    }
+    static RecordId timeRangeEnd(uint32_t seconds) {
+        return RecordId((std::int64_t(seconds) << kTimeShift) | kTimeSeqMask);
+    }
+    static constexpr int kTimeShift = 31;
+    static constexpr std::int64_t kTimeSeqMask = (std::int64_t(1) << kTimeShift) - 1;
 
     /** Replaces the record's bytes; NoSuchKey if absent. REQUIRES: in a unit of work. */
     virtual Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) = 0;

@@ -56,6 +56,8 @@ public:
      * `_last`; false at the end.
      */
     bool advance(WT_CURSOR* c) {
+        if (_exhausted)
+            return false;
         int rc;
         if (_needRestore && !_last.isNull()) {
             _needRestore = false;
@@ -73,6 +75,13 @@ public:
         throwIfError(rc, c, "record cursor next");
         std::int64_t k;
         throwIfError(c->get_key(c, &k), c, "get_key");
+        if (_end && (_forward ? k > _end->getLong() : k < _end->getLong())) {
+            _readPastBound = true;
+            _needRestore = false;
+            _last = RecordId(k);
+            _exhausted = true;
+            return false;
+        }
         _last = RecordId(k);
         return true;
     }
@@ -80,6 +89,7 @@ public:
     std::optional<Record> seekExact(RecordId id) override {
         WT_CURSOR* c = cursor();
         _needRestore = false;
+        _exhausted = false;
         c->set_key(c, id.getLong());
         int rc = c->search(c);
         if (rc == WT_NOTFOUND) {
@@ -97,6 +107,12 @@ public:
         _needRestore = true;
     }
     void restore() override {}
+    void setEndBound(RecordId bound) override {
+        _end = bound;
+    }
+    bool readPastBound() const override {
+        return _readPastBound;
+    }
 
 private:
     WT_CURSOR* cursor() {
@@ -117,6 +133,9 @@ private:
     WtCursor _cursor;
     RecordId _last;
     bool _needRestore = false;
+    std::optional<RecordId> _end;  // setEndBound()
+    bool _readPastBound = false;
+    bool _exhausted = false;  // stopped at _end
 };
 
 }  // namespace
@@ -216,6 +235,48 @@ Status WiredTigerRecordStore::insertRecordWithId(RecoveryUnit* ru, RecordId id, 
     while (cur < want && !_counters->nextId.compare_exchange_weak(cur, want)) {
     }
     return _insert(ru, id, data, len, false);
+}
+
+StatusWith<RecordId> WiredTigerRecordStore::insertRecordForTime(RecoveryUnit* ru, uint32_t seconds,
+                                                                const char* data, int len) {
+    const std::int64_t prefix = std::int64_t(seconds) << kTimeShift;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        std::int64_t n = _counters->timeSeq.fetch_add(1) & kTimeSeqMask;
+        if (n == 0)
+            n = _counters->timeSeq.fetch_add(1) & kTimeSeqMask;
+        RecordId id(prefix | n);
+        std::int64_t want = id.getLong() + 1, cur = _counters->nextId.load();
+        while (cur < want && !_counters->nextId.compare_exchange_weak(cur, want)) {
+        }
+        Status s = _insert(ru, id, data, len, false);
+        if (s.isOK())
+            return id;
+        if (s.code() != ErrorCodes::DuplicateKey)
+            return s;
+        // The sequence starts again at 1 after a restart (or wrapped): continue above the
+        // last record of this second.
+        WtCursor c = wtRU(ru)->openCursor(_uri);
+        c->set_key(c.get(), prefix | kTimeSeqMask);
+        int exact = 0;
+        int rc = c->search_near(c.get(), &exact);
+        if (rc == 0 && exact > 0)
+            rc = c->prev(c.get());
+        if (rc != 0 && rc != WT_NOTFOUND)
+            return wtRCToStatusOrThrowWCE(rc, c->session, "insertRecordForTime search");
+        std::int64_t last = 0;
+        if (rc == 0)
+            throwIfError(c->get_key(c.get(), &last), c.get(), "get_key");
+        if ((last >> kTimeShift) == std::int64_t(seconds)) {
+            if ((last & kTimeSeqMask) == kTimeSeqMask)
+                break;  // this second is full
+            std::int64_t next = (last & kTimeSeqMask) + 1;
+            std::int64_t seq = _counters->timeSeq.load();
+            while (seq < next && !_counters->timeSeq.compare_exchange_weak(seq, next)) {
+            }
+        }
+    }
+    return Status(ErrorCodes::DuplicateKey,
+                  "no free record id for time " + std::to_string(seconds));
 }
 
 Status WiredTigerRecordStore::updateRecord(RecoveryUnit* ru, RecordId id, const char* data,

@@ -16,6 +16,7 @@ namespace mongo {
 
 struct RecordStoreCounters {
     std::atomic<std::int64_t> nextId{1};
+    std::atomic<std::int64_t> timeSeq{1};  // insertRecordForTime()'s next n (wraps)
     std::atomic<long long> numRecords{0};
     std::atomic<long long> dataSize{0};
 };
@@ -40,6 +41,8 @@ public:
     }
     StatusWith<RecordId> insertRecord(RecoveryUnit* ru, const char* data, int len) override;
     Status insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data, int len) override;
+    StatusWith<RecordId> insertRecordForTime(RecoveryUnit* ru, uint32_t seconds, const char* data,
+                                             int len) override;
     Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) override;
     void deleteRecord(RecoveryUnit* ru, RecordId id) override;
     bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const override;

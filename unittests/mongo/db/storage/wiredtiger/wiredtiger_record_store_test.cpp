@@ -1,8 +1,10 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_record_store.h"
 
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
+#include <set>
 
 #include "../storage_test_util.h"
 #include "mongo/bson/bsonobjbuilder.h"
@@ -89,6 +91,64 @@ TEST(WiredTigerRecordStore, CursorIteratesBothWaysAndRestores) {
     ASSERT_TRUE(r->seekExact(RecordId(2)));
     ASSERT_EQ(r->next()->id, RecordId(1));
     ASSERT_FALSE(r->next());
+}
+
+RecordId insertForTime(KVEngine* engine, RecordStore* rs, uint32_t seconds, const BSONObj& doc) {
+    auto ru = engine->newRecoveryUnit();
+    WriteUnitOfWork wuow(ru.get());
+    auto id = rs->insertRecordForTime(ru.get(), seconds, doc.objdata(), doc.objsize());
+    EXPECT_TRUE(id.isOK()) << id.getStatus();
+    wuow.commit();
+    return id.getValue();
+}
+
+TEST(WiredTigerRecordStore, TimeKeyedIdsAreUniqueAcrossRestartsAndBoundScans) {
+    TempDir dir;
+    std::set<RecordId> ids;
+    {
+        auto engine = openEngine(testOptions(dir.path()));
+        ASSERT_TRUE(engine->createRecordStore("collection-1").isOK());
+        auto rs = engine->getRecordStore("collection-1");
+        for (uint32_t s : {100u, 100u, 50u, 100u, 200u, 0u})
+            ids.insert(insertForTime(engine.get(), rs.get(), s, BSON("s" << int(s))));
+        engine->cleanShutdown();
+    }
+    auto engine = openEngine(testOptions(dir.path()));
+    auto rs = engine->getRecordStore("collection-1");
+    // The sequence starts again at 1: the ids already used for second 100 are skipped.
+    for (uint32_t s : {100u, 100u, 50u})
+        ids.insert(insertForTime(engine.get(), rs.get(), s, BSON("s" << int(s))));
+    ASSERT_EQ(ids.size(), 9u);
+    for (RecordId id : ids) {
+        const uint32_t s = uint32_t(id.getLong() >> RecordStore::kTimeShift);
+        EXPECT_GE(id, RecordStore::timeRangeStart(s));
+        EXPECT_LE(id, RecordStore::timeRangeEnd(s));
+        EXPECT_TRUE(id.isValid());
+    }
+    // A bounded scan of seconds [50, 100] reads 2 + 5 records, then stops on the next one.
+    auto ru = engine->newRecoveryUnit();
+    auto c = rs->getCursor(ru.get(), true);
+    (void)c->seekExact(RecordId(RecordStore::timeRangeStart(50).getLong() - 1));
+    c->setEndBound(RecordStore::timeRangeEnd(100));
+    int n = 0;
+    while (auto r = c->next()) {
+        int s = r->data["s"].numberInt();
+        EXPECT_TRUE(s == 50 || s == 100) << s;
+        ++n;
+    }
+    EXPECT_EQ(n, 7);
+    EXPECT_TRUE(c->readPastBound());
+    EXPECT_FALSE(c->next());
+    // Backward from the end of second 100 down to second 60: only second 100's records.
+    auto b = rs->getCursor(ru.get(), false);
+    (void)b->seekExact(RecordId(RecordStore::timeRangeEnd(100).getLong() + 1));
+    b->setEndBound(RecordStore::timeRangeStart(60));
+    n = 0;
+    while (auto r = b->next()) {
+        EXPECT_EQ(r->data["s"].numberInt(), 100);
+        ++n;
+    }
+    EXPECT_EQ(n, 5);
 }
 
 TEST(WiredTigerRecordStore, DataAndIdsSurviveCleanRestart) {

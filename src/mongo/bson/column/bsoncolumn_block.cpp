@@ -111,6 +111,55 @@ bool isSmallInteger(double v) {
            v == double(int64_t(v));
 }
 
+/**
+ * out[i] = scaled[i] / m, exactly as double(scaled[i]) / m. int64 -> double has no packed
+ * instruction before AVX-512, which keeps such a loop scalar. For |x| < 2^51, x + bits(1.5 *
+ * 2^52) is the bit pattern of the double 1.5 * 2^52 + x, exactly: subtracting 1.5 * 2^52 gives
+ * double(x) with packed arithmetic, two values at a time (SSE2); so do the divisions (none
+ * when m is 1). `smallIntegers` (scale 0 only): cleared when a value is outside [-2^30, 2^30).
+ */
+void convertScaled(const int64_t* scaled, size_t count, double m, double* out,
+                   bool* smallIntegers) {
+    constexpr int64_t kMagicBits = 0x4338000000000000LL;
+    constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
+    uint64_t outside51 = 0, outside30 = 0;
+    for (size_t i = 0; i < count; ++i) {
+        outside51 |= uint64_t(scaled[i] + (int64_t(1) << 51)) >> 52;
+        outside30 |= uint64_t(scaled[i] + kSmallIntegerLimit) >> 31;
+    }
+    if (smallIntegers && outside30)
+        *smallIntegers = false;
+    if (outside51) {
+        for (size_t i = 0; i < count; ++i)
+            out[i] = m == 1.0 ? double(scaled[i]) : double(scaled[i]) / m;
+        return;
+    }
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i magicBits = _mm_set1_epi64x(kMagicBits);
+    const __m128d magic = _mm_set1_pd(kMagic), divisor = _mm_set1_pd(m);
+    if (m == 1.0) {
+        for (; i + 2 <= count; i += 2) {
+            __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scaled + i));
+            _mm_storeu_pd(out + i,
+                          _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(x, magicBits)), magic));
+        }
+    } else {
+        for (; i + 2 <= count; i += 2) {
+            __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scaled + i));
+            __m128d d = _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(x, magicBits)), magic);
+            _mm_storeu_pd(out + i, _mm_div_pd(d, divisor));
+        }
+    }
+#endif
+    for (; i < count; ++i) {
+        double d;
+        const int64_t bits = scaled[i] + kMagicBits;
+        std::memcpy(&d, &bits, sizeof d);
+        out[i] = m == 1.0 ? d - kMagic : (d - kMagic) / m;
+    }
+}
+
 // Applies `count` raw slots to the state (room reserved). Dod: delta-of-delta types. Dbl:
 // doubles. The running base/delta stay in registers; the presence bits are set in bulk when
 // no slot of the run is missing (the common case).
@@ -150,46 +199,9 @@ inline void applySlots(BlockState& st, const uint64_t* slots, size_t count) {
         if (st.scale == bsoncolumn::kScaleRaw) {
             for (size_t i = 0; i < count; ++i)
                 out[i] = bsoncolumn::bitsDouble(scaled[i]);
-        } else if (bsoncolumn::kScaleMultiplier[st.scale] == 1.0) {
-            uint64_t outside = 0;  // nonzero when some value is outside [-2^30, 2^30)
-            for (size_t i = 0; i < count; ++i) {
-                out[i] = double(scaled[i]);
-                outside |= uint64_t(scaled[i] + kSmallIntegerLimit) >> 31;
-            }
-            if (outside)
-                st.smallIntegers = false;
         } else {
-            const double m = bsoncolumn::kScaleMultiplier[st.scale];
-            // int64 -> double has no packed instruction before AVX-512, which keeps the
-            // division loop scalar. For |x| < 2^51, x + bits(1.5 * 2^52) is the bit pattern
-            // of the double 1.5 * 2^52 + x, exactly: subtracting 1.5 * 2^52 gives double(x)
-            // with packed adds, and the divisions go two at a time.
-            constexpr int64_t kMagicBits = 0x4338000000000000LL;
-            constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
-            uint64_t outside = 0;
-            for (size_t i = 0; i < count; ++i)
-                outside |= uint64_t(scaled[i] + (int64_t(1) << 51)) >> 52;
-            if (outside == 0) {
-                size_t i = 0;
-#if defined(__SSE2__)
-                const __m128i magicBits = _mm_set1_epi64x(kMagicBits);
-                const __m128d magic = _mm_set1_pd(kMagic), divisor = _mm_set1_pd(m);
-                for (; i + 2 <= count; i += 2) {
-                    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scaled + i));
-                    __m128d d = _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(x, magicBits)), magic);
-                    _mm_storeu_pd(out + i, _mm_div_pd(d, divisor));
-                }
-#endif
-                for (; i < count; ++i) {
-                    double d;
-                    const int64_t bits = scaled[i] + kMagicBits;
-                    std::memcpy(&d, &bits, sizeof d);
-                    out[i] = (d - kMagic) / m;
-                }
-            } else {
-                for (size_t i = 0; i < count; ++i)
-                    out[i] = double(scaled[i]) / m;
-            }
+            convertScaled(scaled, count, bsoncolumn::kScaleMultiplier[st.scale], out,
+                          st.scale == 0 ? &st.smallIntegers : nullptr);
         }
     }
     if constexpr (Dbl) {

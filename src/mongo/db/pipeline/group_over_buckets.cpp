@@ -480,6 +480,7 @@ void GroupOverBuckets::processAll(DocumentSourceInternalUnpackBucket* unpack) {
 
 std::vector<GroupOverBuckets::Group> GroupOverBuckets::releaseGroups() {
     _index.clear();
+    _hashes.clear();
     _rowGroups.clear();
     return std::move(_groups);
 }
@@ -495,9 +496,10 @@ void GroupOverBuckets::chargeMemory(size_t bytes) {
 size_t GroupOverBuckets::groupFor(const Value& evaluated) {
     Value key = evaluated.missing() ? Value::null()
                                     : withNullForMissingFields(evaluated, _plan->idNullFields);
-    auto it = _index.find(key);
+    const size_t hash = ValueHash{}(key);
+    auto it = _index.find(KeyProbe{&key, hash});
     if (it != _index.end())
-        return it->second;
+        return *it;
     Group g;
     g.key = key.getOwned();
     for (const auto& a : _plan->blockAccs) {
@@ -508,7 +510,8 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
     }
     size_t idx = _groups.size();
     _groups.push_back(std::move(g));
-    _index.emplace(_groups.back().key, idx);
+    _hashes.push_back(hash);
+    _index.insert(static_cast<uint32_t>(idx));
     chargeMemory(128 + static_cast<size_t>(_groups.back().key.elem().size()) +
                  64 * _plan->blockAccs.size());
     return idx;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
 #include "mongo/db/pipeline/expression_context.h"
@@ -116,7 +117,38 @@ private:
     std::shared_ptr<ExpressionContext> _expCtx;
     std::unique_ptr<Plan> _plan;
     std::vector<Group> _groups;
-    absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
+    // The groups by key: their positions in _groups, with each key's hash kept in _hashes,
+    // so that growing the table moves integers, not Values.
+    struct KeyProbe {
+        const Value* key;
+        size_t hash;
+    };
+    struct GroupIdHash {
+        using is_transparent = void;
+        const std::vector<size_t>* hashes;
+        size_t operator()(uint32_t i) const {
+            return (*hashes)[i];
+        }
+        size_t operator()(const KeyProbe& p) const {
+            return p.hash;
+        }
+    };
+    struct GroupIdEq {
+        using is_transparent = void;
+        const std::vector<Group>* groups;
+        bool operator()(uint32_t a, uint32_t b) const {
+            return a == b;
+        }
+        bool operator()(const KeyProbe& p, uint32_t i) const {
+            return ValueEq{}(*p.key, (*groups)[i].key);
+        }
+        bool operator()(uint32_t i, const KeyProbe& p) const {
+            return (*this)(p, i);
+        }
+    };
+    std::vector<size_t> _hashes;  // of _groups[i].key
+    absl::flat_hash_set<uint32_t, GroupIdHash, GroupIdEq> _index{0, GroupIdHash{&_hashes},
+                                                                 GroupIdEq{&_groups}};
     absl::flat_hash_map<std::string, uint32_t> _metaIds;  // type byte + value bytes
     std::string _metaKey;                                 // metaIdOf()'s buffer
     std::vector<BucketUnpacker::ColumnAccess> _cols;      // processBlock()'s columns

@@ -286,6 +286,9 @@ public:
         _seen = true;
         _val = v.getOwned();
     }
+    bool needsInput() const override {
+        return _last || !_seen;
+    }
     Value getValue() const override {
         return _val.missing() ? Value::null() : _val;
     }

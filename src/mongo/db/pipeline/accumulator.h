@@ -25,6 +25,13 @@ public:
     }
     /** Back to the initial state. */
     virtual void reset() = 0;
+    /**
+     * False once further inputs cannot change the result ($first after its first input):
+     * the caller may then skip evaluating an input that cannot fail (a field path).
+     */
+    virtual bool needsInput() const {
+        return true;
+    }
 
     // Partial states, for $group spilling: a group's accumulators are written out as
     // getPartial() values, and a fresh accumulator of the same kind folds them back in

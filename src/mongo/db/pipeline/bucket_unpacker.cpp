@@ -45,26 +45,31 @@ void BucketUnpacker::Column::appendTo(BSONObjBuilder* b, size_t i) const {
             b->appendAs(v, name);
         return;
     }
-    if (i >= scalar->size || !scalar->isPresent(i))
+    appendScalarValue(b, name, *scalar, scalarType, i);
+}
+
+void appendScalarValue(BSONObjBuilder* b, StringData name, const ScalarColumn& scalar,
+                       BSONType type, size_t i) {
+    if (i >= scalar.size || !scalar.isPresent(i))
         return;
-    switch (scalarType) {
+    switch (type) {
         case BSONType::kNumberDouble:
-            b->append(name, scalar->doubles[i]);
+            b->append(name, scalar.doubles[i]);
             return;
         case BSONType::kNumberInt:
-            b->append(name, static_cast<int>(scalar->ints[i]));
+            b->append(name, static_cast<int>(scalar.ints[i]));
             return;
         case BSONType::kNumberLong:
-            b->append(name, static_cast<long long>(scalar->ints[i]));
+            b->append(name, static_cast<long long>(scalar.ints[i]));
             return;
         case BSONType::kDate:
-            b->appendDate(name, Date_t::fromMillisSinceEpoch(scalar->ints[i]));
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(scalar.ints[i]));
             return;
         case BSONType::kBool:
-            b->appendBool(name, scalar->ints[i] != 0);
+            b->appendBool(name, scalar.ints[i] != 0);
             return;
         case BSONType::kTimestamp:
-            b->appendTimestamp(name, static_cast<unsigned long long>(scalar->ints[i]));
+            b->appendTimestamp(name, static_cast<unsigned long long>(scalar.ints[i]));
             return;
         default:
             invariant(false);

@@ -23,6 +23,13 @@ namespace mongo {
 
 class BSONObjBuilder;
 
+/**
+ * Appends position `i` of a block-decoded column (every present value of BSON type `type`)
+ * as `name`; nothing when the position is missing.
+ */
+void appendScalarValue(BSONObjBuilder* b, StringData name, const ScalarColumn& scalar,
+                       BSONType type, size_t i);
+
 class BucketUnpacker {
 public:
     explicit BucketUnpacker(BucketSpec spec) : _spec(std::move(spec)) {}

@@ -100,6 +100,10 @@ void DocumentSourceGroup::populate() {
     for (const auto& a : _accs)
         canSpillPartials = canSpillPartials && a.factory()->canSpill();
     const std::vector<std::string> idNames = objectIdFieldNames(_spec);
+    _inputCannotFail.clear();
+    for (const auto& a : _accs)
+        _inputCannotFail.push_back(dynamic_cast<const ExpressionFieldPath*>(a.expr.get()) !=
+                                   nullptr);
     while (auto doc = _source->getNext()) {
         _expCtx->checkForInterruptEvery128();
         ScopedFieldCache fieldCache(vars, *doc);
@@ -130,6 +134,10 @@ void DocumentSourceGroup::populate() {
         Group& g = _groups[idx];
         for (size_t i = 0; i < _accs.size(); ++i) {
             Accumulator* acc = g.accs[i].get();
+            // ({$first: "$$ROOT"} after the sort of the last-point rewrite: each later
+            // document of the group would be copied into a Value for nothing.)
+            if (!acc->needsInput() && _inputCannotFail[i])
+                continue;
             size_t before = acc->memUsage();
             acc->process(_accs[i].expr->evaluate(*doc, vars));
             mem += acc->memUsage() - before;

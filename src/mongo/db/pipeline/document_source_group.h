@@ -61,6 +61,7 @@ private:
     std::vector<AccumulationStatement> _accs;
     bool _populated = false;
     absl::flat_hash_map<Value, size_t, ValueHash, ValueEq> _index;
+    std::vector<bool> _inputCannotFail;  // per accumulator: its input is a field path
     std::vector<Group> _groups;
     size_t _pos = 0;
     std::unique_ptr<ExternalSorter> _spill;  // whole documents (fallback)

@@ -188,11 +188,16 @@ void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, s
 // The analysed spec.
 
 struct GroupOverBuckets::Plan {
-    enum class Op { kSum, kAvg, kMin, kMax };
+    enum class Op { kSum, kAvg, kMin, kMax, kTopBottom };
     struct Acc {
         Op op;
         std::string field;  // empty: constant
         Value constant;
+        // kTopBottom ($top/$bottom sorted on the time field alone): the row of the run with
+        // the latest time (or earliest) is folded in; its output reads these fields.
+        bool bottom = false;
+        int timeDir = 0;
+        std::vector<std::string> outputFields;
     };
 
     BucketSpec spec;
@@ -212,7 +217,8 @@ struct GroupOverBuckets::Plan {
     int64_t filterHi = std::numeric_limits<int64_t>::max();
     bool keyUsesMeta = false;
     bool keyUsesTime = false;
-    long long width = 0;  // time bin width in ms (1: the time itself)
+    bool needsTimeColumn = false;  // a $top/$bottom picks rows by time
+    long long width = 0;           // time bin width in ms (1: the time itself)
     long long origin = 0;
 
     bool isMetaPath(StringData path) const {
@@ -374,6 +380,42 @@ bool GroupOverBuckets::Plan::analyzeAccumulator(const BSONElement& e) {
         blockAccs.push_back(std::move(acc));
         return true;
     }
+    if (op == "$top" || op == "$bottom") {
+        // {sortBy: {<time>: 1|-1}, output: "$f" or ["$f", ...]} over top-level measurement
+        // fields: the generic accumulator is fed the chosen row of each run.
+        if (arg.type() != BSONType::kObject || arg.Obj().nFields() != 2)
+            return false;
+        BSONElement sortBy = arg.Obj()["sortBy"], output = arg.Obj()["output"];
+        if (sortBy.type() != BSONType::kObject || sortBy.Obj().nFields() != 1)
+            return false;
+        BSONElement key = sortBy.Obj().firstElement();
+        if (key.fieldNameStringData() != spec.timeField || !key.isNumber() ||
+            (key.numberDouble() != 1 && key.numberDouble() != -1))
+            return false;
+        acc.op = Op::kTopBottom;
+        acc.bottom = op == "$bottom";
+        acc.timeDir = key.numberDouble() > 0 ? 1 : -1;
+        auto addField = [&](const BSONElement& f) {
+            if (f.type() != BSONType::kString || !f.valueStringData().starts_with("$"))
+                return false;
+            StringData path = f.valueStringData().substr(1);
+            if (path.empty() || path.starts_with("$") || path.find('.') != StringData::npos ||
+                (spec.metaField && path == *spec.metaField))
+                return false;
+            acc.outputFields.emplace_back(path);
+            return true;
+        };
+        if (output.type() == BSONType::kArray) {
+            for (auto f : output.Obj())
+                if (!addField(f))
+                    return false;
+        } else if (!addField(output)) {
+            return false;
+        }
+        needsTimeColumn = true;
+        blockAccs.push_back(std::move(acc));
+        return true;
+    }
     if (op == "$sum")
         acc.op = Op::kSum;
     else if (op == "$avg")
@@ -505,6 +547,8 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
     for (const auto& a : _plan->blockAccs) {
         if (a.op == Plan::Op::kSum || a.op == Plan::Op::kAvg)
             g.accs.push_back(std::make_unique<BlockSum>(a.op == Plan::Op::kAvg));
+        else if (a.op == Plan::Op::kTopBottom)
+            g.accs.push_back(_plan->accs[g.accs.size()].factory());
         else
             g.accs.push_back(std::make_unique<AccumulatorMinMax>(a.op == Plan::Op::kMax));
     }
@@ -682,6 +726,39 @@ void GroupOverBuckets::buildRuns(const ScalarColumn* time, const BSONElement& me
     _runs.emplace_back(n, cur);
 }
 
+void GroupOverBuckets::foldTopBottom(BucketUnpacker* unpacker, size_t a, const ScalarColumn& time) {
+    const Plan::Acc& acc = _plan->blockAccs[a];
+    // The generic accumulator keeps, of equal sort keys, the first seen: the first row of
+    // the run with the latest time ($top on time: -1, $bottom on time: 1) or the earliest.
+    const bool latest = acc.bottom == (acc.timeDir > 0);
+    const int64_t* t = time.ints.data();
+    Variables* vars = &_expCtx->variables;
+    size_t from = 0;
+    for (auto [end, g] : _runs) {
+        if (g == kSkipRows || end == from) {
+            from = end;
+            continue;
+        }
+        size_t best = from;
+        for (size_t i = from + 1; i < end; ++i)
+            if (latest ? t[i] > t[best] : t[i] < t[best])
+                best = i;
+        BSONObjBuilder b;
+        b.appendDate(_plan->spec.timeField, Date_t::fromMillisSinceEpoch(t[best]));
+        for (const auto& f : acc.outputFields) {
+            if (f == _plan->spec.timeField)
+                continue;
+            auto col = unpacker->column(f);
+            if (col.state == BucketUnpacker::ColumnAccess::State::kScalar)
+                appendScalarValue(&b, f, *col.scalar, col.type, best);
+        }
+        BSONObj row = b.obj();
+        ScopedFieldCache fieldCache(vars, row);
+        _groups[g].accs[a]->process(_plan->accs[a].expr->evaluate(row, vars));
+        from = end;
+    }
+}
+
 bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered) {
     using State = BucketUnpacker::ColumnAccess::State;
     const Plan& plan = *_plan;
@@ -696,7 +773,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
     std::optional<std::pair<int64_t, int64_t>> oneBin;
     if (plan.keyUsesTime && !timeFiltered)
         oneBin = singleTimeBin(unpacker->bucket());
-    if ((plan.keyUsesTime && !oneBin) || timeFiltered) {
+    if ((plan.keyUsesTime && !oneBin) || timeFiltered || plan.needsTimeColumn) {
         auto tc = unpacker->column(plan.spec.timeField);
         if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n)
             return false;
@@ -711,6 +788,13 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
     cols.assign(plan.blockAccs.size(), BucketUnpacker::ColumnAccess());
     for (size_t a = 0; a < plan.blockAccs.size(); ++a) {
         const Plan::Acc& acc = plan.blockAccs[a];
+        if (acc.op == Plan::Op::kTopBottom) {
+            for (const auto& f : acc.outputFields)
+                if (f != plan.spec.timeField &&
+                    unpacker->column(f).state == BucketUnpacker::ColumnAccess::State::kOther)
+                    return false;
+            continue;
+        }
         if (acc.field.empty())
             continue;
         cols[a] = unpacker->column(acc.field);
@@ -724,7 +808,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
             return false;
     }
 
-    if (oneBin) {
+    if (oneBin && !time) {
         const BSONElement meta = unpacker->meta();
         _runs.clear();
         _runs.emplace_back(n, groupForRow(plan.keyUsesMeta ? metaIdOf(meta) : 0, oneBin->first,
@@ -736,6 +820,10 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
     // Fold each accumulator's column run by run.
     for (size_t a = 0; a < plan.blockAccs.size(); ++a) {
         const Plan::Acc& acc = plan.blockAccs[a];
+        if (acc.op == Plan::Op::kTopBottom) {
+            foldTopBottom(unpacker, a, *time);
+            continue;
+        }
         const auto& col = cols[a];
         if (!acc.field.empty() && col.state == State::kAbsent)
             continue;  // every row missing: ignored by all four operators

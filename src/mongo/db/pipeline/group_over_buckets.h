@@ -7,7 +7,8 @@
 //         {$dateTrunc: {date: "$<time>", unit: millisecond|second|minute|hour|day,
 //         binSize: <const>, timezone: "UTC"|"GMT" (or absent)}}, in objects/arrays;
 //   accumulators: $sum/$avg/$min/$max of a top-level measurement field "$f",
-//         $sum of a constant, $count.
+//         $sum of a constant, $count, $top/$bottom with sortBy {<time>: 1|-1} and an
+//         output of top-level fields ("$f" or ["$f", ...]).
 //   filter: buckets the unpack stage keeps whole; and, when its eventFilter only compares
 //         the time field with dates, the kept rows of the other buckets.
 //
@@ -107,6 +108,8 @@ private:
      * not needed.
      */
     std::optional<std::pair<int64_t, int64_t>> singleTimeBin(const BSONObj& bucket) const;
+    /** Feeds accumulator `a` ($top/$bottom on time) the chosen row of each of `_runs`. */
+    void foldTopBottom(BucketUnpacker* unpacker, size_t a, const ScalarColumn& time);
     /** The group of `key` (evaluated, owned or not), created if new. */
     size_t groupFor(const Value& key);
     /** The group of the rows of the current bucket with meta id `metaId` and time `t`. */

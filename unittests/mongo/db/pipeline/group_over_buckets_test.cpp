@@ -254,6 +254,11 @@ const char* kEligibleSpecs[] = {
     R"({"_id": ["$m", {"$dateTrunc": {"date": "$t", "unit": "second", "binSize": 90}}, 5],
         "n": {"$count": {}}, "q": {"$avg": "$nope"}, "r": {"$min": "$nope"}})",
     R"({"_id": "$t", "n": {"$count": {}}})",
+    R"({"_id": "$m.host", "t": {"$top": {"sortBy": {"t": -1}, "output": ["$a", "$b", "$t"]}},
+        "bo": {"$bottom": {"sortBy": {"t": 1}, "output": "$c"}}})",
+    R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "hour"}},
+        "f": {"$top": {"sortBy": {"t": 1}, "output": "$d"}},
+        "l": {"$bottom": {"sortBy": {"t": -1}, "output": ["$nope", "$a"]}}})",
 };
 
 TEST(GroupOverBuckets, MatchesGenericGroupOnRandomBuckets) {
@@ -362,6 +367,31 @@ TEST(GroupOverBuckets, EventFilterKeepsWholeBucketsOnTheBlockPathAndFiltersTheRe
             EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false))
                 << match << " " << group;
         }
+    }
+}
+
+TEST(GroupOverBuckets, TopAndBottomOnTimeKeepTheFirstOfEqualTimes) {
+    // Equal times in a bucket and across buckets: the generic accumulators keep the first
+    // seen of equal sort keys; the block path must pick the same rows.
+    BucketGen gen(5);
+    std::vector<BSONObj> buckets;
+    for (int b = 0; b < 3; ++b) {
+        std::vector<BSONObj> ms;
+        for (int i = 0; i < 12; ++i)
+            ms.push_back(BSON("t" << Date_t::fromMillisSinceEpoch(1700000000000LL + (i / 4) * 1000)
+                                  << "a" << double(b * 100 + i) << "b" << i));
+        buckets.push_back(BucketGen::bucket(gen.meta(0), ms, false));
+    }
+    for (const char* spec :
+         {R"({"_id": null, "x": {"$top": {"sortBy": {"t": -1}, "output": ["$a", "$b"]}}})",
+          R"({"_id": null, "x": {"$top": {"sortBy": {"t": 1}, "output": "$a"}}})",
+          R"({"_id": null, "x": {"$bottom": {"sortBy": {"t": 1}, "output": "$a"}}})",
+          R"({"_id": null, "x": {"$bottom": {"sortBy": {"t": -1}, "output": "$a"}}})"}) {
+        long long block = 0;
+        EXPECT_EQ(blockGroup(fromjson(spec), buckets, &block),
+                  genericGroup(fromjson(spec), buckets))
+            << spec;
+        EXPECT_EQ(block, 3) << spec;
     }
 }
 

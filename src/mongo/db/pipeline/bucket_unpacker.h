@@ -42,6 +42,13 @@ public:
     bool hasNext() const {
         return _next < _count;
     }
+    /** The row getNext() builds next; skipTo(i) moves there (past the end: none left). */
+    size_t position() const {
+        return _next;
+    }
+    void skipTo(size_t i) {
+        _next = std::min(i, _count);
+    }
     /** The next measurement. REQUIRES: hasNext(). */
     BSONObj getNext();
     size_t numberOfMeasurements() const {

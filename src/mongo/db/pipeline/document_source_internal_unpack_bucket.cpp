@@ -245,9 +245,24 @@ bool DocumentSourceInternalUnpackBucket::_absorbSample(StageList::iterator it,
 }
 
 std::optional<BSONObj> DocumentSourceInternalUnpackBucket::_nextMeasurement() {
+    if (!_rowFilter)
+        _rowFilter = _eventFilter ? BucketRowFilter::make(*_eventFilter, _unpacker.spec())
+                                  : BucketRowFilter();
     while (true) {
         while (_unpacker.hasNext()) {
             _expCtx->checkForInterruptEvery128();
+            if (_useRowMask) {
+                // The next row that may match (the eventFilter still decides).
+                size_t i = _unpacker.position();
+                size_t w = i >> 6;
+                uint64_t bits = w < _rowMask.size() ? _rowMask[w] & (~uint64_t(0) << (i & 63)) : 0;
+                while (!bits && ++w < _rowMask.size())
+                    bits = _rowMask[w];
+                _unpacker.skipTo(bits ? (w << 6) + __builtin_ctzll(bits)
+                                      : _unpacker.numberOfMeasurements());
+                if (!_unpacker.hasNext())
+                    break;
+            }
             BSONObj m = _unpacker.getNext();
             if (_eventFilter && !_bucketMatchesWhole && !_eventFilter->matchesBSON(m))
                 continue;
@@ -260,6 +275,8 @@ std::optional<BSONObj> DocumentSourceInternalUnpackBucket::_nextMeasurement() {
         ++_bucketsExamined;
         _unpacker.reset(*bucket);
         _bucketMatchesWhole = _wholeBucketFilter && _wholeBucketFilter->matchesBSON(*bucket);
+        _useRowMask = _eventFilter && !_bucketMatchesWhole && !_rowFilter->empty() &&
+                      _rowFilter->candidates(&_unpacker, &_rowMask);
     }
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mongo/db/matcher/expression.h"
+#include "mongo/db/pipeline/bucket_row_filter.h"
 #include "mongo/db/pipeline/bucket_unpacker.h"
 #include "mongo/db/pipeline/document_source.h"
 
@@ -148,6 +149,11 @@ private:
     std::unique_ptr<MatchExpression> _eventFilter;
     std::unique_ptr<MatchExpression> _wholeBucketFilter;
     bool _bucketMatchesWhole = false;
+    // The eventFilter's comparisons that block-decoded columns answer (bucket_row_filter.h):
+    // the rows of each bucket that may match, so that the others are never built.
+    std::optional<BucketRowFilter> _rowFilter;  // made at the first measurement
+    std::vector<uint64_t> _rowMask;
+    bool _useRowMask = false;
     const DocumentSource* _bucketMatch = nullptr;  // the $match this stage put before itself
     const DocumentSource* _bucketSort = nullptr;   // the $sort this stage put before itself
     std::vector<const DocumentSource*> _bucketProjections;  // pushed computed meta $addFields

@@ -395,6 +395,35 @@ TEST(GroupOverBuckets, TopAndBottomOnTimeKeepTheFirstOfEqualTimes) {
     }
 }
 
+// The unpack stage's row prefilter (bucket_row_filter.h) over the same random buckets: NaN,
+// ±0, mixed int32/int64/double, int64 near 2^62, decimals, missing values and dates.
+TEST(GroupOverBuckets, UnpackRowPrefilterKeepsWhatTheEventFilterKeeps) {
+    for (uint32_t seed : {2u, 9u, 21u}) {
+        BucketGen gen(seed);
+        gen.noPre1970();
+        auto buckets = gen.buckets(30);
+        const char* matches[] = {
+            R"({"$match": {"a": {"$gt": 50}}})",
+            R"({"$match": {"a": {"$lte": 0}}})",
+            R"({"$match": {"a": {"$lt": 10.5}, "b": {"$gte": -200}}})",
+            R"({"$match": {"b": {"$eq": 7}}})",
+            R"({"$match": {"c": {"$gt": 500}, "d": {"$lt": 30}}})",
+            R"({"$match": {"c": {"$gte": {"$numberLong": "4611686018427388000"}}}})",
+            R"({"$match": {"d": {"$gte": 1.5}, "a": {"$exists": true}}})",
+            R"({"$match": {"t": {"$gt": {"$date": "2023-11-15T03:17:00Z"}}, "a": {"$lt": 60}}})",
+            R"({"$match": {"a": {"$gt": {"$date": "2023-11-15T03:17:00Z"}}}})",
+            R"({"$match": {"t": {"$gt": 5}}})",
+            R"({"$match": {"$or": [{"a": {"$gt": 90}}, {"b": {"$lt": -900}}]}})",
+            R"({"$match": {"s": {"$gt": 3}}})",
+        };
+        for (const char* match : matches) {
+            std::vector<BSONObj> stages = {fromjson(match)};
+            EXPECT_EQ(runPipeline(buckets, stages, true), runPipeline(buckets, stages, false))
+                << "seed " << seed << " " << match;
+        }
+    }
+}
+
 TEST(GroupOverBuckets, TooManyGroupsWithoutAllowDiskUseFails) {
     BucketGen gen(5);
     auto buckets = gen.buckets(10);

@@ -70,6 +70,15 @@ RandomBucketStage::RandomBucketStage(std::shared_ptr<Collection> coll, std::mt19
 
 std::optional<WorkingMember> RandomBucketStage::next(OperationContext* opCtx) {
     RecordStore* rs = _coll->recordStore();
+    if (_coll->recordIdsFromIdTime()) {
+        // Time-keyed RecordIds are sparse: a random id would rarely name a bucket.
+        ++_stats.works;
+        auto r = rs->randomRecord(opCtx->recoveryUnit());
+        if (!r)
+            return std::nullopt;
+        ++_stats.advanced;
+        return WorkingMember{r->id, std::move(r->data)};
+    }
     if (!_range) {
         auto first = rs->getCursor(opCtx->recoveryUnit(), true)->next();
         auto last = rs->getCursor(opCtx->recoveryUnit(), false)->next();

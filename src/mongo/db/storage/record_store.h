@@ -101,6 +101,12 @@ public:
     virtual bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const = 0;
 
     /**
+     * A record picked at random (WiredTiger's random cursor: a random leaf page, then a
+     * random record in it), copied; nullopt when the store is empty.
+     */
+    virtual std::optional<Record> randomRecord(RecoveryUnit* ru) const = 0;
+
+    /**
      * Like findRecord, but the record is copied into `out` only when `keep` returns true for
      * a view of its bytes (valid during the call only); `*kept` tells which. A fetch that
      * filters then copies only the records it returns. False if absent.

@@ -237,6 +237,20 @@ Status WiredTigerRecordStore::insertRecordWithId(RecoveryUnit* ru, RecordId id, 
     return _insert(ru, id, data, len, false);
 }
 
+std::optional<Record> WiredTigerRecordStore::randomRecord(RecoveryUnit* ru) const {
+    WtCursor c = wtRU(ru)->openCursor(_uri, "next_random=true");
+    int rc = c->next(c.get());
+    if (rc == WT_NOTFOUND)
+        return std::nullopt;
+    throwIfError(rc, c.get(), "random cursor next");
+    std::int64_t k;
+    throwIfError(c->get_key(c.get(), &k), c.get(), "get_key");
+    WT_ITEM v{};
+    throwIfError(c->get_value(c.get(), &v), c.get(), "get_value");
+    return Record{RecordId(k),
+                  BSONObj::copyFrom(static_cast<const char*>(v.data), static_cast<int>(v.size))};
+}
+
 StatusWith<RecordId> WiredTigerRecordStore::insertRecordForTime(RecoveryUnit* ru, uint32_t seconds,
                                                                 const char* data, int len) {
     const std::int64_t prefix = std::int64_t(seconds) << kTimeShift;

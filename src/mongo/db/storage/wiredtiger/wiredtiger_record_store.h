@@ -46,6 +46,7 @@ public:
     Status updateRecord(RecoveryUnit* ru, RecordId id, const char* data, int len) override;
     void deleteRecord(RecoveryUnit* ru, RecordId id) override;
     bool findRecord(RecoveryUnit* ru, RecordId id, BSONObj* out) const override;
+    std::optional<Record> randomRecord(RecoveryUnit* ru) const override;
     bool findRecordIf(RecoveryUnit* ru, RecordId id,
                       const std::function<bool(const BSONObj&)>& keep, BSONObj* out,
                       bool* kept) const override;

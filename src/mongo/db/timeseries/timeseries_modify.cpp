@@ -8,6 +8,7 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_sort.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -262,6 +263,8 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
     StatementCollation collation = resolveCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
     auto matcher = parseFilter(op.query, collation.collator.get());
+    // Canonical order: the array an $and evaluates last sets the positional `$` (upstream's).
+    sortMatchExpressionTree(matcher.get());
     FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
 
     TimeseriesUpdateOutcome out;

@@ -294,6 +294,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
                 }
                 ++stats.nMeasurementsMatched;
                 UpdateApplyParams ap;
+                ap.idIsMutable = true;  // a measurement's _id is an ordinary field (upstream's)
                 if (details.hasElemMatchKey())
                     ap.matchedArrayIndex = details.elemMatchKey();
                 UpdateResult r = uassertStatusOK(driver.apply(m, ap));

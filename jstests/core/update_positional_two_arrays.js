@@ -1,7 +1,8 @@
 /**
  * A positional `$` when the filter walks two arrays: the filter is read in upstream's canonical
- * order (by predicate kind, then path), and the array of the predicate read last sets the
- * position, whatever order the filter was written in. Updates and find projections alike.
+ * form (nested $and flattened, then by predicate kind, then path), and the array of the
+ * predicate read last sets the position, whatever order the filter was written in. Updates and
+ * find projections alike.
  */
 const coll = db[jsTestName()];
 
@@ -26,10 +27,20 @@ function kindBeforePath() {
     assert.docEq({_id: 1, tag: [30, 2, 3, 4], f: [4, 3, 2, 1]}, coll.findOne());
 }
 
+// A nested $and is flattened first (upstream's normal form): {f: ..., $and: [{tag: ...}]} reads
+// like {f: ..., tag: ...}, and a one-child $and like its child.
+function nestedAndIsFlattened() {
+    for (const filter of [{f: {$gt: 2}, $and: [{tag: {$gt: 2}}]}, {$and: [{tag: {$gt: 2}, f: {$gt: 2}}]}]) {
+        reset();
+        assert.commandWorked(coll.updateOne(filter, {$set: {"f.$": 10}}));
+        assert.docEq({_id: 1, tag: [1, 2, 3, 4], f: [4, 3, 10, 1]}, coll.findOne(), tojson(filter));
+    }
+}
+
 function projectionSamePosition() {
     reset();
     const doc = coll.findOne({f: {$gt: 2}, tag: {$gt: 2}}, {_id: 0, "f.$": 1});
     assert.docEq({f: [2]}, doc);
 }
 
-runScenarios(laterPathSetsPosition, kindBeforePath, projectionSamePosition);
+runScenarios(laterPathSetsPosition, kindBeforePath, nestedAndIsFlattened, projectionSamePosition);

@@ -143,10 +143,10 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
         // A positional projection reads the filter in canonical order (expression_sort.h).
         std::shared_ptr<MatchExpression> matcher = params.matcher;
         if (proj->requiresMatchDetails() && params.matcher) {
-            auto sorted = uassertStatusOK(parseMatchExpression(params.filter));
-            sorted->setCollator(collator.get());
-            sortMatchExpressionTree(sorted.get());
-            matcher = withCollator(std::move(sorted), collator);
+            auto canonical =
+                canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(params.filter)));
+            canonical->setCollator(collator.get());
+            matcher = withCollator(std::move(canonical), collator);
         }
         params.projectionSpec = projection.getOwned();
         params.simpleProjection = true;

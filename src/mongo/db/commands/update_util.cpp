@@ -36,15 +36,14 @@ void checkIdUnchanged(const BSONObj& pre, const BSONObj& post) {
 }
 
 /**
- * The filter as the positional `$` reads it: canonically sorted (expression_sort.h), so the
+ * The filter as the positional `$` reads it: in canonical form (expression_sort.h), so the
  * array an $and evaluates last sets the position, as upstream. Null without a filter.
  */
 std::unique_ptr<MatchExpression> positionalMatcher(const FindPlanParams& params) {
     if (!params.matcher)
         return nullptr;
-    auto m = uassertStatusOK(parseMatchExpression(params.filter));
+    auto m = canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(params.filter)));
     m->setCollator(params.matcher->getCollator());
-    sortMatchExpressionTree(m.get());
     return m;
 }
 

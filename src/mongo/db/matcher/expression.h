@@ -188,8 +188,9 @@ public:
     const MatchExpression* getChild(size_t) const override {
         return _child.get();
     }
-    MatchExpression* mutableChild() {
-        return _child.get();
+    /** Moves the operand out (this node is then unusable; used while rebuilding a tree). */
+    std::unique_ptr<MatchExpression> releaseChild() {
+        return std::move(_child);
     }
     bool matches(const BSONObj& doc, MatchDetails*) const override {
         return !_child->matches(doc, nullptr);

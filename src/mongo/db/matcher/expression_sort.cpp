@@ -83,18 +83,31 @@ int compareMatchExpressions(const MatchExpression& a, const MatchExpression& b) 
     return 0;
 }
 
-void sortMatchExpressionTree(MatchExpression* root) {
-    if (!root)
-        return;
-    if (auto* list = dynamic_cast<ListOfMatchExpression*>(root)) {
-        for (size_t i = 0; i < list->numChildren(); ++i)
-            sortMatchExpressionTree(list->mutableChild(i));
-        list->sortChildren([](const MatchExpression& x, const MatchExpression& y) {
-            return compareMatchExpressions(x, y) < 0;
-        });
-    } else if (auto* n = dynamic_cast<NotMatchExpression*>(root)) {
-        sortMatchExpressionTree(n->mutableChild());
+std::unique_ptr<MatchExpression> canonicalizeMatchExpression(
+    std::unique_ptr<MatchExpression> root) {
+    if (auto* n = dynamic_cast<NotMatchExpression*>(root.get()))
+        return std::make_unique<NotMatchExpression>(canonicalizeMatchExpression(n->releaseChild()));
+    auto* list = dynamic_cast<ListOfMatchExpression*>(root.get());
+    if (!list)
+        return root;
+    const MT type = list->matchType();
+    auto out = std::make_unique<ListOfMatchExpression>(type);
+    for (size_t i = 0; i < list->numChildren(); ++i) {
+        auto child = canonicalizeMatchExpression(list->releaseChild(i));
+        auto* sub = dynamic_cast<ListOfMatchExpression*>(child.get());
+        if (sub && type != MT::kNor && sub->matchType() == type) {
+            for (size_t j = 0; j < sub->numChildren(); ++j)  // already canonical
+                out->add(sub->releaseChild(j));
+        } else {
+            out->add(std::move(child));
+        }
     }
+    if (type != MT::kNor && out->numChildren() == 1)
+        return out->releaseChild(0);
+    out->sortChildren([](const MatchExpression& x, const MatchExpression& y) {
+        return compareMatchExpressions(x, y) < 0;
+    });
+    return out;
 }
 
 }  // namespace mongo

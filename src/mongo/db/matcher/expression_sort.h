@@ -1,11 +1,15 @@
 #pragma once
-// The canonical order of a filter's $and/$or/$nor children, as upstream's query normalisation
-// sorts them. It never changes what matches; it decides which child an $and evaluates last, and
-// so which array's position a positional `$` update or projection sees when the query walks two
-// arrays: {tag: {$gt: 2}, f: {$gt: 2}} sets the position from `tag` (evaluated after `f`).
+// The canonical form of a filter, as upstream's query normalisation makes it: an $and inside an
+// $and (an $or inside an $or) is flattened into it, an $and/$or of one child is that child, and
+// the children of every $and/$or/$nor are sorted. It never changes what matches; it decides
+// which child an $and evaluates last, and so which array's position a positional `$` update or
+// projection sees when the filter walks two arrays: {tag: {$gt: 2}, f: {$gt: 2}} and
+// {f: {$gt: 2}, $and: [{tag: {$gt: 2}}]} both take the position from `tag` (read after `f`).
 //
-//   auto m = uassertStatusOK(parseMatchExpression(filter));
-//   sortMatchExpressionTree(m.get());  // before the tree is shared
+//   auto m = canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(filter)));
+//   m->setCollator(collator);  // then share it
+
+#include <memory>
 
 #include "mongo/db/matcher/expression.h"
 
@@ -18,7 +22,7 @@ namespace mongo {
  */
 int compareMatchExpressions(const MatchExpression& a, const MatchExpression& b);
 
-/** Sorts the children of every $and/$or/$nor of `root` (also under $not), stably. */
-void sortMatchExpressionTree(MatchExpression* root);
+/** The canonical form of `root` (above). Cost: O(n log n) in the number of nodes. */
+std::unique_ptr<MatchExpression> canonicalizeMatchExpression(std::unique_ptr<MatchExpression> root);
 
 }  // namespace mongo

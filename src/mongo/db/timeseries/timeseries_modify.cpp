@@ -262,9 +262,13 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
             !(op.multi && driver.isReplacement()));
     StatementCollation collation = resolveCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
-    auto matcher = parseFilter(op.query, collation.collator.get());
-    // Canonical order: the array an $and evaluates last sets the positional `$` (upstream's).
-    sortMatchExpressionTree(matcher.get());
+    // Canonical form: the array an $and evaluates last sets the positional `$` (upstream's).
+    std::shared_ptr<MatchExpression> matcher;
+    if (!op.query.isEmpty()) {
+        matcher = canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(op.query)));
+        if (collation.collator)
+            matcher->setCollator(collation.collator.get());
+    }
     FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
 
     TimeseriesUpdateOutcome out;

@@ -13,9 +13,7 @@ namespace {
 std::unique_ptr<MatchExpression> sorted(const char* filter) {
     auto sw = parseMatchExpression(fromjson(filter));
     EXPECT_TRUE(sw.isOK()) << filter;
-    auto m = std::move(sw.getValue());
-    sortMatchExpressionTree(m.get());
-    return m;
+    return canonicalizeMatchExpression(std::move(sw.getValue()));
 }
 
 /** The path of `m`, or of its only child when it is a one-child $and (how {$or: [{a: 1}]}
@@ -61,20 +59,41 @@ TEST(MatchExpressionSort, LogicalBeforeLeavesAndNestedListsSorted) {
     EXPECT_EQ(leafPath(orExpr->getChild(1)), "b");
 }
 
+TEST(MatchExpressionSort, NestedSameKindListsAreFlattenedAndSingleChildListsCollapse) {
+    auto m = sorted(R"({"b": 1, "$and": [{"a": 1}, {"$and": [{"c": 1}]}], "$or": [{"d": 1}]})");
+    ASSERT_EQ(m->matchType(), MatchExpression::MatchType::kAnd);
+    ASSERT_EQ(m->numChildren(), 4u);
+    EXPECT_EQ(m->getChild(0)->path(), "a");
+    EXPECT_EQ(m->getChild(1)->path(), "b");
+    EXPECT_EQ(m->getChild(2)->path(), "c");
+    EXPECT_EQ(m->getChild(3)->path(), "d");
+    // $nor keeps its children (each one is negated), and an $or in an $and stays.
+    auto nor = sorted(R"({"$nor": [{"$nor": [{"a": 1}]}]})");
+    EXPECT_EQ(nor->matchType(), MatchExpression::MatchType::kNor);
+    auto single = sorted(R"({"a": {"$gt": 1}})");
+    EXPECT_EQ(single->matchType(), MatchExpression::MatchType::kGt);
+}
+
 TEST(MatchExpressionSort, LastArrayReadSetsThePosition) {
     const char* doc = R"({"tag": [1, 2, 3, 4], "f": [4, 3, 2, 1]})";
     EXPECT_EQ(positionFor(*sorted(R"({"tag": {"$gt": 2}, "f": {"$gt": 2}})"), doc), "2");
     EXPECT_EQ(positionFor(*sorted(R"({"f": {"$gt": 2}, "tag": {"$gt": 2}})"), doc), "2");
     EXPECT_EQ(positionFor(*sorted(R"({"f": {"$gt": 2}, "tag": 3})"), doc), "0");
+    // upstream and2.js: {a: 1, $and: [{b: 4}]} reads b last, like {a: 1, b: 4}.
+    const char* ab = R"({"a": [1, 2], "b": [3, 4]})";
+    EXPECT_EQ(positionFor(*sorted(R"({"a": 1, "b": 4})"), ab), "1");
+    EXPECT_EQ(positionFor(*sorted(R"({"a": 1, "$and": [{"b": 4}]})"), ab), "1");
 }
 
 TEST(MatchExpressionSort, MatchingIsUnchanged) {
-    const char* filter = R"({"b": {"$lt": 5}, "$or": [{"a": 1}, {"c": {"$exists": false}}]})";
+    const char* filter =
+        R"({"b": {"$lt": 5}, "$or": [{"a": 1}, {"$or": [{"c": {"$exists": false}}]}],
+            "e": {"$not": {"$gt": 3, "$lt": 1}}})";
     auto plain = parseMatchExpression(fromjson(filter));
     ASSERT_TRUE(plain.isOK());
     auto canon = sorted(filter);
     for (const char* doc : {R"({"a": 1, "b": 1})", R"({"b": 1, "c": 1})", R"({"b": 9, "a": 1})",
-                            R"({"b": 2})", R"({})"})
+                            R"({"b": 2})", R"({})", R"({"b": 2, "e": 2})", R"({"b": 2, "e": 0})"})
         EXPECT_EQ(canon->matchesBSON(fromjson(doc)), plain.getValue()->matchesBSON(fromjson(doc)))
             << doc;
 }

@@ -3,8 +3,8 @@ registration in mongo::ServerParameterSet (src/mongo/idl/server_parameter.h).
 
 Each parameter:
   name: {set_at: startup|runtime|[startup, runtime], cpp_vartype: int|long long|bool|double|
-         std::string, cpp_varname: gName, default: <value>, validator: {gte|gt|lte|lt: v},
-         description: ...}
+         std::string, cpp_varname: gName, default: <value>, validator: {gte|gt|lte|lt: v} or,
+         for a string, {one_of: [allowed, values]}, description: ...}
 """
 import os
 
@@ -67,6 +67,12 @@ def generate(doc, out, input_path):
             if key in (p.get('validator') or {}):
                 vals.append('[](const %s& v) { return idl::validateParam%s<%s>("%s", v, %s); }'
                             % (t, vfn, t, name, _literal(t, p['validator'][key])))
+        if 'one_of' in (p.get('validator') or {}):
+            if t != 'std::string':
+                raise SystemExit('idlc: %s: one_of needs cpp_vartype std::string' % name)
+            allowed = ', '.join(_literal(t, a) for a in p['validator']['one_of'])
+            vals.append('[](const std::string& v) { return idl::validateParamOneOf("%s", v, {%s}); }'
+                        % (name, allowed))
         regs.append('    set->add(new idl::IDLServerParameterWithStorage<%s>(\n'
                     '        "%s", %s, &%s, {%s}));' % (t, name, _type_enum(p['set_at']), var,
                                                        ', '.join(vals)))

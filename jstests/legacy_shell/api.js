@@ -151,3 +151,10 @@ assert(o._id instanceof ObjectId, tojson(o));
 assert.eq(2, db.legacy_forms.find(o._id).toArray()[0].n);
 assert.eq(2, db.legacy_forms.find()[0].n);
 assert.eq(1, db.legacy_forms.remove(o._id).nRemoved);
+
+// assert.eq starts with `==` as the legacy shell's does: a primitive equals an object that
+// coerces to it (upstream write/basic.js asserts eq(0, <empty distinct result>)).
+assert.eq(0, []);
+assert.eq("1", [1]);
+assert.neq(0, [1]);
+assert.neq({a: 1}, {a: 2});

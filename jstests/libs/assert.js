@@ -309,7 +309,9 @@ function friendlyEqual(a, b) {
     if (a === b) return true;
     if (isNumberLike(a) && isNumberLike(b)) return compareNumbers(a, b) === 0;
     const ta = typeof a, tb = typeof b;
-    if ((ta !== "object" || a === null) && (tb !== "object" || b === null)) {
+    // The legacy shell's assert.eq starts with `a == b`, so a primitive equals an object that
+    // coerces to it (0 == [], "1" == [1]); two objects are compared below, not by identity.
+    if (ta !== "object" || a === null || tb !== "object" || b === null) {
         if (a == b) return true;  // eslint-disable-line eqeqeq
     }
     if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();

@@ -52,3 +52,25 @@ assert.commandFailedWithCode(
 assert.commandFailedWithCode(
     db.runCommand({find: coll.getName(), filter: {loc: {$geoIntersects: {$geometry: {type: "Point", coordinates: [200, 0]}}}}}),
     ErrorCodes.BadValue);
+
+// One shape per operand: a second one is refused (upstream's "can't parse extra field"), also
+// in $match on a time-series collection; the legacy $uniqueDocs flag beside a shape is ignored.
+assert.commandFailedWithCode(
+    db.runCommand({find: coll.getName(),
+                   filter: {loc: {$geoWithin: {$centerSphere: [[0, 80], 1], $center: [[0, 0], 5]}}}}),
+    ErrorCodes.BadValue);
+assert.commandFailedWithCode(
+    db.runCommand({find: coll.getName(),
+                   filter: {loc: {$geoIntersects: {$geometry: square, $box: [[0, 0], [1, 1]]}}}}),
+    ErrorCodes.BadValue);
+assert.eq([2], ids({loc: {$geoWithin: {$box: [[0, 0], [1.5, 1.5]], $uniqueDocs: true}}}));
+const tsColl = db[jsTestName() + "_ts"];
+tsColl.drop();
+assert.commandWorked(db.createCollection(tsColl.getName(), {timeseries: {timeField: "t"}}));
+assert.commandWorked(tsColl.insert({t: new Date(), loc: {type: "Point", coordinates: [0, 80]}}));
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: tsColl.getName(), cursor: {},
+                   pipeline: [{$match: {loc: {$geoWithin: {$centerSphere: [[0, 80], 1],
+                                                           $center: [[0, 0], 5]}}}}]}),
+    ErrorCodes.BadValue);
+tsColl.drop();

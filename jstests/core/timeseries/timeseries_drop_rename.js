@@ -1,7 +1,7 @@
 /**
  * drop of a time-series collection removes the view and the buckets collection, from
- * either name (spec §2.4); renameCollection of a time-series collection is refused with
- * IllegalOperation (§2.3).
+ * either name (spec §2.4); renameCollection of a time-series collection, or of another
+ * collection onto a buckets namespace, is refused with IllegalOperation (§2.3).
  */
 const name = jsTestName();
 const bucketsName = "system.buckets." + name;
@@ -74,5 +74,29 @@ function renameRefused() {
     db[name].drop();
 }
 
+// A collection that is not a buckets one cannot become one by rename (8.0 makes no buckets
+// collection without time-series options), within a database or across two.
+function renameOntoBucketsNamespaceRefused() {
+    const plain = db[name + "_plain"];
+    plain.drop();
+    assert.commandWorked(plain.insert({_id: 1}));
+    for (const targetDb of [db.getName(), db.getName() + "_other"]) {
+        assert.commandFailedWithCode(
+            db.adminCommand({renameCollection: plain.getFullName(),
+                             to: targetDb + ".system.buckets." + name + "_new"}),
+            ErrorCodes.IllegalOperation);
+    }
+    assert.eq(1, plain.countDocuments({}));
+    plain.drop();
+    // A buckets collection still moves to another buckets namespace.
+    createTs();
+    assert.commandWorked(
+        db.adminCommand({renameCollection: db.getName() + "." + bucketsName,
+                         to: db.getName() + ".system.buckets." + name + "_new"}));
+    db[name].drop();
+    db["system.buckets." + name + "_new"].drop();
+}
+
 runScenarios(dropViaView, dropViaBuckets, dropMissingSucceeds, normalCollectionAndBuckets,
-             bucketsWithoutViewDroppedByEitherName, renameRefused);
+             bucketsWithoutViewDroppedByEitherName, renameRefused,
+             renameOntoBucketsNamespaceRefused);

@@ -62,3 +62,24 @@ assert.commandWorked(ts.insert({_id: 100, t: t0, m: {site: 0}, loc: [1, 1]}));
 assert.commandWorked(plain.insert({_id: 100, t: t0, m: {site: 0}, loc: [1, 1]}));
 queries.pop();  // (2, 6) no longer exists
 check();
+
+// $_internalBucketGeoWithin reads a whole bucket: refused inside $elemMatch (upstream's code).
+assert.commandFailedWithCode(
+    db.runCommand({
+        aggregate: "system.buckets." + name,
+        cursor: {},
+        pipeline: [{$match: {abc: {$elemMatch: {$_internalBucketGeoWithin:
+                                                    {withinRegion: {$geometry: square}, field: "loc"}}}}}],
+    }),
+    ErrorCodes.QueryFeatureNotAllowed);
+
+// Flat shapes ($center, $box) match GeoJSON points by their coordinates, as legacy points.
+const nearOrigin = db[name + "_flat"];
+nearOrigin.drop();
+assert.commandWorked(nearOrigin.insert([{_id: 1, loc: {type: "Point", coordinates: [1, 1]}},
+                                        {_id: 2, loc: [2, 2]}, {_id: 3, loc: [9, 9]}]));
+assert.eq([1, 2], nearOrigin.find({loc: {$geoWithin: {$center: [[0, 0], 3]}}}).sort({_id: 1})
+                      .toArray().map(d => d._id));
+assert.eq([1], nearOrigin.find({loc: {$geoWithin: {$box: [[0, 0], [1.5, 1.5]]}}}).toArray()
+                   .map(d => d._id));
+nearOrigin.drop();

@@ -126,6 +126,16 @@ function replacementDocument() {
     assertBucketsValid();
 }
 
+// A measurement's _id is an ordinary field, not an immutable one (upstream's).
+function measurementIdMayChange() {
+    setUp(3);
+    assert.commandWorked(coll.updateMany({_id: 1}, {$set: {_id: 10}}));
+    assert.eq([0, 2, 10], coll.find().sort({_id: 1}).toArray().map(d => d._id));
+    assert.commandWorked(coll.replaceOne({_id: 2}, {_id: 20, t: new Date(t0), m: {s: 2}}));
+    assert.eq([0, 10, 20], coll.find().sort({_id: 1}).toArray().map(d => d._id));
+    assertBucketsValid();
+}
+
 function errorsLeaveNothingHalfDone() {
     setUp(9);
     const before = all();
@@ -253,4 +263,4 @@ function differentialRandom() {
 runScenarios(updateManyMeasurementField, updateOne, noOpUpdateCountsMatchedOnly, updateMetaMovesSeries,
              updateTimeMovesMeasurement, replacementDocument, errorsLeaveNothingHalfDone,
              orderedAndUnordered, upserts, closedBucketsAreNotUpdated, laterInsertsLandCorrectly,
-             differentialRandom);
+             measurementIdMayChange, differentialRandom);

@@ -189,6 +189,18 @@ Status validateParamLt(StringData name, const T& v, const T& bound) {
     return v < bound ? Status::OK() : boundFailure(name, v, "less than", bound);
 }
 
+Status validateParamOneOf(StringData name, const std::string& v,
+                          std::initializer_list<StringData> allowed) {
+    std::string list;
+    for (StringData a : allowed) {
+        if (a == v)
+            return Status::OK();
+        list += (list.empty() ? "'" : ", '") + std::string(a) + "'";
+    }
+    return Status(ErrorCodes::BadValue, "Invalid value for parameter " + std::string(name) + ": '" +
+                                            v + "' is not one of " + list);
+}
+
 #define INSTANTIATE_VALIDATORS(T)                                        \
     template Status validateParamGte<T>(StringData, const T&, const T&); \
     template Status validateParamGt<T>(StringData, const T&, const T&);  \

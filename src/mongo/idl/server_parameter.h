@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -130,6 +131,9 @@ template <typename T>
 Status validateParamLte(StringData name, const T& v, const T& bound);
 template <typename T>
 Status validateParamLt(StringData name, const T& v, const T& bound);
+/** A string parameter's allowed values: BadValue "Invalid value for parameter ..." otherwise. */
+Status validateParamOneOf(StringData name, const std::string& v,
+                          std::initializer_list<StringData> allowed);
 
 /** Storage for generated parameters: std::atomic<T>, or a locked string. */
 template <typename T>

@@ -9,6 +9,7 @@ namespace mongo {
 namespace {
 
 using idl::test::gTestIntParameter;
+using idl::test::gTestOneOfParameter;
 using idl::test::gTestStartupOnlyParameter;
 using idl::test::gTestStringParameter;
 
@@ -71,6 +72,23 @@ TEST(ServerParameter, ValidatorsRejectOutOfRangeValues) {
     EXPECT_EQ(params()->set("testIntParameter", v["hi"]).code(), ErrorCodes::BadValue);
     EXPECT_EQ(params()->setFromString("testIntParameter", "0").code(), ErrorCodes::BadValue);
     EXPECT_EQ(gTestIntParameter.load(), 10);
+}
+
+TEST(ServerParameter, OneOfAcceptsOnlyItsValues) {
+    EXPECT_EQ(gTestOneOfParameter.load(), "inDebug");
+    BSONObj v = BSON("ok"
+                     << "always"
+                     << "bad"
+                     << "sometimes"
+                     << "num" << 1);
+    ASSERT_TRUE(params()->set("testOneOfParameter", v["ok"]).isOK());
+    EXPECT_EQ(gTestOneOfParameter.load(), "always");
+    Status s = params()->set("testOneOfParameter", v["bad"]);
+    EXPECT_EQ(s.code(), ErrorCodes::BadValue);
+    EXPECT_EQ(params()->set("testOneOfParameter", v["num"]).code(), ErrorCodes::TypeMismatch);
+    EXPECT_EQ(params()->setFromString("testOneOfParameter", "Never").code(), ErrorCodes::BadValue);
+    ASSERT_TRUE(params()->setFromString("testOneOfParameter", "never").isOK());
+    EXPECT_EQ(gTestOneOfParameter.load(), "never");
 }
 
 TEST(ServerParameter, AppendAllListsEveryParameterInOrder) {

@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/catalog/multikey_paths.h"
 #include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
@@ -20,6 +21,13 @@ namespace mongo {
 
 bool IndexEntry::covers(const BSONObj& doc) const {
     return !partialFilter || partialFilter->matchesBSON(doc);
+}
+
+BSONObj IndexEntry::multikeyPathsForExplain() const {
+    if (!indexTracksMultikeyPaths(desc.keyPattern))
+        return BSONObj();
+    std::lock_guard<std::mutex> lk(multikeyPathsMutex);
+    return mongo::multikeyPathsForExplain(desc.keyPattern, multikeyPaths);
 }
 
 void DocumentValidationFailureInfo::serialize(BSONObjBuilder* bob) const {
@@ -175,13 +183,39 @@ void Collection::removeIndex(StringData name) {
     }
 }
 
-void Collection::_markMultikey(OperationContext* opCtx, IndexEntry* index) {
-    if (index->multikey)
+void Collection::_markMultikey(OperationContext* opCtx, IndexEntry* index,
+                               const MultikeyPaths& paths) {
+    const bool tracked = indexTracksMultikeyPaths(index->desc.keyPattern);
+    MultikeyPaths merged;
+    {
+        std::lock_guard<std::mutex> lk(index->multikeyPathsMutex);
+        merged = index->multikeyPaths;
+    }
+    const bool newPaths = tracked && mergeMultikeyPaths(&merged, paths);
+    if (index->multikey && !newPaths)
         return;
     auto* durable = opCtx->getServiceContext()->durableCatalog;
     RecoveryUnit* ru = opCtx->recoveryUnit();
-    uassertStatusOK(durable->setIndexMultikey(ru, _catalogId, index->desc.name, true, BSONObj()));
-    ru->onCommit([index] { index->multikey = true; });
+    if (tracked) {  // earlier writes of this unit of work are not committed yet: keep theirs
+        auto entry = durable->getEntry(ru, _catalogId);
+        BSONObj indexMd = entry ? entry->indexEntry(index->desc.name) : BSONObj();
+        BSONElement pending = indexMd["multikeyPaths"];
+        if (pending.type() == BSONType::kObject) {
+            MultikeyPaths written = multikeyPathsFromCatalog(index->desc.keyPattern, pending.Obj());
+            if (indexMd["multikey"].trueValue() && !mergeMultikeyPaths(&written, merged))
+                return;  // already written by this unit of work, which commits it
+            merged = std::move(written);
+        }
+    }
+    BSONObj stored = tracked ? multikeyPathsToCatalog(index->desc.keyPattern, merged) : BSONObj();
+    uassertStatusOK(durable->setIndexMultikey(ru, _catalogId, index->desc.name, true, stored));
+    ru->onCommit([index, paths, tracked] {
+        index->multikey = true;
+        if (tracked) {
+            std::lock_guard<std::mutex> lk(index->multikeyPathsMutex);
+            mergeMultikeyPaths(&index->multikeyPaths, paths);
+        }
+    });
 }
 
 void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id,
@@ -192,7 +226,7 @@ void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordI
     uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
                                  index->desc.collator(), index->desc.twoD));
     if (keys.multikey)
-        _markMultikey(opCtx, index);
+        _markMultikey(opCtx, index, keys.multikeyPaths);
     for (const auto& key : keys.keys)
         _insertKey(opCtx, index, id, key);
 }
@@ -260,7 +294,7 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
             uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse, &after,
                                          index->desc.collator(), index->desc.twoD));
         if (after.multikey)
-            _markMultikey(opCtx, index.get());
+            _markMultikey(opCtx, index.get(), after.multikeyPaths);
         // Keys are sorted: remove those only in `before`, add those only in `after`.
         auto less = [](const BSONObj& a, const BSONObj& b) { return a.woCompare(b, false) < 0; };
         std::vector<BSONObj> removed, added;

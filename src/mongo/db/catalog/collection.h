@@ -11,6 +11,7 @@
 #include <optional>
 
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ struct IndexEntry {
     std::unique_ptr<SortedDataInterface> sdi;
     std::shared_ptr<MatchExpression> partialFilter;  // null if none
     bool multikey = false;
+    /**
+     * Where the index is multikey (multikey_paths.h), grown by committed writes.
+     * Thread safety: read and changed under `multikeyPathsMutex`.
+     */
+    MultikeyPaths multikeyPaths;
+    mutable std::mutex multikeyPathsMutex;
+    /** explain's multiKeyPaths ({field: [prefixes]}), or empty for an index kind without. */
+    BSONObj multikeyPathsForExplain() const;
     /**
      * $indexStats' accesses: query plans that used this index since `accessesSince` (when
      * this entry was loaded or built). The planner counts one per plan.
@@ -233,7 +242,7 @@ private:
     void _insertKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
     void _insertKey(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& key);
     void _removeKeys(OperationContext* opCtx, IndexEntry* index, RecordId id, const BSONObj& doc);
-    void _markMultikey(OperationContext* opCtx, IndexEntry* index);
+    void _markMultikey(OperationContext* opCtx, IndexEntry* index, const MultikeyPaths& paths);
     void _enforceCappedLimits(OperationContext* opCtx);
 
     NamespaceString _nss;

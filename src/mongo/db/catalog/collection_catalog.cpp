@@ -1,6 +1,7 @@
 #include "mongo/db/catalog/collection_catalog.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/multikey_paths.h"
 #include "mongo/db/catalog/op_observer.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
@@ -68,6 +69,8 @@ std::shared_ptr<Collection> CollectionCatalog::_open(OperationContext* opCtx,
         ie->ident = entry->indexIdent(ie->desc.name);
         ie->sdi = _durable->getIndex(*entry, ie->desc.name);
         ie->multikey = idxMd["multikey"].trueValue();
+        if (BSONElement paths = idxMd["multikeyPaths"]; paths.type() == BSONType::kObject)
+            ie->multikeyPaths = multikeyPathsFromCatalog(ie->desc.keyPattern, paths.Obj());
         if (!ie->desc.partialFilterExpression.isEmpty()) {
             auto sw = parseMatchExpression(ie->desc.partialFilterExpression);
             if (sw.isOK())

@@ -28,32 +28,40 @@ const BSONElement& missingInArrayNull() {
     return kNull;
 }
 
-/**
- * The values at `path` under `obj` (a leaf array whole, expanded by the caller). `arrays`,
- * when given, receives the position of every array met on the way (leaf arrays included):
- * two key fields may go through the same arrays, not through different ones.
- */
+/** Where collect() reports the arrays it meets (each pointer may be null). */
+struct ArraysMet {
+    /** Every array's address (leaf arrays included): two key fields may go through the same
+     * arrays, not through different ones. */
+    std::vector<const char*>* addresses = nullptr;
+    /** The 0-based path components that were arrays (the index's multikey paths). */
+    MultikeyComponents* components = nullptr;
+};
+
+/** The values at `path` under `obj` (a leaf array whole, expanded by the caller); `depth` is
+ * the component `path` starts at. */
 void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out, bool* arrayOnPath,
-             bool nullForMissingInArrays = false, std::vector<const char*>* arrays = nullptr) {
+             bool nullForMissingInArrays, ArraysMet met, size_t depth = 0) {
+    auto noteArray = [&](const BSONElement& a) {
+        *arrayOnPath = true;
+        if (met.addresses)
+            met.addresses->push_back(a.rawdata());
+        if (met.components)
+            met.components->insert(depth);
+    };
     auto dot = path.find('.');
     StringData head = path.substr(0, dot);
     BSONElement e = obj.getField(head);
     if (e.eoo())
         return;
     if (dot == StringData::npos) {
-        if (e.type() == BSONType::kArray) {
-            *arrayOnPath = true;
-            if (arrays)
-                arrays->push_back(e.rawdata());
-            out->push_back(e);  // expanded by the caller
-        } else {
-            out->push_back(e);
-        }
+        if (e.type() == BSONType::kArray)
+            noteArray(e);
+        out->push_back(e);  // a leaf array is expanded by the caller
         return;
     }
     StringData rest = path.substr(dot + 1);
     if (e.type() == BSONType::kObject) {
-        collect(e.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, arrays);
+        collect(e.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, met, depth + 1);
         return;
     }
     if (e.type() == BSONType::kArray) {
@@ -61,21 +69,24 @@ void collect(const BSONObj& obj, StringData path, std::vector<BSONElement>* out,
         StringData next = rest.substr(0, rest.find('.'));
         if (isPositional(next)) {
             // a.0.b: the element at that position (not multikey through it).
-            collect(arr, rest, out, arrayOnPath, nullForMissingInArrays, arrays);
+            collect(arr, rest, out, arrayOnPath, nullForMissingInArrays, met, depth + 1);
             return;
         }
-        *arrayOnPath = true;
-        if (arrays)
-            arrays->push_back(e.rawdata());
+        noteArray(e);
         for (auto sub : arr) {
             if (sub.type() != BSONType::kObject)
                 continue;
             const size_t before = out->size();
-            collect(sub.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, arrays);
+            collect(sub.embeddedObject(), rest, out, arrayOnPath, nullForMissingInArrays, met,
+                    depth + 1);
             if (nullForMissingInArrays && out->size() == before)
                 out->push_back(missingInArrayNull());
         }
     }
+}
+
+size_t pathLength(StringData path) {
+    return std::count(path.begin(), path.end(), '.') + 1;
 }
 
 /** Whether every array of `a` is one of `b` (both sorted). */
@@ -147,7 +158,7 @@ void appendTranslatedElements(BSONObjBuilder* b, const BSONObj& obj,
 void getValuesAtPath(const BSONObj& doc, StringData path, std::vector<BSONElement>* out,
                      bool* arrayOnPath) {
     std::vector<BSONElement> raw;
-    collect(doc, path, &raw, arrayOnPath);
+    collect(doc, path, &raw, arrayOnPath, false, ArraysMet());
     for (const auto& e : raw) {
         if (e.type() == BSONType::kArray) {
             *arrayOnPath = true;
@@ -171,7 +182,10 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
     // Own the NumberLong cell ids of geo fields and the digests of hashed ones (elements
     // point into the shared buffers, which stay put when the vector grows).
     std::vector<BSONObj> geoHolders;
+    out->multikeyPaths.assign(keyPattern.nFields(), MultikeyComponents());
+    size_t fieldPos = 0;
     for (auto field : keyPattern) {
+        MultikeyComponents& components = out->multikeyPaths[fieldPos++];
         if (isGeoKeyType(field)) {
             std::vector<long long> cells;
             Status s = getGeoKeyCells(field.fieldNameStringData(), field.valueStringData(), doc,
@@ -185,7 +199,17 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
             std::vector<BSONElement> vals;
             for (auto c : geoHolders.back())
                 vals.push_back(c);
+            // Multikey through the arrays above the geometry, and at its own component when
+            // it is covered by several cells (a leaf array is a point or a list of them).
+            std::vector<BSONElement> unused;
+            bool arrayOnPath = false;
+            const size_t last = pathLength(field.fieldNameStringData()) - 1;
+            collect(doc, field.fieldNameStringData(), &unused, &arrayOnPath, false,
+                    ArraysMet{nullptr, &components});
+            components.erase(components.lower_bound(last), components.end());
             if (vals.size() > 1)
+                components.insert(last);
+            if (!components.empty())
                 out->multikey = true;
             if (!vals.empty())
                 allMissing = false;
@@ -196,7 +220,7 @@ Status getIndexKeys(const BSONObj& keyPattern, const BSONObj& doc, bool sparse, 
         bool arrayOnPath = false;
         std::vector<const char*> arrays;
         collect(doc, field.fieldNameStringData(), &raw, &arrayOnPath,
-                /*nullForMissingInArrays*/ true, &arrays);
+                /*nullForMissingInArrays*/ true, ArraysMet{&arrays, &components});
         if (isHashedKeyType(field)) {
             const BSONElement* array = nullptr;
             for (const auto& e : raw)

@@ -11,6 +11,7 @@
 // without a location there has no key in the index.
 #pragma once
 
+#include <set>
 #include <vector>
 
 #include "mongo/base/status.h"
@@ -40,9 +41,17 @@ struct TwoDGrid {
 class BSONObjBuilder;
 class StringComparator;
 
+/** The 0-based components of one key field's path where a document has arrays. */
+using MultikeyComponents = std::set<size_t>;
+/** One MultikeyComponents per key field (upstream's multikey paths). */
+using MultikeyPaths = std::vector<MultikeyComponents>;
+
 struct IndexKeys {
     std::vector<BSONObj> keys;  // {"": v1, "": v2 ...}, sorted, distinct
     bool multikey = false;
+    /** Per key field, where this document made the index multikey (a geo field: also its own
+     * component when its geometry needs several cells). */
+    MultikeyPaths multikeyPaths;
 };
 
 /**

@@ -18,13 +18,12 @@ Status cantExtract(const BSONObj& doc, const std::string& reason) {
 }
 
 /** Covers one stored value; arrays that are not legacy points are arrays of geometries. */
-Status addCells(const BSONElement& e, const BSONObj& doc, bool lenient,
-                std::vector<long long>* cells) {
+Status addCells(const BSONElement& e, const BSONObj& doc, std::vector<long long>* cells) {
     if (e.type() == BSONType::kNull || e.type() == BSONType::kUndefined)
         return Status::OK();
     if (e.type() == BSONType::kArray && !GeometryContainer::isLegacyPoint(e)) {
         for (BSONElement sub : e.Obj()) {
-            Status s = addCells(sub, doc, lenient, cells);
+            Status s = addCells(sub, doc, cells);
             if (!s.isOK())
                 return s;
         }
@@ -35,7 +34,31 @@ Status addCells(const BSONElement& e, const BSONObj& doc, bool lenient,
             ? GeometryContainer::parseGeoJSON(e.Obj())
             : GeometryContainer::parseLegacyPoint(e, GeometryContainer::PointCRS::kSphere);
     if (!sw.isOK())
-        return lenient ? Status::OK() : cantExtract(doc, sw.getStatus().reason());
+        return cantExtract(doc, sw.getStatus().reason());
+    auto c = sw.getValue().coveringCellIds();
+    cells->insert(cells->end(), c.begin(), c.end());
+    return Status::OK();
+}
+
+/**
+ * Covers one measurement value of a 2dsphere_bucket field: null, undefined, {} and [] stand
+ * for "no location"; anything else must be a point (GeoJSON or legacy): 183934 when it is no
+ * geometry, 183493 when it is another kind of geometry (upstream's codes).
+ */
+Status addBucketCells(const BSONElement& e, std::vector<long long>* cells) {
+    if (e.type() == BSONType::kNull || e.type() == BSONType::kUndefined ||
+        ((e.type() == BSONType::kObject || e.type() == BSONType::kArray) && e.Obj().isEmpty()))
+        return Status::OK();
+    StatusWith<GeometryContainer> sw =
+        e.type() == BSONType::kObject && e.Obj()["type"].type() == BSONType::kString
+            ? GeometryContainer::parseGeoJSON(e.Obj())
+            : GeometryContainer::parseLegacyPoint(e, GeometryContainer::PointCRS::kSphere);
+    if (!sw.isOK())
+        return Status(ErrorCodes::Error(183934),
+                      "Can't extract geo keys: " + sw.getStatus().reason());
+    if (!sw.getValue().isPoint())
+        return Status(ErrorCodes::Error(183493),
+                      "Time-series collections '2dsphere' indexes only support point data");
     auto c = sw.getValue().coveringCellIds();
     cells->insert(cells->end(), c.begin(), c.end());
     return Status::OK();
@@ -171,13 +194,15 @@ Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
         BSONElement column = doc.getFieldDotted(path);
         if (column.type() == BSONType::kObject) {
             for (BSONElement v : column.Obj())
-                (void)addCells(v, doc, true, cells);
+                if (Status s = addBucketCells(v, cells); !s.isOK())
+                    return s;
         } else if (column.type() == BSONType::kBinData) {
             BSONColumn col(column);
             auto it = col.begin();
             while (it.next())
                 if (!it.missing())
-                    (void)addCells(it.value(), doc, true, cells);
+                    if (Status s = addBucketCells(it.value(), cells); !s.isOK())
+                        return s;
         }
     } else {
         std::vector<BSONElement> vals;
@@ -200,8 +225,7 @@ Status getGeoKeyCells(StringData path, StringData type, const BSONObj& doc,
                 }
         }
         for (const auto& e : leaves) {
-            Status s =
-                type == "2d" ? add2dCells(e, doc, grid, cells) : addCells(e, doc, false, cells);
+            Status s = type == "2d" ? add2dCells(e, doc, grid, cells) : addCells(e, doc, cells);
             if (!s.isOK())
                 return s;
         }

@@ -6,6 +6,7 @@
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_sort.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/query/collation/collator_factory.h"
@@ -139,7 +140,14 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
     }
     if (!projection.isEmpty()) {
         auto proj = std::make_shared<Projection>(parseFindProjection(projection, exprCtx));
-        auto matcher = params.matcher;
+        // A positional projection reads the filter in canonical order (expression_sort.h).
+        std::shared_ptr<MatchExpression> matcher = params.matcher;
+        if (proj->requiresMatchDetails() && params.matcher) {
+            auto canonical =
+                canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(params.filter)));
+            canonical->setCollator(collator.get());
+            matcher = withCollator(std::move(canonical), collator);
+        }
         params.projectionSpec = projection.getOwned();
         params.simpleProjection = true;
         for (auto e : projection) {

@@ -6,6 +6,8 @@
 #include "mongo/db/commands/write_commands.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/matcher/expression.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_sort.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
@@ -33,12 +35,24 @@ void checkIdUnchanged(const BSONObj& pre, const BSONObj& post) {
             !b.eoo() && a.binaryEqualValues(b));
 }
 
-std::optional<std::string> matchedIndexFor(const FindPlanParams& params, const BSONObj& doc) {
+/**
+ * The filter as the positional `$` reads it: in canonical form (expression_sort.h), so the
+ * array an $and evaluates last sets the position, as upstream. Null without a filter.
+ */
+std::unique_ptr<MatchExpression> positionalMatcher(const FindPlanParams& params) {
     if (!params.matcher)
+        return nullptr;
+    auto m = canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(params.filter)));
+    m->setCollator(params.matcher->getCollator());
+    return m;
+}
+
+std::optional<std::string> matchedIndexFor(const MatchExpression* matcher, const BSONObj& doc) {
+    if (!matcher)
         return std::nullopt;
     MatchDetails details;
     details.requestElemMatchKey();
-    params.matcher->matchesBSON(doc, &details);
+    matcher->matchesBSON(doc, &details);
     if (details.hasElemMatchKey())
         return details.elemMatchKey();
     return std::nullopt;
@@ -52,6 +66,8 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
     uassert(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update",
             !(multi && driver.isReplacement()));
     UpdateOutcome out;
+    std::unique_ptr<MatchExpression> positional =
+        driver.needsMatchDetails() ? positionalMatcher(params) : nullptr;
     AutoGetCollection coll(
         opCtx, nss,
         upsert ? AutoGetCollection::Mode::kWriteCreate : AutoGetCollection::Mode::kWrite);
@@ -76,7 +92,7 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                 UpdateApplyParams ap;
                 ap.computeDiff = getOpObserver()->wantsUpdateDiffs() && !driver.isReplacement();
                 if (driver.needsMatchDetails())
-                    ap.matchedArrayIndex = matchedIndexFor(params, pre);
+                    ap.matchedArrayIndex = matchedIndexFor(positional.get(), pre);
                 UpdateResult r = uassertStatusOK(driver.apply(pre, ap));
                 ++out.matched;
                 if (!out.preImage)

@@ -158,6 +158,8 @@ void DistinctScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
     bob->append("keyPattern", d.keyPattern);
     bob->append("indexName", d.name);
     bob->append("isMultiKey", _index->multikey || d.multikey);
+    if (BSONObj paths = _index->multikeyPathsForExplain(); !paths.isEmpty())
+        bob->append("multiKeyPaths", paths);
     bob->append("isUnique", d.unique);
     bob->append("isSparse", d.sparse);
     bob->append("isPartial", !d.partialFilterExpression.isEmpty());

@@ -170,6 +170,8 @@ void IndexScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
     bob->append("keyPattern", _index->desc.keyPattern);
     bob->append("indexName", _index->desc.name);
     bob->append("isMultiKey", _index->multikey);
+    if (BSONObj paths = _index->multikeyPathsForExplain(); !paths.isEmpty())
+        bob->append("multiKeyPaths", paths);
     bob->append("isUnique", _index->desc.unique);
     bob->append("isSparse", _index->desc.sparse);
     bob->append("isPartial", !_index->desc.partialFilterExpression.isEmpty());

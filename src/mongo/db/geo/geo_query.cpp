@@ -55,7 +55,18 @@ StatusWith<std::shared_ptr<const GeoQueryRegion>> GeoQueryRegion::parse(Op op,
     r->_operand = operand.getOwned();
     if (operand.isEmpty())
         return badValue("geo query doesn't have any geometry");
-    BSONElement e = operand.firstElement();
+    // One shape only ({$centerSphere: ..., $center: ...} is refused); the legacy $uniqueDocs
+    // flag beside it is accepted and ignored.
+    BSONElement e;
+    for (BSONElement f : operand) {
+        if (f.fieldNameStringData() == "$uniqueDocs")
+            continue;
+        if (!e.eoo())
+            return badValue("can't parse extra field: " + f.toString());
+        e = f;
+    }
+    if (e.eoo())
+        return badValue("geo query doesn't have any geometry");
     StringData name = e.fieldNameStringData();
     if (name == "$geometry") {
         if (e.type() != BSONType::kObject)
@@ -160,8 +171,8 @@ bool GeoQueryRegion::flatContainsPoint(double x, double y) const {
 }
 
 bool GeoQueryRegion::matchesGeometry(const GeometryContainer& g) const {
-    if (isFlat())
-        return g.isPoint() && g.isLegacyPoint() && flatContainsPoint(g.x(), g.y());
+    if (isFlat())  // a GeoJSON point too, by its coordinates (as upstream)
+        return g.isPoint() && flatContainsPoint(g.x(), g.y());
     if (!g.isSphereValid())
         return false;
     if (_shape == Shape::kCenterSphere) {
@@ -178,10 +189,6 @@ bool GeoQueryRegion::matchesGeometry(const GeometryContainer& g) const {
 bool GeoQueryRegion::matchesElement(const BSONElement& e) const {
     if (e.type() != BSONType::kObject && e.type() != BSONType::kArray)
         return false;
-    if (isFlat()) {
-        if (!GeometryContainer::isLegacyPoint(e))
-            return false;
-    }
     auto sw = GeometryContainer::parseStored(e);
     if (!sw.isOK())
         return false;

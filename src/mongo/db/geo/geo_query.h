@@ -31,7 +31,8 @@ public:
 
     /**
      * Parses the operand object of $geoWithin/$within (kWithin) or $geoIntersects.
-     * Errors: BadValue (unknown specifier, unsupported geometry, invalid shape or point).
+     * Errors: BadValue (unknown specifier, more than one shape, unsupported geometry, invalid
+     * shape or point).
      */
     static StatusWith<std::shared_ptr<const GeoQueryRegion>> parse(Op op, const BSONObj& operand,
                                                                    Origin origin = Origin::kUser);

@@ -7,6 +7,7 @@
 //   bool m = swExpr.getValue()->matchesBSON(doc);
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,6 +160,15 @@ public:
     std::unique_ptr<MatchExpression> releaseChild(size_t i) {
         return std::move(_children[i]);
     }
+    MatchExpression* mutableChild(size_t i) {
+        return _children[i].get();
+    }
+    /** Reorders the children by `less` (stable; see expression_sort.h). */
+    template <typename Less>
+    void sortChildren(Less less) {
+        std::stable_sort(_children.begin(), _children.end(),
+                         [&](const auto& a, const auto& b) { return less(*a, *b); });
+    }
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     void serialize(BSONObjBuilder* out) const override;
@@ -177,6 +187,10 @@ public:
     }
     const MatchExpression* getChild(size_t) const override {
         return _child.get();
+    }
+    /** Moves the operand out (this node is then unusable; used while rebuilding a tree). */
+    std::unique_ptr<MatchExpression> releaseChild() {
+        return std::move(_child);
     }
     bool matches(const BSONObj& doc, MatchDetails*) const override {
         return !_child->matches(doc, nullptr);

@@ -61,7 +61,8 @@ Status badValue(std::string msg) {
 bool isTopLevelOnlyOperator(StringData name) {
     return name == "$and" || name == "$or" || name == "$nor" || name == "$where" ||
            name == "$expr" || name == "$jsonSchema" || name == "$text" || name == "$comment" ||
-           name == "$alwaysTrue" || name == "$alwaysFalse" || name == "$sampleRate";
+           name == "$alwaysTrue" || name == "$alwaysFalse" || name == "$sampleRate" ||
+           topLevelOperators().count(name) > 0;
 }
 
 bool isDBRefField(StringData name) {
@@ -155,9 +156,14 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                 r = parseJsonSchema(e);
             } else if (name == "$where")
                 return badValue("$where is not allowed in this context");
-            else if (auto op = topLevelOperators().find(name); op != topLevelOperators().end())
+            else if (auto op = topLevelOperators().find(name); op != topLevelOperators().end()) {
+                // Registered operators read the whole document ($_internalBucketGeoWithin).
+                if (_inElemMatch > 0)
+                    return Status(
+                        ErrorCodes::QueryFeatureNotAllowed,
+                        std::string(name) + " can only be applied to the top-level document");
                 r = op->second(e);
-            else if (name == "$text")
+            } else if (name == "$text")
                 return Status(ErrorCodes::IndexNotFound, "text index required for $text query");
             else
                 return badValue("unknown top level operator: " + std::string(name));

@@ -53,6 +53,7 @@ ExprMatchParser getExprMatchParser();
  * Top-level operators of the layers above (e.g. the time-series bucket predicate
  * $_internalBucketGeoWithin), registered from static initialisers before any query runs.
  * The parser hands the operator's element to `parser`; a name not registered is unknown.
+ * Inside $elemMatch such an operator is refused with QueryFeatureNotAllowed (upstream's).
  */
 void registerTopLevelMatchOperator(StringData name, ExprMatchParser parser);
 

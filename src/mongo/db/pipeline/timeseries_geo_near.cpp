@@ -41,7 +41,7 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(
         const StringData meta = timeseries::kBucketMetaFieldName;
         const StringData data = timeseries::kDataFieldNamePrefix;
         StringData f = field;
-        if (type == "2dsphere" && metaField &&
+        if ((type == "2dsphere" || type == "2d") && metaField &&
             (f == meta || (f.starts_with(meta) && f.size() > meta.size() && f[meta.size()] == '.')))
             candidates.push_back({*metaField + field.substr(meta.size()), field, true});
         else if (type == "2dsphere_bucket" && f.starts_with(data))

@@ -320,6 +320,11 @@ void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
             "Cannot rename timeseries buckets collection '" + from.ns() +
                 "' to a namespace that is not timeseries buckets '" + to.ns() + "'.",
             !from.isTimeseriesBucketsCollection() || to.isTimeseriesBucketsCollection());
+    // 8.0 makes no buckets collection without time-series options, by rename neither.
+    uassert(ErrorCodes::IllegalOperation,
+            "Cannot rename '" + from.ns() + "' to the timeseries buckets namespace '" + to.ns() +
+                "': the source is not a timeseries buckets collection.",
+            from.isTimeseriesBucketsCollection() || !to.isTimeseriesBucketsCollection());
 }
 
 namespace {

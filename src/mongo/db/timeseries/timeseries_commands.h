@@ -104,8 +104,9 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
 void checkCollModNamespace(const NamespaceString& nss);
 
 /**
- * renameCollection from or to a time-series view, or of a buckets collection to a
- * namespace that is not a buckets one: IllegalOperation 20 (spec §2.3).
+ * renameCollection from or to a time-series view, of a buckets collection to a namespace
+ * that is not a buckets one, or of another collection to a buckets namespace:
+ * IllegalOperation 20 (spec §2.3).
  */
 void checkRenameNamespaces(OperationContext* opCtx, const NamespaceString& from,
                            const NamespaceString& to);

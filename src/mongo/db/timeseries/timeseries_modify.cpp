@@ -8,6 +8,7 @@
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_sort.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -261,7 +262,13 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
             !(op.multi && driver.isReplacement()));
     StatementCollation collation = resolveCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
-    auto matcher = parseFilter(op.query, collation.collator.get());
+    // Canonical form: the array an $and evaluates last sets the positional `$` (upstream's).
+    std::shared_ptr<MatchExpression> matcher;
+    if (!op.query.isEmpty()) {
+        matcher = canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(op.query)));
+        if (collation.collator)
+            matcher->setCollator(collation.collator.get());
+    }
     FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
 
     TimeseriesUpdateOutcome out;
@@ -291,6 +298,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
                 }
                 ++stats.nMeasurementsMatched;
                 UpdateApplyParams ap;
+                ap.idIsMutable = true;  // a measurement's _id is an ordinary field (upstream's)
                 if (details.hasElemMatchKey())
                     ap.matchedArrayIndex = details.elemMatchKey();
                 UpdateResult r = uassertStatusOK(driver.apply(m, ap));

@@ -240,7 +240,8 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
     BSONElement oldId = pre["_id"];
     if (_replacement) {
         BSONElement newId = _spec["_id"];
-        if (!params.isInsert && !oldId.eoo() && !newId.eoo() && !oldId.binaryEqualValues(newId))
+        if (!params.isInsert && !params.idIsMutable && !oldId.eoo() && !newId.eoo() &&
+            !oldId.binaryEqualValues(newId))
             return Status(ErrorCodes::ImmutableField,
                           "After applying the update, the (immutable) field '_id' was found to "
                           "have been altered to _id: " +
@@ -269,7 +270,7 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
         } catch (const DBException& ex) {
             return ex.toStatus();
         }
-        if (!params.isInsert && !oldId.eoo()) {
+        if (!params.isInsert && !params.idIsMutable && !oldId.eoo()) {
             BSONElement newId = r.newDoc["_id"];
             if (newId.eoo() || !oldId.binaryEqualValues(newId) || oldId.type() != newId.type())
                 return Status(ErrorCodes::ImmutableField,

@@ -38,6 +38,8 @@ struct UpdateApplyParams {
     std::optional<std::string> matchedArrayIndex;
     /** Also compute the DocDiff in UpdateResult::diff. */
     bool computeDiff = false;
+    /** The document's _id is an ordinary field (a time-series measurement's): it may change. */
+    bool idIsMutable = false;
 };
 
 struct UpdateResult {

@@ -63,13 +63,32 @@ TEST(GeoIndexKeys, InvalidGeometryFailsWith16755) {
     }
 }
 
-TEST(GeoIndexKeys, BucketIndexCoversEveryMeasurementAndSkipsNonGeo) {
+TEST(GeoIndexKeys, BucketIndexCoversEveryMeasurementAndSkipsEmptyOnes) {
     IndexKeys keys;
     ASSERT_TRUE(getIndexKeys(J("{'data.loc': '2dsphere_bucket'}"),
-                             J("{data: {loc: {'0': [1, 1], '1': 'x', '2': [50, 50]}}}"), false,
-                             &keys)
+                             J("{data: {loc: {'0': [1, 1], '1': null, '2': {}, '3': [], "
+                               "'4': {type: 'Point', coordinates: [50, 50]}}}}"),
+                             false, &keys)
                     .isOK());
     EXPECT_EQ(keys.keys.size(), 2u);
+}
+
+TEST(GeoIndexKeys, BucketIndexRefusesWhatIsNotAPoint) {
+    // Upstream's codes: 183934 for a value that is no geometry, 183493 for another geometry.
+    for (const char* value :
+         {"'x'", "5", "{type: 'Polygon', coordinates: [[0, 0], [1, 0]]}", "[200, 0]"}) {
+        IndexKeys keys;
+        Status s = getIndexKeys(J("{'data.loc': '2dsphere_bucket'}"),
+                                J(std::string("{data: {loc: {'0': [1, 1], '1': ") + value + "}}}"),
+                                false, &keys);
+        EXPECT_EQ(s.code(), 183934) << value;
+    }
+    IndexKeys keys;
+    Status s = getIndexKeys(J("{'data.loc': '2dsphere_bucket'}"),
+                            J("{data: {loc: {'0': {type: 'LineString', coordinates: [[0, 0], "
+                              "[1, 1]]}}}}"),
+                            false, &keys);
+    EXPECT_EQ(s.code(), 183493);
 }
 
 TEST(GeoIndexSpec, TwoDSphereIsAcceptedWithIndexVersion3) {

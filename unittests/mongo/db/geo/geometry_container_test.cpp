@@ -211,15 +211,20 @@ TEST(GeometryPredicates, CoveringOfAPointIsOneCell) {
     EXPECT_GE(poly.getValue().coveringCellIds().size(), 1u);
 }
 
-TEST(GeoQueryRegion, FlatShapesMatchLegacyPointsOnly) {
+TEST(GeoQueryRegion, FlatShapesMatchPointsByTheirCoordinates) {
     auto box =
         GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin, fromjson("{$box: [[0, 0], [10, 10]]}"));
     ASSERT_TRUE(box.isOK());
     EXPECT_TRUE(box.getValue()->matchesElement(fromjson("{a: [5, 5]}").firstElement()));
     EXPECT_TRUE(box.getValue()->matchesElement(fromjson("{a: [10, 10]}").firstElement()));
     EXPECT_FALSE(box.getValue()->matchesElement(fromjson("{a: [11, 5]}").firstElement()));
-    EXPECT_FALSE(box.getValue()->matchesElement(
+    // A GeoJSON point by its coordinates (upstream's); other GeoJSON geometries never.
+    EXPECT_TRUE(box.getValue()->matchesElement(
         fromjson("{a: {type: 'Point', coordinates: [5, 5]}}").firstElement()));
+    EXPECT_FALSE(box.getValue()->matchesElement(
+        fromjson("{a: {type: 'Point', coordinates: [15, 5]}}").firstElement()));
+    EXPECT_FALSE(box.getValue()->matchesElement(
+        fromjson("{a: {type: 'LineString', coordinates: [[1, 1], [2, 2]]}}").firstElement()));
     auto center =
         GeoQueryRegion::parse(GeoQueryRegion::Op::kWithin, fromjson("{$center: [[0, 0], 5]}"));
     ASSERT_TRUE(center.isOK());

@@ -127,6 +127,18 @@ TEST(MatchExpression, UnknownOperatorsAreBadValue) {
 
 // From pipeline_fuzzer: {$type: 9223372036854775807} cast a double outside int's range to
 // int (undefined behaviour; UBSan aborts the sanitizer build). Such codes are BadValue.
+TEST(MatchExpression, RegisteredTopLevelOperatorIsRefusedInElemMatch) {
+    registerTopLevelMatchOperator("$_testWholeDocument", [](const BSONElement&) {
+        return StatusWith<std::unique_ptr<MatchExpression>>(
+            parseMatchExpression(fromjson(R"({"a": 1})")));
+    });
+    EXPECT_TRUE(parseMatchExpression(fromjson(R"({"$_testWholeDocument": 1})")).isOK());
+    EXPECT_EQ(parseMatchExpression(fromjson(R"({"x": {"$elemMatch": {"$_testWholeDocument": 1}}})"))
+                  .getStatus()
+                  .code(),
+              ErrorCodes::QueryFeatureNotAllowed);
+}
+
 TEST(MatchExpression, TypeCodeOutsideIntRangeIsBadValue) {
     for (BSONObj op :
          {BSON("$type" << std::numeric_limits<long long>::max()),

@@ -21,11 +21,11 @@ Value foldInto(Accumulator* acc, const ValueArgs& args) {
 
 void registerFromAccumulator(StringData name) {
     std::string op(name);
-    registerCollatedNaryExpression(
-        name, 0, -1, [op](const ValueArgs& args, const StringComparator* strings) {
-            auto acc = makeAccumulatorForExpression(op, strings);
-            return foldInto(acc.get(), args);
-        });
+    registerCollatedNaryExpression(name, 0, -1,
+                                   [op](const ValueArgs& args, const StringComparator* strings) {
+                                       auto acc = makeAccumulatorForExpression(op, strings);
+                                       return foldInto(acc.get(), args);
+                                   });
 }
 
 const bool kRegistered = [] {

@@ -73,6 +73,8 @@ void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
                          const std::vector<std::string>& letNames = {}) {
     auto sub = expCtx->copyForSubPipeline(expCtx->ns);
     sub->subPipelineDepth = expCtx->subPipelineDepth + 1;
+    if (!sub->facetNesting.empty())
+        sub->facetNesting = std::string(owner);
     for (const auto& n : letNames)
         sub->topScope().defineVariable(n);
     auto p = Pipeline::parse(stages, sub);
@@ -88,6 +90,7 @@ class DocumentSourceFacet final : public DocumentSource {
 public:
     DocumentSourceFacet(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
         : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        uassertNotInFacet(*_expCtx, "$facet");
         uassert(40169, "the $facet specification must be a non-empty object", !_spec.isEmpty());
         for (auto f : _spec) {
             std::string name(f.fieldNameStringData());
@@ -97,6 +100,7 @@ public:
             auto stages = stagesFromArray(f, 40170, "arguments to $facet");
             uassert(40171, "sub-pipeline in $facet stage cannot be empty", !stages.empty());
             auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);
+            sub->facetNesting = "$facet";
             auto p = Pipeline::parse(stages, sub);
             for (const auto& st : p->stages())
                 uassert(40600,

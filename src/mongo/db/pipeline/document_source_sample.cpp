@@ -84,6 +84,7 @@ const bool kRegistered = [] {
         });
     registerDocumentSource("$documents", [](const BSONElement& e,
                                             const std::shared_ptr<ExpressionContext>& expCtx) {
+        uassertNotInFacet(*expCtx, "$documents");
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
         Value v = expr->evaluate(BSONObj(), &expCtx->variables);
         uassert(5858203, "an array is expected", v.isArray());

@@ -86,6 +86,10 @@ VariableId VariablesParseState::getVariable(StringData name) const {
         return Variables::kNowId;
     if (name == "CLUSTER_TIME")
         return Variables::kClusterTimeId;
+    if (name == "IS_MR")
+        return Variables::kIsMapReduceId;
+    if (name == "JS_SCOPE")
+        return Variables::kJsScopeId;
     if (name == "KEEP")
         return Variables::kKeepId;
     if (name == "PRUNE")
@@ -313,6 +317,10 @@ Value ExpressionFieldPath::evaluate(const BSONObj& root, Variables* vars) const 
         case Variables::kNowId:
             base = Value(vars->now);
             break;
+        case Variables::kIsMapReduceId:
+        case Variables::kJsScopeId:
+            uasserted(51144,
+                      "Builtin variable '" + _raw.substr(0, _raw.find('.')) + "' is not available");
         case Variables::kKeepId:
             base = Value(StringData("keep"));
             break;

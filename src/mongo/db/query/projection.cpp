@@ -237,6 +237,10 @@ private:
                 applyArray(el.Obj(), node, &sub);
             } else if (_type == Projection::Type::kExclusion) {
                 out->append(el);
+            } else if (hasComputed(node)) {
+                // As a scalar on the path outside arrays: replaced by the computed fields.
+                BSONObjBuilder sub(out->subobjStart());
+                appendComputedOnly(*rootDoc, node, &sub);
             }
         }
     }

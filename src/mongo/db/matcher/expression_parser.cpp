@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "mongo/db/matcher/expression_bits.h"
 #include "mongo/db/matcher/expression_geo.h"
 #include "mongo/db/matcher/expression_leaf.h"
 #include "mongo/db/matcher/json_schema.h"
@@ -265,6 +266,8 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         return parseSize(path, op);
     if (name == "$mod")
         return parseMod(path, op);
+    if (isBitTestOperator(name))
+        return parseBitTest(path, op);
     if (name == "$all")
         return parseAll(path, op, depth);
     if (name == "$elemMatch")

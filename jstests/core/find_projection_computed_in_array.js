@@ -1,6 +1,7 @@
 /**
  * A computed field under a path that crosses an array ({"a.b": <expr>}) replaces the array's
- * scalars with objects holding the computed field, in find as in $project.
+ * scalars with objects holding the computed field, in find as in $project. An unknown operator
+ * as a computed field's whole value is 31325 in every projection (find, findAndModify, $project).
  */
 const coll = db[jsTestName()];
 
@@ -21,4 +22,19 @@ function inclusionStillDropsScalars() {
     assert.eq([{a: [{b: 2}, {}]}], coll.find({}, {"a.b": 1, _id: 0}).toArray());
 }
 
-runScenarios(scalarsBecomeObjects, inclusionStillDropsScalars);
+function unknownOperatorIs31325() {
+    coll.drop();
+    assert.commandWorked(coll.insert({_id: 1}));
+    const proj = {foo: {$pop: ["bar"]}};
+    assert.commandFailedWithCode(db.runCommand({find: coll.getName(), projection: proj}), 31325);
+    assert.commandFailedWithCode(
+        db.runCommand({findAndModify: coll.getName(), query: {_id: 1}, update: {$inc: {y: 1}}, fields: proj}),
+        31325);
+    assert.commandFailedWithCode(
+        db.runCommand({aggregate: coll.getName(), pipeline: [{$project: proj}], cursor: {}}), 31325);
+    // Inside an expression it is the expression error.
+    assert.commandFailedWithCode(
+        db.runCommand({find: coll.getName(), projection: {foo: {$add: [{$pop: 1}]}}}), 168);
+}
+
+runScenarios(scalarsBecomeObjects, inclusionStillDropsScalars, unknownOperatorIs31325);

@@ -72,7 +72,8 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
         try {
             if (!expCtx)
                 expCtx = makeExpressionContext(exprCtx);
-            auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+            auto expr =
+                Expression::parseProjectedOperand(expCtx.get(), e, expCtx->makeParseState());
             return std::unique_ptr<ProjectionExpression>(
                 std::make_unique<AggregationProjectionExpression>(expCtx, std::move(expr)));
         } catch (const DBException& ex) {

@@ -100,15 +100,15 @@ void BitTestMatchExpression::serialize(BSONObjBuilder* out) const {
 
 bool isBitTestOperator(StringData name) {
     return name == "$bitsAllSet" || name == "$bitsAllClear" || name == "$bitsAnySet" ||
-        name == "$bitsAnyClear";
+           name == "$bitsAnyClear";
 }
 
 StatusWith<std::unique_ptr<MatchExpression>> parseBitTest(StringData path, const BSONElement& op) {
     StringData name = op.fieldNameStringData();
-    MT type = name == "$bitsAllSet" ? MT::kBitsAllSet
-        : name == "$bitsAllClear"   ? MT::kBitsAllClear
-        : name == "$bitsAnySet"     ? MT::kBitsAnySet
-                                    : MT::kBitsAnyClear;
+    MT type = name == "$bitsAllSet"     ? MT::kBitsAllSet
+              : name == "$bitsAllClear" ? MT::kBitsAllClear
+              : name == "$bitsAnySet"   ? MT::kBitsAnySet
+                                        : MT::kBitsAnyClear;
     std::vector<std::uint32_t> positions;
     if (op.isNumber()) {
         auto mask = asInt64(op);
@@ -117,16 +117,16 @@ StatusWith<std::unique_ptr<MatchExpression>> parseBitTest(StringData path, const
                             " bitmask must be an integer representable as a 64-bit integer: " +
                             op.toString(false));
         if (*mask < 0)
-            return badValue(std::string(name) + " bitmask cannot be negative: " +
-                            op.toString(false));
+            return badValue(std::string(name) +
+                            " bitmask cannot be negative: " + op.toString(false));
         for (std::uint32_t p = 0; p < 64; ++p)
             if ((static_cast<unsigned long long>(*mask) >> p) & 1)
                 positions.push_back(p);
     } else if (op.type() == BSONType::kArray) {
         for (auto el : op.Obj()) {
             if (!el.isNumber())
-                return badValue(std::string(name) + " bit positions must be numbers, got: " +
-                                el.toString(false));
+                return badValue(std::string(name) +
+                                " bit positions must be numbers, got: " + el.toString(false));
             auto p = asInt64(el);
             if (!p || *p > std::numeric_limits<int>::max())
                 return badValue(std::string(name) +
@@ -134,8 +134,8 @@ StatusWith<std::unique_ptr<MatchExpression>> parseBitTest(StringData path, const
                                 "signed integer: " +
                                 el.toString(false));
             if (*p < 0)
-                return badValue(std::string(name) + " bit positions cannot be negative: " +
-                                el.toString(false));
+                return badValue(std::string(name) +
+                                " bit positions cannot be negative: " + el.toString(false));
             positions.push_back(static_cast<std::uint32_t>(*p));
         }
     } else if (op.type() == BSONType::kBinData) {
@@ -146,8 +146,8 @@ StatusWith<std::unique_ptr<MatchExpression>> parseBitTest(StringData path, const
                 if ((bytes[i] >> j) & 1)
                     positions.push_back(static_cast<std::uint32_t>(8 * i + j));
     } else {
-        return badValue(std::string(name) + " takes an Array, a number, or a BinData but received: " +
-                        op.toString());
+        return badValue(std::string(name) +
+                        " takes an Array, a number, or a BinData but received: " + op.toString());
     }
     return std::unique_ptr<MatchExpression>(
         std::make_unique<BitTestMatchExpression>(type, path, std::move(positions)));

@@ -144,6 +144,16 @@ ExprPtr Expression::parseOperand(ExpressionContext* expCtx, const BSONElement& e
     }
 }
 
+ExprPtr Expression::parseProjectedOperand(ExpressionContext* expCtx, const BSONElement& e,
+                                          const VariablesParseState& vps) {
+    if (e.type() == BSONType::kObject && e.Obj().nFields() == 1) {
+        StringData op = e.Obj().firstElementFieldNameStringData();
+        uassert(31325, "Unknown expression " + std::string(op),
+                !op.starts_with("$") || isRegistered(op));
+    }
+    return parseOperand(expCtx, e, vps);
+}
+
 ExprPtr Expression::parseObject(ExpressionContext* expCtx, const BSONObj& obj,
                                 const VariablesParseState& vps) {
     if (!obj.isEmpty() && obj.firstElementFieldNameStringData().starts_with("$")) {

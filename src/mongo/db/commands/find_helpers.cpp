@@ -86,7 +86,8 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
 std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx,
                                                          const NamespaceString& nss,
                                                          const std::optional<BSONObj>& collation) {
-    if (collation)
+    // An empty collation is none given, as upstream's.
+    if (collation && !collation->isEmpty())
         return std::shared_ptr<const CollatorInterface>(uassertStatusOK(makeCollator(*collation)));
     if (!opCtx)
         return nullptr;

@@ -145,7 +145,8 @@ private:
                 applyPositional(e, out);
                 return;
             case Kind::kSlice:
-                if (e.type() == BSONType::kArray)
+                // $slice goes one array level deep: within an array of arrays it is left alone.
+                if (e.type() == BSONType::kArray && _nestedArrayDepth == 0)
                     appendSliced(out, name, e, c);
                 else
                     out->append(e);
@@ -234,7 +235,9 @@ private:
                 applyObject(el.Obj(), node, &sub, false, false);
             } else if (el.type() == BSONType::kArray) {
                 BSONArrayBuilder sub(out->subarrayStart());
+                ++_nestedArrayDepth;
                 applyArray(el.Obj(), node, &sub);
+                --_nestedArrayDepth;
             } else if (_type == Projection::Type::kExclusion) {
                 out->append(el);
             } else if (hasComputed(node)) {
@@ -247,6 +250,7 @@ private:
 
     Projection::Type _type;
     const MatchDetails* _details;
+    int _nestedArrayDepth = 0;  // arrays within arrays being walked (see kSlice)
 };
 
 }  // namespace

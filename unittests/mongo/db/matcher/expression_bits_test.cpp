@@ -53,7 +53,8 @@ TEST(BitTest, OnlyIntegralNumbersAndBinDataMatch) {
     EXPECT_FALSE(matches(all, BSON("a" << 1.5)));
     EXPECT_FALSE(matches(all, BSON("a" << std::nan(""))));
     EXPECT_FALSE(matches(all, BSON("a" << 1e300)));
-    EXPECT_FALSE(matches(all, BSON("a" << "str")));
+    EXPECT_FALSE(matches(all, BSON("a"
+                                   << "str")));
     EXPECT_TRUE(matches(all, BSON("a" << Decimal128(4))));
     EXPECT_TRUE(matches(fromjson("{\"a\": {\"$bitsAllSet\": 2}}"), fromjson("{\"a\": [1.5, 2]}")));
 }
@@ -79,7 +80,8 @@ TEST(BitTest, BadArgumentsAreBadValue) {
     EXPECT_EQ(parseCode(fromjson("{\"a\": {\"$bitsAllSet\": [-1]}}")), ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(fromjson("{\"a\": {\"$bitsAllSet\": [\"x\"]}}")), ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(fromjson("{\"a\": {\"$bitsAnySet\": \"x\"}}")), ErrorCodes::BadValue);
-    EXPECT_EQ(parseCode(fromjson("{\"a\": {\"$bitsAnySet\": [4294967296]}}")), ErrorCodes::BadValue);
+    EXPECT_EQ(parseCode(fromjson("{\"a\": {\"$bitsAnySet\": [4294967296]}}")),
+              ErrorCodes::BadValue);
 }
 
 TEST(BitTest, SerializesAsPositions) {

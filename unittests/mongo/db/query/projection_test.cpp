@@ -74,6 +74,19 @@ TEST(Projection, SliceForms) {
     EXPECT_EQ(parseCode(R"({"a": {"$slice": [1, 0]}})"), 28724);
 }
 
+TEST(Projection, SliceGoesOneArrayLevelDeep) {
+    EXPECT_EQ(project(R"({"a.b": {"$slice": [1, 1]}})", R"({"a": [{"b": [1, 2, 3]}]})"),
+              "{ a: [ { b: [ 2 ] } ] }");
+    EXPECT_EQ(project(R"({"a.b": {"$slice": [1, 1]}})",
+                      R"({"a": [[{"b": [1, 2, 3]}], {"b": [1, 2, 3]}, 1]})"),
+              "{ a: [ [ { b: [ 1, 2, 3 ] } ], { b: [ 2 ] }, 1 ] }");
+}
+
+TEST(Projection, ComputedFieldReplacesArrayScalars) {
+    EXPECT_EQ(project(R"({"a.b": "v"})", R"({"a": [1, {"b": 2}, [3]]})"),
+              "{ a: [ { b: \"v\" }, { b: \"v\" }, [ { b: \"v\" } ] ] }");
+}
+
 TEST(Projection, ElemMatchReturnsFirstMatchingElement) {
     const char* doc = R"({"_id": 1, "a": [{"x": 1}, {"x": 2}, {"x": 2, "y": 1}], "b": 3})";
     EXPECT_EQ(project(R"({"a": {"$elemMatch": {"x": 2}}})", doc), "{ _id: 1, a: [ { x: 2 } ] }");

@@ -111,6 +111,50 @@ TEST(Projection, PositionalUsesMatchDetails) {
     EXPECT_EQ(parseCode(R"({"a.$": 1, "b.$": 1})"), 31276);
 }
 
+/** Projects `doc` with `spec` using the array position `filter` matches; "" on error. */
+std::string projectMatched(StringData filter, StringData spec, StringData doc, int* code) {
+    auto m = parseMatchExpression(fromjson(filter));
+    EXPECT_TRUE(m.isOK());
+    BSONObj d = fromjson(doc);
+    MatchDetails details;
+    details.requestElemMatchKey();
+    m.getValue()->matchesBSON(d, &details);
+    auto proj = Projection::parse(fromjson(spec));
+    EXPECT_TRUE(proj.isOK()) << proj.getStatus();
+    auto out = proj.getValue().apply(d, &details);
+    *code = out.isOK() ? 0 : static_cast<int>(out.getStatus().code());
+    return out.isOK() ? out.getValue().toString() : "";
+}
+
+TEST(Projection, PositionalAppliesToTheFirstArrayOnThePath) {
+    int code = 0;
+    EXPECT_EQ(projectMatched(R"({"a.b.c": 5})", R"({"a.b.c.$": 1, "_id": 0})",
+                             R"({"a": [{"b": {"c": [1, 2]}}, {"b": {"c": [4, 5]}}]})", &code),
+              "{ a: [ { b: { c: [ 4, 5 ] } } ] }");
+    EXPECT_EQ(projectMatched(R"({"x": 1})", R"({"a.b.c.$": 1, "_id": 0})",
+                             R"({"x": [1], "a": [{"b": [[[{"c": 1, "d": 2}]]]}]})", &code),
+              "{ a: [ { b: [ [ [ { c: 1 } ] ] ] } ] }");
+    // A parallel array shorter than the matched position.
+    projectMatched(R"({"a": 3})", R"({"b.$": 1})", R"({"a": [1, 2, 3], "b": [1]})", &code);
+    EXPECT_EQ(code, 51247);
+}
+
+TEST(Projection, OrOverDifferentPathsRecordsNoPosition) {
+    int code = 0;
+    EXPECT_EQ(projectMatched(R"({"$or": [{"a": 2}, {"a": 3}]})", R"({"b.$": 1, "_id": 0})",
+                             R"({"a": [1, 2, 3], "b": [4, 5, 6]})", &code),
+              "{ b: [ 5 ] }");
+    projectMatched(R"({"$or": [{"a": 1}, {"b": 5}]})", R"({"a.$": 1})",
+                   R"({"a": [1, 2, 3], "b": [4, 5, 6]})", &code);
+    EXPECT_EQ(code, 51246);
+}
+
+TEST(Projection, PositionalSpecErrors) {
+    EXPECT_EQ(parseCode(R"({"x.$": {"$slice": 1}})"), 31271);
+    EXPECT_EQ(parseCode(R"({"x.$": 1, "a": {"$elemMatch": {"b": 1}}})"), 31255);
+    EXPECT_EQ(parseCode(R"({".$": 1})"), 5392900);
+}
+
 TEST(Projection, LiteralAndFieldPathValuesAreComputed) {
     EXPECT_EQ(project(R"({"x": "$a.b", "y": "lit", "_id": 0})", R"({"a": {"b": 5}})"),
               "{ x: 5, y: \"lit\" }");

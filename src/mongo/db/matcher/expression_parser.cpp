@@ -126,7 +126,7 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
     for (BSONElement e : obj) {
         StringData name = e.fieldNameStringData();
         Result r = Status(ErrorCodes::InternalError, "unreachable");
-        if (!name.empty() && name[0] == '$') {
+        if (!name.empty() && name[0] == '$' && !isDBRefField(name)) {
             if (name == "$and")
                 r = parseTree(MT::kAnd, e, depth);
             else if (name == "$or")
@@ -475,7 +475,8 @@ Result Parser::parseElemMatch(StringData path, const BSONElement& e, int depth) 
         return badValue("$elemMatch needs an Object");
     BSONObj spec = e.Obj();
     StringData first = spec.isEmpty() ? StringData() : spec.firstElementFieldNameStringData();
-    bool valueForm = !first.empty() && first[0] == '$' && !isTopLevelOnlyOperator(first);
+    bool valueForm =
+        !first.empty() && first[0] == '$' && !isTopLevelOnlyOperator(first) && !isDBRefField(first);
     if (valueForm) {
         Result r = parseOperatorObject("", spec, depth + 1);
         if (!r.isOK())

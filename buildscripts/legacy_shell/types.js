@@ -24,8 +24,9 @@ const NumberLong = callable(Long, (v, hi, lo) => {
         return Long.fromBits(lo >>> 0, hi | 0);
     }
     if (typeof v === "string") {
-        if (!/^\s*-?\d+\s*$/.test(v)) throw new Error("could not convert \"" + v + "\" to NumberLong");
-        return Long.fromString(v.trim());
+        // As strtoll: an optional sign, '+' included.
+        if (!/^\s*[-+]?\d+\s*$/.test(v)) throw new Error("could not convert \"" + v + "\" to NumberLong");
+        return Long.fromString(v.trim().replace(/^\+/, ""));
     }
     if (v instanceof Long) return v;
     if (typeof v === "bigint") return Long.fromBigInt(v);

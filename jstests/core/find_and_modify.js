@@ -69,6 +69,22 @@ function removeWithUpdateIsRejected() {
         {findAndModify: coll.getName(), query: {_id: 1}, remove: true, update: {$set: {a: 1}}}));
 }
 
+// "a.$" in `fields` projects the element the query matched; collation {} is no collation.
+function positionalProjectionAndEmptyCollation() {
+    coll.drop();
+    assert.commandWorked(coll.insert({_id: 1, arr: [{s: "x"}, {s: "y"}]}));
+    const res = assert.commandWorked(db.runCommand({
+        findAndModify: coll.getName(),
+        query: {_id: 1, arr: {$elemMatch: {s: "y"}}},
+        fields: {"arr.$": 1},
+        update: {$set: {u: 1}},
+        new: true,
+        collation: {},
+    }));
+    assert.eq({_id: 1, arr: [{s: "y"}]}, res.value);
+    assert.eq(1, coll.find({_id: 1}).collation({}).itcount());
+}
+
 runScenarios(
     setUp,
     updateReturnsPreImageByDefault,
@@ -79,4 +95,5 @@ runScenarios(
     removeReturnsRemovedDocument,
     shellHelpers,
     removeWithUpdateIsRejected,
+    positionalProjectionAndEmptyCollation,
 );

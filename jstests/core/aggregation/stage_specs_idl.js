@@ -11,7 +11,8 @@ const run = (stage) =>
 
 const cases = [
     [{$unionWith: {coll: coll.getName(), extra: 1}}, 40415],
-    [{$unionWith: {pipeline: [{$match: {}}]}}, 40414],
+    // No coll and no leading $documents: upstream's FailedToParse (not the IDL's 40414).
+    [{$unionWith: {pipeline: [{$match: {}}]}}, ErrorCodes.FailedToParse],
     [{$unionWith: {coll: 5}}, ErrorCodes.TypeMismatch],
     [{$unionWith: {coll: coll.getName(), pipeline: 5}}, ErrorCodes.TypeMismatch],
     [{$replaceRoot: {}}, 40414],

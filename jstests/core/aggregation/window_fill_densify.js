@@ -68,7 +68,9 @@ function ratesAndFills() {
 
 function windowErrors() {
     const run = (p) => db.runCommand({aggregate: coll.getName(), pipeline: p, cursor: {}});
-    assert.commandFailedWithCode(run([{$setWindowFields: {output: {r: {$rank: {}}}}}]), 5339902);
+    assert.commandFailedWithCode(run([{$setWindowFields: {output: {r: {$rank: {}}}}}]), 5371602);
+    assert.commandFailedWithCode(
+        run([{$setWindowFields: {output: {r: {$sum: "$v", window: {documents: [-1, 0]}}}}}]), 5339902);
     assert.commandFailedWithCode(
         run([{$setWindowFields: {sortBy: {t: 1}, output: {r: {$bogus: 1}}}}]),
         ErrorCodes.FailedToParse);

@@ -2,7 +2,8 @@
  * find projections with aggregation expressions (4.4+): computed fields make an
  * inclusion projection; they see $$ROOT/$$CURRENT, $$NOW and the command's `let`;
  * they work for findAndModify `fields` and for find on a time-series collection.
- * Unknown operators fail with 168, expressions in an exclusion with 31252.
+ * An unknown operator as a field's whole value fails with 31325 (upstream's projection parser,
+ * as for $project; 168 inside an expression), expressions in an exclusion with 31252.
  */
 const coll = db[jsTestName()];
 
@@ -54,7 +55,9 @@ function letAndNow() {
 
 function errors() {
     assert.commandFailedWithCode(
-        db.runCommand({find: coll.getName(), projection: {x: {$bogusOp: 1}}}), 168);
+        db.runCommand({find: coll.getName(), projection: {x: {$bogusOp: 1}}}), 31325);
+    assert.commandFailedWithCode(
+        db.runCommand({find: coll.getName(), projection: {x: {$add: [{$bogusOp: 1}]}}}), 168);
     assert.commandFailedWithCode(
         db.runCommand({find: coll.getName(), projection: {a: 0, x: {$add: [1, 2]}}}), 31252);
     assert.commandFailedWithCode(

@@ -1,7 +1,8 @@
-// explain: the plan (and with executionStats, the run statistics) of a find,
-// count, distinct, delete or update. explain of an aggregate is answered by the
-// aggregate command with `explain: true` (queryPlanner), or with executionStats by
-// running the pipeline here (pipeline_d.h appendPipelineExplain).
+// explain: the plan (and with executionStats, the run statistics) of a find, count,
+// distinct, delete, update or findAndModify (writes: their read plan; nothing is written).
+// explain of an aggregate is answered by the aggregate command with `explain: true`
+// (queryPlanner), or with executionStats by running the pipeline here (pipeline_d.h
+// appendPipelineExplain).
 #include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -21,6 +22,7 @@
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/aggregate_command_gen.h"
 #include "mongo/idl/count_command_gen.h"
+#include "mongo/idl/explain_command_gen.h"
 #include "mongo/idl/find_command_gen.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/idl/write_ops_gen.h"
@@ -261,6 +263,7 @@ public:
         BSONElement inner = req.body.firstElement();
         uassert(ErrorCodes::BadValue, "explain command requires a nested object",
                 inner.type() == BSONType::kObject);
+        ExplainCommandRequest::parse(req.body);  // unknown fields: IDLUnknownField 40415
         Verbosity verbosity = parseVerbosity(req.body["verbosity"]);
         BSONObjBuilder withDb;
         withDb.appendElements(inner.embeddedObject());
@@ -285,6 +288,7 @@ public:
             sub.body = b.obj();
             if (verbosity == Verbosity::kQueryPlanner) {
                 agg->run(opCtx, sub, result);
+                result.append("command", cmdObj);
                 return;
             }
             explainAggregateExecution(opCtx, req.dbName, cmdObj, verbosity, result);
@@ -331,7 +335,7 @@ public:
                 makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint(),
                                {opCtx, nss, {}, resolveCollator(opCtx, nss, d.getCollation())});
             params.limit = d.getLimit();
-            verbosity = Verbosity::kQueryPlanner;  // explain must not delete
+            // executionStats run the read plan only: what would be deleted, nothing deleted.
         } else if (name == "update") {
             auto cmd = UpdateCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
@@ -361,7 +365,21 @@ public:
                                {opCtx, nss, {}, resolveCollator(opCtx, nss, u.getCollation())});
             if (!u.getMulti())
                 params.limit = 1;
-            verbosity = Verbosity::kQueryPlanner;
+        } else if (name == "findAndModify" || name == "findandmodify") {
+            // The plan that finds the document (its read part); nothing is written.
+            auto cmd = FindAndModifyCommandRequest::parse(cmdObj);
+            nss = NamespaceString(req.dbName, cmd.getCollectionName());
+            params = makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
+                                    cmd.getHint(),
+                                    {opCtx, nss, cmd.getLet().value_or(BSONObj()),
+                                     resolveCollator(opCtx, nss, cmd.getCollation())});
+            params.limit = 1;
+        } else if (name == "distinct") {
+            auto cmd = DistinctCommandRequest::parse(cmdObj);
+            nss = NamespaceString(req.dbName, cmd.getCollectionName());
+            params = makeFindParams(
+                cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint(),
+                {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
         } else {
             uasserted(ErrorCodes::CommandNotFound,
                       "Explain failed due to unknown command: " + std::string(name));

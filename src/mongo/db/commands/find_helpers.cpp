@@ -73,7 +73,8 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
         try {
             if (!expCtx)
                 expCtx = makeExpressionContext(exprCtx);
-            auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+            auto expr =
+                Expression::parseProjectedOperand(expCtx.get(), e, expCtx->makeParseState());
             return std::unique_ptr<ProjectionExpression>(
                 std::make_unique<AggregationProjectionExpression>(expCtx, std::move(expr)));
         } catch (const DBException& ex) {
@@ -86,7 +87,8 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
 std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx,
                                                          const NamespaceString& nss,
                                                          const std::optional<BSONObj>& collation) {
-    if (collation)
+    // An empty collation is none given, as upstream's.
+    if (collation && !collation->isEmpty())
         return std::shared_ptr<const CollatorInterface>(uassertStatusOK(makeCollator(*collation)));
     if (!opCtx)
         return nullptr;

@@ -35,7 +35,7 @@ struct FindExpressionContext {
 
 /**
  * The collation in force for a statement on `nss`: the statement's `collation` when
- * given (null for {locale: "simple"}), else a copy of the collection's default, else
+ * given and not {} (null for {locale: "simple"}), else a copy of the collection's default, else
  * null (simple). Throws the errors of makeCollator(): BadValue 2, FailedToParse 9,
  * TypeMismatch 14. Does not look at views (their collation is the pipeline's business).
  */

@@ -226,7 +226,16 @@ public:
                 *cmd.getFields(),
                 FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj()), collator});
         auto project = [&](const BSONObj& doc) {
-            return fields ? uassertStatusOK(fields->apply(doc)) : doc;
+            if (!fields)
+                return doc;
+            if (fields->requiresMatchDetails() && params.matcher) {
+                // "a.$": the array position the query matches in the document returned.
+                MatchDetails details;
+                details.requestElemMatchKey();
+                params.matcher->matchesBSON(doc, &details);
+                return uassertStatusOK(fields->apply(doc, &details));
+            }
+            return uassertStatusOK(fields->apply(doc));
         };
 
         BSONObjBuilder lastError;

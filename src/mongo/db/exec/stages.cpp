@@ -18,8 +18,11 @@ namespace mongo {
 
 namespace {
 void appendFilter(BSONObjBuilder* bob, const std::shared_ptr<MatchExpression>& filter) {
-    if (filter)
-        bob->append("filter", serializeForExplain(*filter));
+    if (!filter)
+        return;
+    BSONObj shown = serializeForExplain(*filter);
+    if (!shown.isEmpty())  // always true: upstream has no filter
+        bob->append("filter", shown);
 }
 }  // namespace
 

@@ -21,6 +21,8 @@ void collectChildren(StringData op, const BSONElement& arr, std::vector<BSONObj>
             continue;
         }
         BSONObj c = normalizeFilterForExplain(child.Obj());
+        if (op == "$and" && c.isEmpty())
+            continue;  // an always-true conjunct
         if (op != "$nor" && c.nFields() == 1 && c.firstElementFieldNameStringData() == op &&
             c.firstElement().type() == BSONType::kArray && depth < 200) {
             collectChildren(op, c.firstElement(), out, depth + 1);
@@ -38,6 +40,8 @@ BSONObj normalizeFilterForExplain(const BSONObj& filter) {
     }
     BSONElement e = filter.firstElement();
     StringData name = e.fieldNameStringData();
+    if (name == "$alwaysTrue")
+        return BSONObj();  // upstream optimises it away: no filter
     if (!isLogical(name) || e.type() != BSONType::kArray) {
         return filter;
     }
@@ -46,6 +50,8 @@ BSONObj normalizeFilterForExplain(const BSONObj& filter) {
     if (name != "$nor" && children.size() == 1) {
         return children.front();
     }
+    if (name == "$and" && children.empty())
+        return BSONObj();
     BSONObjBuilder b;
     BSONArrayBuilder arr(b.subarrayStart(name));
     for (const auto& c : children) {

@@ -28,6 +28,15 @@ BSONObj MatchExpression::serialize() const {
     return b.obj();
 }
 
+namespace {
+/** The path `e` tests, through $and wrappers of one child ({a: 1} in an $or); "" for none. */
+const std::string& testedPath(const MatchExpression* e) {
+    while (e->matchType() == MatchExpression::MatchType::kAnd && e->numChildren() == 1)
+        e = e->getChild(0);
+    return e->path();
+}
+}  // namespace
+
 bool ListOfMatchExpression::matches(const BSONObj& doc, MatchDetails* details) const {
     switch (matchType()) {
         case MatchType::kAnd:
@@ -35,11 +44,19 @@ bool ListOfMatchExpression::matches(const BSONObj& doc, MatchDetails* details) c
                 if (!c->matches(doc, details))
                     return false;
             return true;
-        case MatchType::kOr:
+        case MatchType::kOr: {
+            // Which array element matched means something only when every branch tests the
+            // same path: otherwise (as upstream) no position is recorded ("a.$" then fails).
+            MatchDetails* d = details;
             for (const auto& c : _children)
-                if (c->matches(doc, details))
+                if (testedPath(c.get()).empty() ||
+                    testedPath(c.get()) != testedPath(_children.front().get()))
+                    d = nullptr;
+            for (const auto& c : _children)
+                if (c->matches(doc, d))
                     return true;
             return false;
+        }
         default:  // kNor
             for (const auto& c : _children)
                 if (c->matches(doc, nullptr))

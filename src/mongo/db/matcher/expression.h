@@ -83,6 +83,11 @@ public:
         kInternalExprGte,
         kInternalExprLt,
         kInternalExprLte,
+        // $bitsAllSet / $bitsAllClear / $bitsAnySet / $bitsAnyClear (expression_bits.h)
+        kBitsAllSet,
+        kBitsAllClear,
+        kBitsAnySet,
+        kBitsAnyClear,
     };
 
     explicit MatchExpression(MatchType t) : _type(t) {}

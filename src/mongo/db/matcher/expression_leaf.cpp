@@ -213,10 +213,18 @@ StatusWith<std::shared_ptr<RegexMatcher>> RegexMatcher::compile(StringData patte
     if (pattern.find('\0') != StringData::npos)
         return Status(ErrorCodes::BadValue,
                       "Regular expression cannot contain an embedded null byte");
+    // Upstream's longest pattern: PCRE2 refuses longer ones ("pattern string is longer than
+    // the limit set by the application").
+    constexpr PCRE2_SIZE kMaxPatternLength = 32761;
+    pcre2_compile_context* cctx = pcre2_compile_context_create(nullptr);
+    if (cctx)
+        pcre2_set_max_pattern_length(cctx, kMaxPatternLength);
     int err = 0;
     PCRE2_SIZE offset = 0;
     pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                     opts, &err, &offset, nullptr);
+                                     opts, &err, &offset, cctx);
+    if (cctx)
+        pcre2_compile_context_free(cctx);
     if (!code) {
         PCRE2_UCHAR buf[256];
         pcre2_get_error_message(err, buf, sizeof(buf));

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "mongo/db/matcher/expression_bits.h"
 #include "mongo/db/matcher/expression_geo.h"
 #include "mongo/db/matcher/expression_leaf.h"
 #include "mongo/db/matcher/json_schema.h"
@@ -126,7 +127,7 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
     for (BSONElement e : obj) {
         StringData name = e.fieldNameStringData();
         Result r = Status(ErrorCodes::InternalError, "unreachable");
-        if (!name.empty() && name[0] == '$') {
+        if (!name.empty() && name[0] == '$' && !isDBRefField(name)) {
             if (name == "$and")
                 r = parseTree(MT::kAnd, e, depth);
             else if (name == "$or")
@@ -271,6 +272,8 @@ Result Parser::parseOperator(StringData path, const BSONElement& op, int depth) 
         return parseSize(path, op);
     if (name == "$mod")
         return parseMod(path, op);
+    if (isBitTestOperator(name))
+        return parseBitTest(path, op);
     if (name == "$all")
         return parseAll(path, op, depth);
     if (name == "$elemMatch")
@@ -478,7 +481,8 @@ Result Parser::parseElemMatch(StringData path, const BSONElement& e, int depth) 
         return badValue("$elemMatch needs an Object");
     BSONObj spec = e.Obj();
     StringData first = spec.isEmpty() ? StringData() : spec.firstElementFieldNameStringData();
-    bool valueForm = !first.empty() && first[0] == '$' && !isTopLevelOnlyOperator(first);
+    bool valueForm =
+        !first.empty() && first[0] == '$' && !isTopLevelOnlyOperator(first) && !isDBRefField(first);
     if (valueForm) {
         Result r = parseOperatorObject("", spec, depth + 1);
         if (!r.isOK())

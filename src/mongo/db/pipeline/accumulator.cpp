@@ -125,10 +125,11 @@ bool SumState::addIntegerSum(long long sum, long long maxAbsEach, bool isLong) {
 }
 
 void SumState::addDouble(double d) {
-    // Kahan summation.
+    // Kahan summation. Once the sum is infinite or NaN the compensation would be NaN (and
+    // [Infinity, 1] would sum to NaN): it is dropped, so the sum goes on as plain addition.
     double y = d - _compensation;
     double t = _double + y;
-    _compensation = (t - _double) - y;
+    _compensation = std::isfinite(t) ? (t - _double) - y : 0;
     _double = t;
 }
 
@@ -546,6 +547,19 @@ const bool kRegistered = [] {
 }();
 
 }  // namespace
+
+std::unique_ptr<Accumulator> makeAccumulatorForExpression(StringData name,
+                                                          const StringComparator* strings) {
+    if (name == "$sum")
+        return std::make_unique<AccumulatorSum>();
+    if (name == "$avg")
+        return std::make_unique<AccumulatorAvg>();
+    if (name == "$min" || name == "$max")
+        return std::make_unique<AccumulatorMinMax>(name == "$max", strings);
+    invariant(name == "$stdDevPop" || name == "$stdDevSamp");
+    return std::make_unique<AccumulatorStdDev>(name == "$stdDevSamp");
+}
+
 BSONObj AccumulatedGroup::release(const std::vector<AccumulationStatement>& stmts) {
     BSONObjBuilder b;
     key.addToBsonObj(&b, "_id");

@@ -3,6 +3,7 @@
 // output field; process() takes each input value, getValue() gives the result.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -89,6 +90,14 @@ void registerAccumulator(StringData name, AccumulatorParser parser);
 bool isAccumulatorRegistered(StringData name);
 
 /**
+ * A fresh accumulator for the expression forms of $sum $avg $min $max $stdDevPop
+ * $stdDevSamp (`strings`: the collation $min/$max order by; null: simple). Requires one of
+ * those names.
+ */
+std::unique_ptr<Accumulator> makeAccumulatorForExpression(StringData name,
+                                                          const StringComparator* strings);
+
+/**
  * Running sum with int -> long -> double promotion (shared by $sum, $avg). Decimal
  * inputs are summed exactly on their own; once any is seen the result is a decimal.
  */
@@ -147,7 +156,7 @@ public:
             }
             double y = d - comp;
             double t = sum + y;
-            comp = (t - sum) - y;
+            comp = std::isfinite(t) ? (t - sum) - y : 0;  // see addDouble()
             sum = t;
         });
         _kind = kind;

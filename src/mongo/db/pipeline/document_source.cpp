@@ -17,6 +17,14 @@ void registerDocumentSource(StringData name, StageParser parser) {
     stageRegistry()[std::string(name)] = std::move(parser);
 }
 
+void uassertNotInFacet(const ExpressionContext& expCtx, StringData stage) {
+    const std::string& owner = expCtx.facetNesting;
+    uassert(40600,
+            std::string(stage) + (owner == "$facet" ? "" : " inside of " + owner) +
+                " is not allowed to be used within a $facet stage",
+            owner.empty());
+}
+
 std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
                                           const std::shared_ptr<ExpressionContext>& expCtx) {
     uassert(40323, "A pipeline stage specification object must contain exactly one field.",

@@ -124,6 +124,13 @@ using StageParser = std::function<std::vector<StagePtr>(const BSONElement&,
 void registerDocumentSource(StringData name, StageParser parser);
 
 /**
+ * For the parsers of stages a $facet refuses even when they come in the sub-pipeline of a
+ * $lookup or $unionWith inside it ($facet, $documents): throws 40600 ("<stage> [inside of
+ * <owner>] is not allowed to be used within a $facet stage") when `expCtx` is a $facet's.
+ */
+void uassertNotInFacet(const ExpressionContext& expCtx, StringData stage);
+
+/**
  * Parses one stage object. Errors: 40323 (not exactly one field), 40324 (unknown
  * stage name), and each stage's own codes.
  */

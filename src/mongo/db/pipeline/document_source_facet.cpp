@@ -49,6 +49,11 @@ bool mentionsNonDeterministic(const BSONObj& obj) {
     return false;
 }
 
+/** Whether a sub-pipeline's first stage is $documents (it needs no collection then). */
+bool startsWithDocuments(const std::vector<BSONObj>& stages) {
+    return !stages.empty() && stages[0].firstElementFieldNameStringData() == "$documents";
+}
+
 std::vector<BSONObj> stagesFromArray(const BSONElement& e, int notArrayCode, StringData what) {
     uassert(notArrayCode,
             std::string(what) + " must be an array of stages, but found " + typeNameOf(Value(e)),
@@ -67,6 +72,9 @@ void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
                          const std::vector<BSONObj>& stages, StringData owner,
                          const std::vector<std::string>& letNames = {}) {
     auto sub = expCtx->copyForSubPipeline(expCtx->ns);
+    sub->subPipelineDepth = expCtx->subPipelineDepth + 1;
+    if (!sub->facetNesting.empty())
+        sub->facetNesting = std::string(owner);
     for (const auto& n : letNames)
         sub->topScope().defineVariable(n);
     auto p = Pipeline::parse(stages, sub);
@@ -82,6 +90,7 @@ class DocumentSourceFacet final : public DocumentSource {
 public:
     DocumentSourceFacet(std::shared_ptr<ExpressionContext> expCtx, const BSONObj& spec)
         : DocumentSource(std::move(expCtx)), _spec(spec.getOwned()) {
+        uassertNotInFacet(*_expCtx, "$facet");
         uassert(40169, "the $facet specification must be a non-empty object", !_spec.isEmpty());
         for (auto f : _spec) {
             std::string name(f.fieldNameStringData());
@@ -91,6 +100,7 @@ public:
             auto stages = stagesFromArray(f, 40170, "arguments to $facet");
             uassert(40171, "sub-pipeline in $facet stage cannot be empty", !stages.empty());
             auto sub = _expCtx->copyForSubPipeline(_expCtx->ns);
+            sub->facetNesting = "$facet";
             auto p = Pipeline::parse(stages, sub);
             for (const auto& st : p->stages())
                 uassert(40600,
@@ -216,7 +226,13 @@ public:
             }
         }
         uassert(ErrorCodes::FailedToParse, "must specify 'as' field for a $lookup", !_as.empty());
-        uassert(ErrorCodes::FailedToParse, "must specify 'from' field for a $lookup", haveFrom);
+        uassert(ErrorCodes::FailedToParse,
+                "must specify 'from' field for a $lookup, or a 'pipeline' starting with "
+                "$documents",
+                haveFrom || startsWithDocuments(_pipeline));
+        _collectionless = !haveFrom;
+        if (_collectionless)
+            _from = NamespaceString(_expCtx->ns.db(), "$cmd.aggregate");
         uassert(ErrorCodes::FailedToParse,
                 "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to "
                 "be specified",
@@ -312,10 +328,14 @@ private:
             }
             stages.push_back(BSON("$match" << match.obj()));
         }
-        stages.insert(stages.end(), _pipeline.begin(), _pipeline.end());
+        // Without 'from' the documents are the pipeline's own: the join's $match follows them.
+        auto rest = _pipeline.begin() + (_collectionless ? 1 : 0);
+        stages.insert(stages.begin(), _pipeline.begin(), rest);
+        stages.insert(stages.end(), rest, _pipeline.end());
         AggregationRequestOptions opts;
         opts.allowDiskUse = _expCtx->allowDiskUse;
         opts.subPipelineDepth = _expCtx->subPipelineDepth + 1;
+        opts.collectionless = _collectionless;
         opts.inheritCollation = true;  // the foreign side compares with the top-level collation
         opts.inheritedCollator = _expCtx->getCollator();
         BSONObjBuilder letVars;
@@ -347,6 +367,7 @@ private:
 
     BSONObj _spec;
     NamespaceString _from;
+    bool _collectionless = false;  // no 'from': the pipeline starts with $documents
     std::vector<std::string> _as;
     std::string _localField, _foreignField;
     std::unique_ptr<ExpressionFieldPath> _local;
@@ -381,10 +402,10 @@ public:
             if (const auto& pipeline = spec.getPipeline())
                 _pipeline = stagesFromArray(pipeline->getElement(), ErrorCodes::TypeMismatch,
                                             "$unionWith pipeline");
-            uassert(
-                40414, "BSON field '$unionWith.coll' is missing but a required field",
-                spec.getColl() || (!_pipeline.empty() &&
-                                   _pipeline[0].firstElementFieldNameStringData() == "$documents"));
+            uassert(ErrorCodes::FailedToParse,
+                    "$unionWith stage without explicit collection must have a pipeline with "
+                    "$documents as first stage",
+                    spec.getColl() || startsWithDocuments(_pipeline));
         }
         if (!_pipeline.empty())
             validateSubPipeline(_expCtx, _pipeline, "$unionWith");

@@ -84,14 +84,15 @@ const bool kRegistered = [] {
         });
     registerDocumentSource("$documents", [](const BSONElement& e,
                                             const std::shared_ptr<ExpressionContext>& expCtx) {
+        uassertNotInFacet(*expCtx, "$documents");
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
         Value v = expr->evaluate(BSONObj(), &expCtx->variables);
         uassert(5858203, "an array is expected", v.isArray());
         std::vector<BSONObj> docs;
         for (const auto& d : v.getArray()) {
-            uassert(ErrorCodes::TypeMismatch,
-                    "Each element of the $documents array must be an "
-                    "object",
+            uassert(40228,
+                    "'newRoot' expression must evaluate to an object, but resulting value was: " +
+                        d.toString() + ". Type of resulting value: '" + typeNameOf(d) + "'.",
                     d.isObject());
             docs.push_back(d.getDocument().getOwned());
         }

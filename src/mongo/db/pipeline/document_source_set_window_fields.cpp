@@ -90,9 +90,15 @@ public:
                              (o.window.present &&
                               (o.window.isRange || o.window.lower.kind != Bound::kUnbounded ||
                                o.window.upper.kind != Bound::kUnbounded));
-            if (needsSort)
-                uassert(5339902, o.opName + " requires a sortBy",
-                        _sortBy && !_sortBy->parts().empty());
+            if (needsSort) {
+                // Upstream's codes: rank-like functions 5371602, $shift FailedToParse.
+                const bool rankLike = o.kind == FnKind::kRank || o.kind == FnKind::kDenseRank ||
+                                      o.kind == FnKind::kDocumentNumber;
+                uassert(rankLike                   ? 5371602
+                        : o.kind == FnKind::kShift ? int(ErrorCodes::FailedToParse)
+                                                   : 5339902,
+                        o.opName + " requires a sortBy", _sortBy && !_sortBy->parts().empty());
+            }
             bool needsSingle = o.kind == FnKind::kRank || o.kind == FnKind::kDenseRank ||
                                o.window.isRange || o.kind == FnKind::kDerivative ||
                                o.kind == FnKind::kIntegral || o.kind == FnKind::kLinearFill;
@@ -341,13 +347,15 @@ private:
                 return Value(static_cast<int>(v));
             }
             case FnKind::kShift: {
+                // Out of the partition, or missing there: the default (null without one).
                 long long j = static_cast<long long>(i) + out.shiftBy;
-                if (j < 0 || j >= static_cast<long long>(n))
-                    return out.second
-                               ? out.second->evaluate(BSONObj(), &_expCtx->variables).getOwned()
-                               : Value::null();
-                Value v = eval(out.input, _cache.at(static_cast<size_t>(j)).doc);
-                return v.missing() ? Value::null() : v;
+                Value v;
+                if (j >= 0 && j < static_cast<long long>(n))
+                    v = eval(out.input, _cache.at(static_cast<size_t>(j)).doc);
+                if (!v.missing())
+                    return v;
+                return out.second ? out.second->evaluate(BSONObj(), &_expCtx->variables).getOwned()
+                                  : Value::null();
             }
             case FnKind::kDerivative:
             case FnKind::kIntegral:
@@ -408,6 +416,9 @@ private:
         if (out.unit)
             uassert(5624900, out.opName + " with 'unit' expects the sortBy field to be a Date",
                     row.sortValue().getType() == BSONType::kDate);
+        else if (out.kind == FnKind::kDerivative)
+            uassert(5624901, "$derivative where the sortBy is a Date requires an 'unit'",
+                    row.sortValue().getType() != BSONType::kDate);
         auto [lo, hi] = windowOf(i, out.window);
         if (out.kind == FnKind::kDerivative) {
             if (hi - lo < 2)

@@ -86,6 +86,10 @@ VariableId VariablesParseState::getVariable(StringData name) const {
         return Variables::kNowId;
     if (name == "CLUSTER_TIME")
         return Variables::kClusterTimeId;
+    if (name == "IS_MR")
+        return Variables::kIsMapReduceId;
+    if (name == "JS_SCOPE")
+        return Variables::kJsScopeId;
     if (name == "KEEP")
         return Variables::kKeepId;
     if (name == "PRUNE")
@@ -138,6 +142,16 @@ ExprPtr Expression::parseOperand(ExpressionContext* expCtx, const BSONElement& e
         default:
             return std::make_unique<ExpressionConstant>(Value(e));
     }
+}
+
+ExprPtr Expression::parseProjectedOperand(ExpressionContext* expCtx, const BSONElement& e,
+                                          const VariablesParseState& vps) {
+    if (e.type() == BSONType::kObject && e.Obj().nFields() == 1) {
+        StringData op = e.Obj().firstElementFieldNameStringData();
+        uassert(31325, "Unknown expression " + std::string(op),
+                !op.starts_with("$") || isRegistered(op));
+    }
+    return parseOperand(expCtx, e, vps);
 }
 
 ExprPtr Expression::parseObject(ExpressionContext* expCtx, const BSONObj& obj,
@@ -313,6 +327,10 @@ Value ExpressionFieldPath::evaluate(const BSONObj& root, Variables* vars) const 
         case Variables::kNowId:
             base = Value(vars->now);
             break;
+        case Variables::kIsMapReduceId:
+        case Variables::kJsScopeId:
+            uasserted(51144,
+                      "Builtin variable '" + _raw.substr(0, _raw.find('.')) + "' is not available");
         case Variables::kKeepId:
             base = Value(StringData("keep"));
             break;

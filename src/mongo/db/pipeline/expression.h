@@ -53,6 +53,13 @@ public:
     static std::optional<Value> evaluateConstantOperand(ExpressionContext* expCtx,
                                                         const BSONElement& e,
                                                         const VariablesParseState& vps);
+    /**
+     * parseOperand() for the value of a computed projection field ($project, find): an unknown
+     * operator naming the whole value ({a: {$nope: 1}}) is upstream's projection error 31325
+     * (inside an expression it stays 168).
+     */
+    static ExprPtr parseProjectedOperand(ExpressionContext* expCtx, const BSONElement& e,
+                                         const VariablesParseState& vps);
     /** Parses an object: an operator ({$op: args}) or an object literal of expressions. */
     static ExprPtr parseObject(ExpressionContext* expCtx, const BSONObj& obj,
                                const VariablesParseState& vps);

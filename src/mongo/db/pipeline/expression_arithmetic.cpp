@@ -380,10 +380,11 @@ Value logFn(const ValueArgs& a) {
         return Value(x.logarithm(b));
     }
     double x = a[0].getDouble(), b = a[1].getDouble();
-    uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(), x > 0);
+    uassert(28758, "$log's argument must be a positive number, but is " + a[0].toString(),
+            x > 0 || std::isnan(x));
     uassert(28759,
             "$log's base must be a positive number not equal to 1, but is " + a[1].toString(),
-            b > 0 && b != 1);
+            (b > 0 && b != 1) || std::isnan(b));
     return Value(std::log(x) / std::log(b));
 }
 

@@ -312,7 +312,7 @@ Value setIsSubsetFn(const ValueArgs& a, const StringComparator* strings) {
 }
 
 Value elementsTrue(const ValueArgs& a, bool any) {
-    uassert(any ? 17041 : 17040,
+    uassert(any ? 5159200 : 17040,
             std::string(any ? "$anyElementTrue" : "$allElementsTrue") +
                 "'s argument must be an array, but is " + typeNameOf(a[0]),
             a[0].isArray());

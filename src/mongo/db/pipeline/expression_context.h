@@ -81,6 +81,9 @@ public:
     static constexpr VariableId kKeepId = -7;
     static constexpr VariableId kPruneId = -8;
     static constexpr VariableId kDescendId = -9;
+    // $$IS_MR and $$JS_SCOPE (mapReduce's): they parse, and reading them is 51144.
+    static constexpr VariableId kIsMapReduceId = -10;
+    static constexpr VariableId kJsScopeId = -11;
 
     /** Value of user variable `id` (missing if never set). */
     const Value& getValue(VariableId id) const {
@@ -185,6 +188,7 @@ public:
         sub->explain = explain;
         sub->maxMemoryBytes = maxMemoryBytes;
         sub->subPipelineDepth = subPipelineDepth;
+        sub->facetNesting = facetNesting;
         sub->_collator = _collator;
         return sub;
     }
@@ -209,6 +213,10 @@ public:
     bool explain = false;
     long long maxMemoryBytes = 100LL * 1024 * 1024;
     int subPipelineDepth = 0;  // 0 for a top-level pipeline
+    // While a $facet's sub-pipelines are parsed: "$facet" in its own sub-pipelines, the stage
+    // name ("$lookup", "$unionWith") in theirs; empty outside any $facet. Stages refused in a
+    // $facet throw 40600 with it (uassertNotInFacet).
+    std::string facetNesting;
 
 private:
     std::shared_ptr<const CollatorInterface> _collator;  // shared with sub-pipeline contexts

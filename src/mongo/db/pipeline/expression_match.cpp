@@ -43,6 +43,12 @@ StatusWith<std::unique_ptr<MatchExpression>> parseExpr(const BSONElement& e) {
         auto expCtx =
             tlsExpCtx ? tlsExpCtx : std::make_shared<ExpressionContext>(nullptr, NamespaceString());
         auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
+        // A truthy constant ({$expr: true}, {$expr: "foo"}) matches everything: upstream
+        // optimises it away, and explain shows no filter for it.
+        if (auto* c = dynamic_cast<const ExpressionConstant*>(expr.get());
+            c && c->getValue().coerceToBool())
+            return std::unique_ptr<MatchExpression>(
+                std::make_unique<ConstantMatchExpression>(true));
         BSONObjBuilder b;
         b.append(e);
         return std::unique_ptr<MatchExpression>(

@@ -26,6 +26,10 @@ std::unique_ptr<Pipeline> Pipeline::parse(const std::vector<BSONObj>& stages,
             p->_stages.push_back(std::move(st));
     }
     size_t i = 0, n = p->_stages.size();
+    // {aggregate: 1} needs a first stage that makes its own documents; said before the
+    // stages' positions are checked, as upstream does.
+    if (expCtx->subPipelineDepth == 0 && expCtx->ns.coll() == "$cmd.aggregate")
+        p->uassertCollectionless();
     for (const auto& st : p->_stages) {
         StageConstraints c = st->constraints();
         if (c.requiresLast)
@@ -40,6 +44,12 @@ std::unique_ptr<Pipeline> Pipeline::parse(const std::vector<BSONObj>& stages,
                     i == 0);
         ++i;
     }
+    // At the top level $documents makes the documents of {aggregate: 1}: it has no place in
+    // an aggregate over a collection.
+    uassert(ErrorCodes::InvalidNamespace, "$documents can only be run with {aggregate: 1}",
+            n == 0 || expCtx->subPipelineDepth > 0 ||
+                std::string_view(p->_stages.front()->getSourceName()) != "$documents" ||
+                expCtx->ns.coll() == "$cmd.aggregate");
     return p;
 }
 
@@ -116,6 +126,14 @@ void Pipeline::attachSource(StagePtr source) {
 
 bool Pipeline::isCollectionless() const {
     return !_stages.empty() && !_stages.front()->constraints().needsInput;
+}
+
+void Pipeline::uassertCollectionless() const {
+    uassert(ErrorCodes::InvalidNamespace,
+            "{aggregate: 1} is not valid for '" +
+                std::string(_stages.empty() ? "" : _stages.front()->getSourceName()) +
+                "'; a collection is required.",
+            isCollectionless());
 }
 
 namespace {

@@ -47,6 +47,8 @@ public:
 
     /** True when the first stage produces its own input ($documents...). */
     bool isCollectionless() const;
+    /** Throws InvalidNamespace ("{aggregate: 1} is not valid for ...") unless collectionless. */
+    void uassertCollectionless() const;
 
     std::optional<BSONObj> getNext();
 

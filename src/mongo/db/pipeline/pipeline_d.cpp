@@ -247,15 +247,8 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     defineLetVariables(expCtx.get(), opts.letVars);
 
     out.pipeline = Pipeline::parse(all, expCtx);
-    if (opts.collectionless) {
-        uassert(ErrorCodes::InvalidNamespace,
-                "{aggregate: 1} is not valid for '" +
-                    std::string(out.pipeline->stages().empty()
-                                    ? ""
-                                    : out.pipeline->stages().front()->getSourceName()) +
-                    "'; a collection is required.",
-                out.pipeline->isCollectionless());
-    }
+    if (opts.collectionless)
+        out.pipeline->uassertCollectionless();
     out.pipeline->optimize();
     if (out.pipeline->isCollectionless())
         return out;

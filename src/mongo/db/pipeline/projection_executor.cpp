@@ -205,15 +205,8 @@ struct ProjectParseState {
     std::vector<Entry> entries;
 };
 
-// A computed field's expression. An unknown operator naming the whole value ({a: {$nope: 1}})
-// is upstream's projection error 31325; inside an expression it stays 168.
 ExprPtr parseProjectedExpression(ProjectParseState* st, const BSONElement& e) {
-    if (e.type() == BSONType::kObject && e.Obj().nFields() == 1) {
-        StringData op = e.Obj().firstElementFieldNameStringData();
-        uassert(31325, "Unknown expression " + std::string(op),
-                !op.starts_with("$") || Expression::isRegistered(op));
-    }
-    return Expression::parseOperand(st->expCtx, e, st->vps);
+    return Expression::parseProjectedOperand(st->expCtx, e, st->vps);
 }
 
 void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::string& prefix) {

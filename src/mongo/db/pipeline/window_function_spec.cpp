@@ -71,11 +71,12 @@ WindowSpec parseWindow(const BSONElement& e) {
     return w;
 }
 
-std::optional<TimeUnit> parseUnitArg(const BSONElement& e) {
+/** `tooLongCode`: for a unit without a fixed length (month, quarter, year). */
+std::optional<TimeUnit> parseUnitArg(const BSONElement& e, int tooLongCode) {
     TimeUnit u;
     uassert(5490704, "unit must be a string naming a time unit",
             e.type() == BSONType::kString && parseTimeUnit(e.valueStringData(), &u));
-    uassert(5490700, "unit must be at most 'week'", unitMillis(u) > 0);
+    uassert(tooLongCode, "unit must be at most 'week'", unitMillis(u) > 0);
     return u;
 }
 
@@ -89,10 +90,10 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
             "$setWindowFields 'output' field '" + std::string(e.fieldNameStringData()) +
                 "' must be an object",
             e.type() == BSONType::kObject);
-    BSONElement fn;
+    BSONElement fn, window;
     for (auto f : e.Obj()) {
         if (f.fieldNameStringData() == "window") {
-            out.window = parseWindow(f);
+            window = f;
             continue;
         }
         uassert(ErrorCodes::FailedToParse,
@@ -103,6 +104,14 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
     }
     uassert(ErrorCodes::FailedToParse, "Expected a $-prefixed window function", !fn.eoo());
     out.opName = std::string(fn.fieldNameStringData());
+    if (!window.eoo()) {
+        // A function that takes no window refuses one before its form is checked.
+        const std::string& op = out.opName;
+        uassert(5371601, op + " does not accept a 'window' field",
+                op != "$rank" && op != "$denseRank" && op != "$documentNumber" && op != "$shift" &&
+                    op != "$expMovingAvg" && op != "$locf" && op != "$linearFill");
+        out.window = parseWindow(window);
+    }
     auto vps = expCtx->makeParseState();
     auto noWindow = [&] {
         uassert(5371601, out.opName + " does not accept a 'window' field", !out.window.present);
@@ -130,10 +139,11 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
                 out.shiftBy = f.numberLong();
                 haveBy = true;
             } else if (n == "default") {
-                out.second = Expression::parseOperand(expCtx, f, vps);
+                // Any expression over constants ({$add: [1, 1]}), evaluated here.
+                auto v = Expression::evaluateConstantOperand(expCtx, f, vps);
                 uassert(ErrorCodes::FailedToParse,
-                        "'$shift:default' expression must yield a constant value.",
-                        out.second->isConstant());
+                        "'$shift:default' expression must yield a constant value.", v);
+                out.second = std::make_unique<ExpressionConstant>(*v);
             } else {
                 uasserted(ErrorCodes::FailedToParse,
                           "Unknown argument in $shift: " + std::string(n));
@@ -150,7 +160,7 @@ OutputField parseOutput(ExpressionContext* expCtx, const BSONElement& e) {
             if (n == "input")
                 out.input = Expression::parseOperand(expCtx, f, vps);
             else if (n == "unit")
-                out.unit = parseUnitArg(f);
+                out.unit = parseUnitArg(f, op == "$derivative" ? 5490710 : 5490700);
             else
                 uasserted(ErrorCodes::FailedToParse,
                           op + " got unexpected argument: " + std::string(n));

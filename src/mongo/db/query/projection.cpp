@@ -145,12 +145,17 @@ private:
                 applyPositional(e, out);
                 return;
             case Kind::kSlice:
-                if (e.type() == BSONType::kArray)
+                // $slice goes one array level deep: within an array of arrays it is left alone.
+                if (e.type() == BSONType::kArray && _nestedArrayDepth == 0)
                     appendSliced(out, name, e, c);
                 else
                     out->append(e);
                 return;
             case Kind::kInterior:
+                if (e.type() == BSONType::kArray && !_positionalDone && hasPositional(c)) {
+                    applyPositionalAt(e, c, out);
+                    return;
+                }
                 if (e.type() == BSONType::kObject) {
                     BSONObjBuilder sub(out->subobjStart(name));
                     applyObject(e.Obj(), c, &sub, false, false);
@@ -185,19 +190,57 @@ private:
         }
     }
 
+    static bool hasPositional(const Node& n) {
+        for (const auto& [name, c] : n.children)
+            if (c->kind == Kind::kPositional || (c->kind == Kind::kInterior && hasPositional(*c)))
+                return true;
+        return false;
+    }
+
+    /**
+     * The array element at the position the query matched: eoo when the query recorded none
+     * (status 51246) or the array is shorter (51247).
+     */
+    BSONElement matchedElement(const BSONElement& arr) {
+        if (!_details || !_details->hasElemMatchKey()) {
+            status = err(51246,
+                         "positional operator '.$' couldn't find a matching element in the array");
+            return BSONElement();
+        }
+        BSONElement el = arr.Obj().getField(_details->elemMatchKey());
+        if (el.eoo())  // the position the query matched is past this (parallel) array's end
+            status = err(51247, "positional operator element mismatch");
+        return el;
+    }
+
+    /**
+     * "a.b.$" applies to the first array on the path (here `arr`, interior node `node`): its
+     * matched element alone is kept, and the rest of the path is included from it.
+     */
+    void applyPositionalAt(const BSONElement& arr, const Node& node, BSONObjBuilder* out) {
+        BSONElement el = matchedElement(arr);
+        if (el.eoo())
+            return;
+        BSONArrayBuilder sub(out->subarrayStart(arr.fieldNameStringData()));
+        _positionalDone = true;
+        if (el.type() == BSONType::kObject) {
+            BSONObjBuilder o(sub.subobjStart());
+            applyObject(el.Obj(), node, &o, false, false);
+        } else if (el.type() == BSONType::kArray) {
+            BSONArrayBuilder a(sub.subarrayStart());
+            applyArray(el.Obj(), node, &a);
+        }
+        _positionalDone = false;
+    }
+
     void applyPositional(const BSONElement& e, BSONObjBuilder* out) {
-        if (e.type() != BSONType::kArray) {
+        if (e.type() != BSONType::kArray || _positionalDone) {
             out->append(e);
             return;
         }
-        BSONElement el;
-        if (_details && _details->hasElemMatchKey())
-            el = e.Obj().getField(_details->elemMatchKey());
-        if (el.eoo()) {
-            status = err(51246,
-                         "positional operator '.$' couldn't find a matching element in the array");
+        BSONElement el = matchedElement(e);
+        if (el.eoo())
             return;
-        }
         BSONArrayBuilder arr(out->subarrayStart(e.fieldNameStringData()));
         arr.append(el);
     }
@@ -234,15 +277,23 @@ private:
                 applyObject(el.Obj(), node, &sub, false, false);
             } else if (el.type() == BSONType::kArray) {
                 BSONArrayBuilder sub(out->subarrayStart());
+                ++_nestedArrayDepth;
                 applyArray(el.Obj(), node, &sub);
+                --_nestedArrayDepth;
             } else if (_type == Projection::Type::kExclusion) {
                 out->append(el);
+            } else if (hasComputed(node)) {
+                // As a scalar on the path outside arrays: replaced by the computed fields.
+                BSONObjBuilder sub(out->subobjStart());
+                appendComputedOnly(*rootDoc, node, &sub);
             }
         }
     }
 
     Projection::Type _type;
     const MatchDetails* _details;
+    int _nestedArrayDepth = 0;     // arrays within arrays being walked (see kSlice)
+    bool _positionalDone = false;  // inside the element a positional projection kept
 };
 
 }  // namespace
@@ -299,9 +350,14 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
     if (path.size() >= 2 && path.compare(path.size() - 2, 2, ".$") == 0) {
         if (!st->positional.empty())
             return err(31276, "Cannot specify more than one positional projection per query.");
+        if (!e.isNumber() && !e.isBoolean())
+            return err(31271,
+                       "positional projection cannot be used with an expression or sub object");
         if (!e.trueValue())
             return err(31395, "positional projection cannot be used with exclusion");
         std::string base = path.substr(0, path.size() - 2);
+        if (base.empty())
+            return err(5392900, "Expected a non-empty path before the positional operator");
         st->positional = base;
         Status s = setType(st, Projection::Type::kInclusion, path);
         if (!s.isOK())
@@ -390,6 +446,8 @@ StatusWith<Projection> Projection::parse(const BSONObj& spec,
         if (!s.isOK())
             return s;
     }
+    if (!st.positional.empty() && !st.elemMatches.empty())
+        return err(31255, "Cannot specify positional operator and $elemMatch.");
     if (st.type)
         p._type = *st.type;
     else if (!st.elemMatches.empty())

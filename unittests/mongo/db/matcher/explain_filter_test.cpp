@@ -35,6 +35,13 @@ TEST(ExplainFilter, NestedAndOrAreFlattened) {
             R"({"$and": [{"a": {"$eq": 1}}, {"$or": [{"b": {"$eq": 1}}, {"c": {"$eq": 1}}]}]})"));
 }
 
+TEST(ExplainFilter, AlwaysTrueIsNoFilter) {
+    EXPECT_EQ(explained(R"({"$alwaysTrue": 1})"), expected("{}"));
+    EXPECT_EQ(explained(R"({"$and": [{"$alwaysTrue": 1}, {"a": 1}]})"),
+              expected(R"({"a": {"$eq": 1}})"));
+    EXPECT_EQ(explained(R"({"$and": [{"$alwaysTrue": 1}, {"$alwaysTrue": 1}]})"), expected("{}"));
+}
+
 TEST(ExplainFilter, NorKeepsItsShape) {
     EXPECT_EQ(normalizeFilterForExplain(fromjson(R"({"$nor": [{"a": 1}]})")).jsonString(),
               expected(R"({"$nor": [{"a": 1}]})"));

@@ -261,6 +261,14 @@ TEST(MatchExpression, PositionalDetailsRecordFirstArrayIndex) {
     EXPECT_EQ(d3.elemMatchKey(), "1");
 }
 
+TEST(MatchExpression, DBRefFieldsArePaths) {
+    const char* doc = R"({"x": [{"$ref": "c", "$id": 1}, {"$ref": "d", "$id": 2}]})";
+    EXPECT_TRUE(matches(R"({"x": {"$elemMatch": {"$id": 2}}})", doc));
+    EXPECT_TRUE(matches(R"({"x": {"$elemMatch": {"$ref": "d", "$id": 2}}})", doc));
+    EXPECT_FALSE(matches(R"({"x": {"$elemMatch": {"$ref": "c", "$id": 2}}})", doc));
+    EXPECT_TRUE(matches(R"({"$id": 1})", R"({"$ref": "c", "$id": 1})"));
+}
+
 TEST(MatchExpression, UndefinedOperandIsRejected) {
     EXPECT_EQ(parseCode(R"({"a": {"$undefined": true}})"), ErrorCodes::BadValue);
     EXPECT_EQ(parseCode(R"({"a": {"$in": [{"$undefined": true}]}})"), ErrorCodes::BadValue);

@@ -74,6 +74,19 @@ TEST(Projection, SliceForms) {
     EXPECT_EQ(parseCode(R"({"a": {"$slice": [1, 0]}})"), 28724);
 }
 
+TEST(Projection, SliceGoesOneArrayLevelDeep) {
+    EXPECT_EQ(project(R"({"a.b": {"$slice": [1, 1]}})", R"({"a": [{"b": [1, 2, 3]}]})"),
+              "{ a: [ { b: [ 2 ] } ] }");
+    EXPECT_EQ(project(R"({"a.b": {"$slice": [1, 1]}})",
+                      R"({"a": [[{"b": [1, 2, 3]}], {"b": [1, 2, 3]}, 1]})"),
+              "{ a: [ [ { b: [ 1, 2, 3 ] } ], { b: [ 2 ] }, 1 ] }");
+}
+
+TEST(Projection, ComputedFieldReplacesArrayScalars) {
+    EXPECT_EQ(project(R"({"a.b": "v"})", R"({"a": [1, {"b": 2}, [3]]})"),
+              "{ a: [ { b: \"v\" }, { b: \"v\" }, [ { b: \"v\" } ] ] }");
+}
+
 TEST(Projection, ElemMatchReturnsFirstMatchingElement) {
     const char* doc = R"({"_id": 1, "a": [{"x": 1}, {"x": 2}, {"x": 2, "y": 1}], "b": 3})";
     EXPECT_EQ(project(R"({"a": {"$elemMatch": {"x": 2}}})", doc), "{ _id: 1, a: [ { x: 2 } ] }");
@@ -96,6 +109,50 @@ TEST(Projection, PositionalUsesMatchDetails) {
     MatchDetails none;
     EXPECT_EQ(proj.getValue().apply(doc, &none).getStatus().code(), 51246);
     EXPECT_EQ(parseCode(R"({"a.$": 1, "b.$": 1})"), 31276);
+}
+
+/** Projects `doc` with `spec` using the array position `filter` matches; "" on error. */
+std::string projectMatched(StringData filter, StringData spec, StringData doc, int* code) {
+    auto m = parseMatchExpression(fromjson(filter));
+    EXPECT_TRUE(m.isOK());
+    BSONObj d = fromjson(doc);
+    MatchDetails details;
+    details.requestElemMatchKey();
+    m.getValue()->matchesBSON(d, &details);
+    auto proj = Projection::parse(fromjson(spec));
+    EXPECT_TRUE(proj.isOK()) << proj.getStatus();
+    auto out = proj.getValue().apply(d, &details);
+    *code = out.isOK() ? 0 : static_cast<int>(out.getStatus().code());
+    return out.isOK() ? out.getValue().toString() : "";
+}
+
+TEST(Projection, PositionalAppliesToTheFirstArrayOnThePath) {
+    int code = 0;
+    EXPECT_EQ(projectMatched(R"({"a.b.c": 5})", R"({"a.b.c.$": 1, "_id": 0})",
+                             R"({"a": [{"b": {"c": [1, 2]}}, {"b": {"c": [4, 5]}}]})", &code),
+              "{ a: [ { b: { c: [ 4, 5 ] } } ] }");
+    EXPECT_EQ(projectMatched(R"({"x": 1})", R"({"a.b.c.$": 1, "_id": 0})",
+                             R"({"x": [1], "a": [{"b": [[[{"c": 1, "d": 2}]]]}]})", &code),
+              "{ a: [ { b: [ [ [ { c: 1 } ] ] ] } ] }");
+    // A parallel array shorter than the matched position.
+    projectMatched(R"({"a": 3})", R"({"b.$": 1})", R"({"a": [1, 2, 3], "b": [1]})", &code);
+    EXPECT_EQ(code, 51247);
+}
+
+TEST(Projection, OrOverDifferentPathsRecordsNoPosition) {
+    int code = 0;
+    EXPECT_EQ(projectMatched(R"({"$or": [{"a": 2}, {"a": 3}]})", R"({"b.$": 1, "_id": 0})",
+                             R"({"a": [1, 2, 3], "b": [4, 5, 6]})", &code),
+              "{ b: [ 5 ] }");
+    projectMatched(R"({"$or": [{"a": 1}, {"b": 5}]})", R"({"a.$": 1})",
+                   R"({"a": [1, 2, 3], "b": [4, 5, 6]})", &code);
+    EXPECT_EQ(code, 51246);
+}
+
+TEST(Projection, PositionalSpecErrors) {
+    EXPECT_EQ(parseCode(R"({"x.$": {"$slice": 1}})"), 31271);
+    EXPECT_EQ(parseCode(R"({"x.$": 1, "a": {"$elemMatch": {"b": 1}}})"), 31255);
+    EXPECT_EQ(parseCode(R"({".$": 1})"), 5392900);
 }
 
 TEST(Projection, LiteralAndFieldPathValuesAreComputed) {

@@ -42,10 +42,17 @@ TEST(DocumentSourceCurrentOp, SpecErrorsHaveUpstreamCodes) {
 
 TEST(DocumentSourceCurrentOp, MustBeTheFirstStage) {
     try {
-        parse({BSON("$match" << BSONObj()), BSON("$currentOp" << BSONObj())});
+        parse({BSON("$currentOp" << BSONObj()), BSON("$currentOp" << BSONObj())});
         FAIL() << "expected 40602";
     } catch (const DBException& e) {
         EXPECT_EQ(40602, e.code());
+    }
+    // {aggregate: 1} checks its first stage first: $match needs a collection.
+    try {
+        parse({BSON("$match" << BSONObj()), BSON("$currentOp" << BSONObj())});
+        FAIL() << "expected InvalidNamespace";
+    } catch (const DBException& e) {
+        EXPECT_EQ(ErrorCodes::InvalidNamespace, e.code());
     }
 }
 

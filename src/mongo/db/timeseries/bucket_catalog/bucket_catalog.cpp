@@ -138,7 +138,9 @@ void removeBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& b
         stripe.openBucketsByKey.erase(it);
     if (mode == RemovalMode::kArchive && bucket.existsOnDisk) {
         auto& byTime = stripe.archived[{bucket.key.collectionUUID, bucket.key.hash}];
-        if (byTime.emplace(bucket.minTime, ArchivedBucket{bucket.bucketId.oid, bucket.minTime})
+        if (byTime
+                .emplace(bucket.minTime,
+                         ArchivedBucket{bucket.bucketId.oid, bucket.minTime, bucket.disordered})
                 .second) {
             ++stripe.numArchived;
             adjustMemory(catalog, kArchivedBucketMemory);
@@ -235,7 +237,8 @@ using RolledOut = RolledOutBucket;
  * one bucket takes them all instead of one new bucket per step back.
  */
 Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll,
-                      const BucketKey& key, Date_t time, const RolledOut& rolledOut) {
+                      const BucketKey& key, Date_t time, const RolledOut& rolledOut,
+                      bool* disordered) {
     const Date_t rounded = roundTimestampToGranularity(time, coll.options);
     const std::chrono::milliseconds span(getMaxSpanSeconds(coll.options) * 1000LL);
     // Rolling forward out of a bucket of a series whose measurements arrive out of order
@@ -249,11 +252,13 @@ Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll
                         roundTimestampToGranularity(rolledOut.minTime + span, coll.options));
     std::optional<Date_t> prev, next;
     bool prevCommitting = false;
-    auto consider = [&](Date_t minTime, bool committing) {
+    bool prevDisordered = false;
+    auto consider = [&](Date_t minTime, bool committing, bool isDisordered) {
         if (minTime <= time) {
             if (!prev || minTime > *prev) {
                 prev = minTime;
                 prevCommitting = committing;
+                prevDisordered = isDisordered;
             }
         } else if (!next || minTime < *next) {
             next = minTime;
@@ -261,16 +266,19 @@ Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll
     };
     if (auto it = stripe.archived.find({key.collectionUUID, key.hash}); it != stripe.archived.end())
         for (const auto& [minTime, archived] : it->second)
-            consider(minTime, false);
+            consider(minTime, false, archived.disordered);
     auto [from, to] = stripe.rolledOverByKey.equal_range(key);
     for (auto it = from; it != to; ++it)
-        consider(it->second->minTime, true);
+        consider(it->second->minTime, true, it->second->disordered);
+    *disordered = prevDisordered;
     if (!next) {
         // Time forward while the earlier bucket's commit still runs: another writer is
         // inserting this series at the same moment, and its measurements may be older than
         // this one. The bucket then continues the earlier bucket's spans (rounded down),
-        // so that those measurements find it instead of opening a bucket per writer.
-        if (prev && prevCommitting && *prev + span <= time) {
+        // so that those measurements find it instead of opening a bucket per writer. So
+        // also after a bucket of a disordered series (archived meanwhile, e.g. by a late
+        // measurement of the span before).
+        if (prev && (prevCommitting || prevDisordered) && *prev + span <= time) {
             const auto spans = (time - *prev).count() / span.count();
             Date_t start = *prev + std::chrono::milliseconds(spans * span.count());
             return std::min(rounded, roundTimestampToGranularity(start, coll.options));
@@ -289,7 +297,8 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
                                    const CollectionInfo& coll, const BucketKey& key, Date_t time,
                                    const ExecutionStatsController& stats,
                                    const BucketLimits& limits, const RolledOut& rolledOut) {
-    const Date_t start = newBucketStart(stripe, lk, coll, key, time, rolledOut);
+    bool prevDisordered = false;
+    const Date_t start = newBucketStart(stripe, lk, coll, key, time, rolledOut, &prevDisordered);
     const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
     for (int attempt = 0;; ++attempt) {
         OID oid = generateBucketOID(start);
@@ -299,7 +308,8 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
             bucket->size = key.metadata.objsize();
             // Opened for a measurement earlier than its series' open bucket, or after one
             // whose series was out of order: see Bucket::disordered.
-            bucket->disordered = rolledOut.valid && (rolledOut.disordered || !rolledOut.forward);
+            bucket->disordered =
+                prevDisordered || (rolledOut.valid && (rolledOut.disordered || !rolledOut.forward));
             auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
             expireIdleBuckets(catalog, stripe, lk, stats, limits);
             return installed;

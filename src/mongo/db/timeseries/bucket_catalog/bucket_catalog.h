@@ -64,6 +64,7 @@ struct CollectionInfo {
 struct ArchivedBucket {
     OID oid;
     Date_t minTime;
+    bool disordered = false;  // Bucket::disordered when it was archived
 };
 
 struct Stripe {

@@ -93,6 +93,12 @@ struct BlockState {
 
 enum class Conv { kRaw, kInt32, kBool };
 
+/** The value of an integer-like column of type `t` whose running base is `base`. */
+inline int64_t intValue(BSONType t, int64_t base) {
+    return t == BSONType::kNumberInt ? int64_t(int32_t(uint32_t(uint64_t(base))))
+                                     : (t == BSONType::kBool ? int64_t(base != 0) : base);
+}
+
 /** True when some slot of the run is not missing. */
 inline bool presentIn(const uint64_t* slots, size_t count) {
     for (size_t i = 0; i < count; ++i)
@@ -271,9 +277,7 @@ bool applyZeroRun(BlockState& st, size_t count) {
             break;
         }
         default: {
-            const int64_t v = st.type == BSONType::kNumberInt
-                                  ? int64_t(int32_t(uint32_t(uint64_t(st.base))))
-                                  : (st.type == BSONType::kBool ? int64_t(st.base != 0) : st.base);
+            const int64_t v = intValue(st.type, st.base);
             std::fill(st.out->ints.data() + n0, st.out->ints.data() + n0 + count, v);
             break;
         }
@@ -368,7 +372,7 @@ Status BSONColumn::decodeScalars(ScalarColumn* out) const {
                 if (!isSmallInteger(out->doubles[st.n]))
                     st.smallIntegers = false;
             } else
-                out->ints[st.n] = t == BSONType::kBool ? int64_t(st.base != 0) : st.base;
+                out->ints[st.n] = intValue(t, st.base);
             ++st.n;
             pos += n;
             continue;

@@ -13,6 +13,13 @@ WiredTigerRecoveryUnit* wtRU(RecoveryUnit* ru) {
     return WiredTigerRecoveryUnit::get(ru);
 }
 
+/** Sets `*a` to `v` unless it already holds more. */
+void raiseTo(std::atomic<std::int64_t>* a, std::int64_t v) {
+    std::int64_t cur = a->load();
+    while (cur < v && !a->compare_exchange_weak(cur, v)) {
+    }
+}
+
 void throwIfError(int rc, WT_CURSOR* c, StringData what) {
     if (rc == 0)
         return;
@@ -229,11 +236,7 @@ StatusWith<RecordId> WiredTigerRecordStore::insertRecord(RecoveryUnit* ru, const
 Status WiredTigerRecordStore::insertRecordWithId(RecoveryUnit* ru, RecordId id, const char* data,
                                                  int len) {
     invariant(id.isValid());
-    // Keep later generated ids above this one.
-    std::int64_t want = id.getLong() + 1;
-    std::int64_t cur = _counters->nextId.load();
-    while (cur < want && !_counters->nextId.compare_exchange_weak(cur, want)) {
-    }
+    raiseTo(&_counters->nextId, id.getLong() + 1);  // later generated ids stay above this one
     return _insert(ru, id, data, len, false);
 }
 
@@ -259,10 +262,7 @@ StatusWith<RecordId> WiredTigerRecordStore::insertRecordForTime(RecoveryUnit* ru
         if (n == 0)
             n = _counters->timeSeq.fetch_add(1) & kTimeSeqMask;
         RecordId id(prefix | n);
-        std::int64_t want = id.getLong() + 1, cur = _counters->nextId.load();
-        while (cur < want && !_counters->nextId.compare_exchange_weak(cur, want)) {
-        }
-        Status s = _insert(ru, id, data, len, false);
+        Status s = insertRecordWithId(ru, id, data, len);
         if (s.isOK())
             return id;
         if (s.code() != ErrorCodes::DuplicateKey)
@@ -283,10 +283,7 @@ StatusWith<RecordId> WiredTigerRecordStore::insertRecordForTime(RecoveryUnit* ru
         if ((last >> kTimeShift) == std::int64_t(seconds)) {
             if ((last & kTimeSeqMask) == kTimeSeqMask)
                 break;  // this second is full
-            std::int64_t next = (last & kTimeSeqMask) + 1;
-            std::int64_t seq = _counters->timeSeq.load();
-            while (seq < next && !_counters->timeSeq.compare_exchange_weak(seq, next)) {
-            }
+            raiseTo(&_counters->timeSeq, (last & kTimeSeqMask) + 1);
         }
     }
     return Status(ErrorCodes::DuplicateKey,

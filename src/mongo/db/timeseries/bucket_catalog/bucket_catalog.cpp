@@ -422,9 +422,14 @@ bool reopenFromMemory(Stripe& stripe, WithLock lk, const CollectionInfo& coll, c
  * (concurrent writers); reopening it when the earlier bucket's span ends would carry that
  * offset into every later bucket of the series.
  */
+/** True when a bucket starting at `start` starts inside the span of one starting at `other`. */
+bool startsInside(Date_t start, Date_t other, long long spanMs) {
+    return other < start && (start - other).count() < spanMs;
+}
+
 bool startsInsideEarlierBucket(const Stripe& stripe, WithLock, const BucketKey& key, Date_t start,
                                long long spanMs, const RolledOut& rolledOut) {
-    auto inside = [&](Date_t other) { return other < start && (start - other).count() < spanMs; };
+    auto inside = [&](Date_t other) { return startsInside(start, other, spanMs); };
     if (rolledOut.valid && inside(rolledOut.minTime))
         return true;
     if (auto it = stripe.archived.find({key.collectionUUID, key.hash}); it != stripe.archived.end())
@@ -663,8 +668,9 @@ StatusWith<InsertResult> insertWithReopeningContext(BucketCatalog& catalog,
     RolledOut rolledOut = request ? request->rolledOut : RolledOut{};
     // A bucket the query found that starts inside the span of the bucket just rolled over
     // (findReopeningCandidate's rule for the archived ones).
-    if (reopened && rolledOut.valid && rolledOut.minTime < reopened->minTime &&
-        (reopened->minTime - rolledOut.minTime).count() < getMaxSpanSeconds(coll.options) * 1000LL)
+    if (reopened && rolledOut.valid &&
+        startsInside(reopened->minTime, rolledOut.minTime,
+                     getMaxSpanSeconds(coll.options) * 1000LL))
         reopened.reset();
     if (reopened) {
         if (stripe.openBucketsById.count(reopened->bucketId)) {

@@ -138,7 +138,12 @@ def random_doc(rnd, _id):
 
 
 def random_update(rnd):
-    k = rnd.randrange(9)
+    k = rnd.randrange(11)
+    if k == 9:  # pipeline-style updates log $v: 2 deltas too
+        return [{"$set": {"n": {"$add": [{"$ifNull": ["$n", 0]}, rnd.randrange(1, 5)]},
+                          "sub.px": random_value(rnd)}}]
+    if k == 10:
+        return [{"$unset": ["pad", "sub.deep.a"]}, {"$set": {"pv": {"$concat": ["p", {"$toString": "$n"}]}}}]
     if k == 0:
         return {"$set": {"sub.x": rnd.randrange(1000), "sub.deep.b": random_value(rnd)}}
     if k == 1:

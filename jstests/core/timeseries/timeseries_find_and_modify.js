@@ -1,6 +1,7 @@
 /**
  * findAndModify on a time-series view: remove and update one measurement (pre/post image,
- * projection), upsert, sort rejected with InvalidOptions, pipeline updates rejected.
+ * projection), upsert, a pipeline update, sort and update stages other than $set-like ones
+ * rejected with InvalidOptions.
  */
 const coll = db[jsTestName()];
 const t0 = ISODate("2024-03-01T00:00:00Z").getTime();
@@ -49,15 +50,25 @@ function famUpsert() {
     assert.eq(1, coll.countDocuments({_id: "x", m: 5}));
 }
 
+function famPipelineUpdate() {
+    setUp();
+    const res = assert.commandWorked(db.runCommand({findAndModify: coll.getName(), query: {v: 3},
+                                                    update: [{$set: {w: {$multiply: ["$v", "$$k"]}}}],
+                                                    let: {k: 10}, new: true}));
+    assert.eq(30, res.value.w);
+    assert.eq(3, res.value.v);
+    assert.eq(1, coll.countDocuments({w: 30, _id: 3}));
+}
+
 function famErrors() {
     setUp();
     assert.commandFailedWithCode(db.runCommand({findAndModify: coll.getName(), query: {}, sort: {v: 1}, remove: true}),
                                  ErrorCodes.InvalidOptions);
-    assert.commandFailedWithCode(db.runCommand({findAndModify: coll.getName(), query: {}, update: [{$set: {v: 1}}]}),
+    assert.commandFailedWithCode(db.runCommand({findAndModify: coll.getName(), query: {}, update: [{$sort: {v: 1}}]}),
                                  ErrorCodes.InvalidOptions);
     assert.commandFailedWithCode(db.runCommand({findAndModify: coll.getName(), query: {v: 1}, update: {$unset: {t: 1}}}),
                                  ErrorCodes.BadValue);
     assert.eq(6, coll.countDocuments({}));
 }
 
-runScenarios(famRemove, famUpdate, famUpsert, famErrors);
+runScenarios(famRemove, famUpdate, famUpsert, famPipelineUpdate, famErrors);

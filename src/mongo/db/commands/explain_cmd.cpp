@@ -16,6 +16,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/pipeline_d.h"
+#include "mongo/db/pipeline/update_pipeline.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
@@ -343,10 +344,6 @@ public:
                     cmd.getUpdates().size() == 1);
             const auto& u = cmd.getUpdates()[0];
             if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
-                uassert(ErrorCodes::InvalidOptions,
-                        "Cannot perform an update on a time-series collection using a pipeline "
-                        "update",
-                        std::holds_alternative<BSONObj>(u.getU()));
                 TimeseriesWriteExplain w;
                 w.query = u.getQ();
                 w.hint = timeseries::hintToBSON(u.getHint());
@@ -354,9 +351,10 @@ public:
                 w.multi = u.getMulti();
                 w.upsert = u.getUpsert();
                 w.collation = u.getCollation();
-                w.driver.emplace(uassertStatusOK(
-                    UpdateDriver::parse(std::get<BSONObj>(u.getU()),
-                                        u.getArrayFilters().value_or(std::vector<BSONObj>()))));
+                auto collator = resolveCollator(opCtx, nss, u.getCollation());
+                w.driver.emplace(parseUpdateOpEntry(
+                    u,
+                    {opCtx, nss, cmd.getLet().value_or(BSONObj()), std::nullopt, collator.get()}));
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }

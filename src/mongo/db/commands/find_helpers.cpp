@@ -54,17 +54,20 @@ std::shared_ptr<ExpressionContext> makeExpressionContext(const FindExpressionCon
     auto expCtx = std::make_shared<ExpressionContext>(ctx.opCtx, ctx.nss);
     if (ctx.collator)
         expCtx->setCollator(ctx.collator->clone());
-    for (auto e : ctx.letVars) {
-        validateVariableName(e.fieldNameStringData());
-        auto expr = Expression::parseOperand(expCtx.get(), e, expCtx->makeParseState());
-        Value v = expr->evaluate(BSONObj(), &expCtx->variables).getOwned();
-        VariableId id = expCtx->topScope().defineVariable(e.fieldNameStringData());
-        expCtx->variables.setValue(id, v);
-    }
+    defineLetVariables(expCtx.get(), ctx.letVars);
     return expCtx;
 }
 
 }  // namespace
+
+LetVariablesScope::LetVariablesScope(OperationContext* opCtx, const NamespaceString& nss,
+                                     const BSONObj& letVars) {
+    if (!letVars.isEmpty())
+        _guard = std::make_unique<ExprParseContextGuard>(
+            makeExpressionContext(FindExpressionContext{opCtx, nss, letVars, nullptr}));
+}
+
+LetVariablesScope::~LetVariablesScope() = default;
 
 Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx) {
     std::shared_ptr<ExpressionContext> expCtx;  // made on the first computed field
@@ -129,6 +132,7 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
     params.collator = collator.get();
     params.filter = filter.getOwned();
     if (!filter.isEmpty()) {
+        LetVariablesScope letScope(exprCtx.opCtx, exprCtx.nss, exprCtx.letVars);
         auto m = uassertStatusOK(parseMatchExpression(params.filter));
         m->setCollator(collator.get());
         params.matcher = withCollator(std::move(m), collator);

@@ -3,6 +3,7 @@
 // the parse errors of each part.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -17,6 +18,7 @@
 namespace mongo {
 
 class CollatorInterface;
+class ExprParseContextGuard;
 class OperationContext;
 
 using HintArg = std::optional<std::variant<std::string, BSONObj>>;
@@ -31,6 +33,22 @@ struct FindExpressionContext {
     BSONObj letVars;  // the command's `let`: name -> expression, evaluated once
     /** The collation in force (null: simple); see resolveCollator(). */
     std::shared_ptr<const CollatorInterface> collator;
+};
+
+/**
+ * While alive, $expr parsed on this thread (filters, upsert seeds, time-series query splits)
+ * reads the command's `let` variables, evaluated once here; no effect when `letVars` is empty.
+ * Throws the variable name and expression errors (16866..., 17276).
+ */
+class LetVariablesScope {
+public:
+    LetVariablesScope(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& letVars);
+    ~LetVariablesScope();
+    LetVariablesScope(const LetVariablesScope&) = delete;
+    LetVariablesScope& operator=(const LetVariablesScope&) = delete;
+
+private:
+    std::unique_ptr<ExprParseContextGuard> _guard;
 };
 
 /**

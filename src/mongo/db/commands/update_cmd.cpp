@@ -8,6 +8,7 @@
 #include "mongo/db/commands/write_commands.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/update_pipeline.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/projection.h"
 #include "mongo/db/repl/transaction_table.h"
@@ -30,8 +31,7 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
     if (retryable.active())
         log.emplace(retryable, "update", 40638, ts.bucketsNss,
                     ts.buckets ? ts.buckets->uuid() : std::string());
-    auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd.getUpdates(), cmd.getOrdered(),
-                                                    log ? &*log : nullptr);
+    auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd, log ? &*log : nullptr);
     result.appendNumber("n", res.n);
     result.appendNumber("nModified", res.nModified);
     if (!res.upserted.empty()) {
@@ -69,6 +69,7 @@ public:
                     std::to_string(updates.size()) + " operations.",
                 !updates.empty() && updates.size() <= 100000);
         RetryableWrite retryable(opCtx, req, updates.size());
+        LetVariablesScope letScope(opCtx, nss, cmd.getLet().value_or(BSONObj()));
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
             runTimeseriesUpdate(opCtx, std::move(*ts), retryable, cmd, result);
             return;
@@ -105,12 +106,13 @@ public:
                     "Cannot use (or request) retryable writes with multi=true",
                     !retryable.active() || !stmt.getMulti());
             auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
-            UpdateDriver driver = parseUpdateArg(
-                stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()));
+            const BSONObj letVars = cmd.getLet().value_or(BSONObj());
+            UpdateDriver driver =
+                parseUpdateOpEntry(stmt, {opCtx, nss, letVars, std::nullopt, collator.get()});
             driver.setCollator(collator.get());
-            FindPlanParams params =
-                makeFindParams(stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(),
-                               stmt.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
+            FindPlanParams params = makeFindParams(
+                stmt.getQ(), stmt.getSort().value_or(BSONObj()), BSONObj(), stmt.getHint(),
+                FindExpressionContext{opCtx, nss, letVars, collator});
             std::optional<repl::RetryableWriteScope> scope;
             retryable.openScope(scope, i);
             UpdateOutcome o =
@@ -217,14 +219,15 @@ public:
                 "document",
                 !(remove && returnNew));
         auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
+        const BSONObj letVars = cmd.getLet().value_or(BSONObj());
+        LetVariablesScope letScope(opCtx, nss, letVars);
         FindPlanParams params =
             makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
-                           cmd.getHint(), FindExpressionContext{opCtx, nss, {}, collator});
+                           cmd.getHint(), FindExpressionContext{opCtx, nss, letVars, collator});
         std::optional<Projection> fields;
         if (cmd.getFields() && !cmd.getFields()->isEmpty())
-            fields = parseFindProjection(
-                *cmd.getFields(),
-                FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj()), collator});
+            fields = parseFindProjection(*cmd.getFields(),
+                                         FindExpressionContext{opCtx, nss, letVars, collator});
         auto project = [&](const BSONObj& doc) {
             if (!fields)
                 return doc;
@@ -280,8 +283,9 @@ public:
                 value = project(*deleted);
         } else {
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
-            UpdateDriver driver = parseUpdateArg(
-                *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()));
+            UpdateDriver driver = parseUpdateStatement(
+                *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
+                {opCtx, nss, letVars, std::nullopt, collator.get()});
             driver.setCollator(collator.get());
             UpdateOutcome o = performUpdate(opCtx, nss, params, driver, false, upsert);
             lastError.append("n", o.upsertedId ? 1LL : o.matched);

@@ -17,13 +17,6 @@
 
 namespace mongo {
 
-UpdateDriver parseUpdateArg(const UpdateArg& u, const std::vector<BSONObj>& arrayFilters) {
-    if (const BSONObj* obj = std::get_if<BSONObj>(&u))
-        return uassertStatusOK(UpdateDriver::parse(*obj, arrayFilters));
-    uasserted(ErrorCodes::NotImplemented,
-              "pipeline-style updates are not supported yet (issue #5)");
-}
-
 namespace {
 
 void checkIdUnchanged(const BSONObj& pre, const BSONObj& post) {

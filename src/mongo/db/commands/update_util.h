@@ -1,5 +1,6 @@
 // The update path shared by the update and findAndModify commands: applying an
-// UpdateDriver to the documents a query selects (one or all), and upserts.
+// UpdateDriver (pipeline/update_pipeline.h parses it) to the documents a query selects (one
+// or all), and upserts.
 #pragma once
 
 #include <memory>
@@ -16,12 +17,6 @@ namespace mongo {
 class Collection;
 class OperationContext;
 class UpdateDriver;
-
-/** The `u` argument: a modifier/replacement document or an aggregation pipeline. */
-using UpdateArg = std::variant<BSONObj, std::vector<BSONObj>>;
-
-/** Parses `u` with its array filters (BadValue/FailedToParse/NotImplemented as upstream). */
-UpdateDriver parseUpdateArg(const UpdateArg& u, const std::vector<BSONObj>& arrayFilters);
 
 struct UpdateOutcome {
     long long matched = 0;

@@ -371,6 +371,7 @@ public:
                     std::to_string(deletes.size()) + " operations.",
                 !deletes.empty() && deletes.size() <= 100000);
         RetryableWrite retryable(opCtx, req, deletes.size());
+        LetVariablesScope letScope(opCtx, nss, cmd.getLet().value_or(BSONObj()));
         if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
             runTimeseriesDelete(opCtx, std::move(*ts), retryable, cmd, result);
             return;

@@ -26,8 +26,6 @@
 
 namespace mongo {
 
-namespace {
-
 void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars) {
     for (auto e : letVars) {
         validateVariableName(e.fieldNameStringData());
@@ -37,6 +35,8 @@ void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars) {
         expCtx->variables.setValue(id, v);
     }
 }
+
+namespace {
 
 /**
  * The collator for a pipeline over `nss` (see preparePipeline). `viewCollation` is the

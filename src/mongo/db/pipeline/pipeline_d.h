@@ -39,6 +39,13 @@ struct AggregationRequestOptions {
     BSONObj hint;
 };
 
+/**
+ * Defines the variables of a `let` (name -> expression, each evaluated once, in order, so a
+ * later one may read an earlier one) in `expCtx`'s top scope. Throws the name errors of
+ * validateVariableName() and the expressions' parse and evaluation errors.
+ */
+void defineLetVariables(ExpressionContext* expCtx, const BSONObj& letVars);
+
 struct PreparedPipeline {
     NamespaceString requestedNss;  // as given (may be a view)
     NamespaceString executionNss;  // the collection actually read

@@ -2,6 +2,8 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/update_pipeline.h"
+#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
 #include "mongo/db/update/update_driver.h"
@@ -10,13 +12,19 @@
 namespace mongo::timeseries {
 namespace {
 
-UpdateDriver parseTimeseriesUpdate(const std::variant<BSONObj, std::vector<BSONObj>>& u,
-                                   const std::optional<std::vector<BSONObj>>& arrayFilters) {
-    uassert(ErrorCodes::InvalidOptions,
-            "Cannot perform an update on a time-series collection using a pipeline update",
-            std::holds_alternative<BSONObj>(u));
-    return uassertStatusOK(
-        UpdateDriver::parse(std::get<BSONObj>(u), arrayFilters.value_or(std::vector<BSONObj>())));
+/** The pipeline context of a statement on `ts`: its collation, else the collection's. */
+UpdatePipelineContext pipelineContext(OperationContext* opCtx, const TimeseriesCollection& ts,
+                                      const std::optional<BSONObj>& letVars,
+                                      const CollatorInterface* collator) {
+    return {opCtx, ts.viewNss, letVars.value_or(BSONObj()), std::nullopt, collator};
+}
+
+/** The statement's collator (null: simple): its collation, else the collection's default. */
+std::shared_ptr<const CollatorInterface> statementCollator(const TimeseriesCollection& ts,
+                                                           const std::optional<BSONObj>& c) {
+    if (c && !c->isEmpty())
+        return uassertStatusOK(makeCollator(*c));
+    return getBucketsCollator(ts.buckets);
 }
 
 BSONObj updateOutcome(const TimeseriesUpdateOutcome& o) {
@@ -109,8 +117,10 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
 
 TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
-                                               const std::vector<UpdateOpEntry>& updates,
-                                               bool ordered, TimeseriesStatementLog* log) {
+                                               const UpdateCommandRequest& cmd,
+                                               TimeseriesStatementLog* log) {
+    const std::vector<UpdateOpEntry>& updates = cmd.getUpdates();
+    const bool ordered = cmd.getOrdered();
     TimeseriesWriteResult result;
     auto mustRun = [&](size_t) {
         opCtx->getServiceContext()->opCounters.update.fetch_add(1);
@@ -130,7 +140,9 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
         uassert(ErrorCodes::InvalidOptions,
                 "Cannot perform an update with a sort on a time-series collection",
                 !stmt.getSort() || stmt.getSort()->isEmpty());
-        UpdateDriver driver = parseTimeseriesUpdate(stmt.getU(), stmt.getArrayFilters());
+        auto collator = statementCollator(ts, stmt.getCollation());
+        UpdateDriver driver =
+            parseUpdateOpEntry(stmt, pipelineContext(opCtx, ts, cmd.getLet(), collator.get()));
         TimeseriesUpdateOp op;
         op.query = stmt.getQ();
         op.driver = &driver;
@@ -188,7 +200,10 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(OperationContext* o
         return result;
     }
     opCtx->getServiceContext()->opCounters.update.fetch_add(1);
-    UpdateDriver driver = parseTimeseriesUpdate(*cmd.getUpdate(), cmd.getArrayFilters());
+    auto collator = statementCollator(ts, cmd.getCollation());
+    UpdateDriver driver = parseUpdateStatement(
+        *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
+        pipelineContext(opCtx, ts, cmd.getLet(), collator.get()));
     const bool returnNew = cmd.getNew().value_or(false);
     auto toResult = [returnNew](const TimeseriesUpdateOutcome& o) {
         TimeseriesFindAndModifyResult r;

@@ -62,15 +62,16 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
                                                bool ordered, TimeseriesStatementLog* log);
 
 /**
- * The statements of an update command. Per-statement errors: InvalidOptions (pipeline
- * update, sort), FailedToParse (multi replacement), BadValue (time field removed or not a date,
- * upsert without a time), the update operators' codes, BSONObjectTooLarge; with a `log`
- * (retryable write, else null) InvalidOptions for multi.
+ * The statements of an update command (modifiers, replacements and pipelines, whose `let`
+ * and `c` variables they see). Per-statement errors: InvalidOptions (sort, a pipeline stage
+ * an update refuses), FailedToParse (multi replacement), BadValue (time field removed or not
+ * a date, upsert without a time), the update operators' codes, BSONObjectTooLarge; with a
+ * `log` (retryable write, else null) InvalidOptions for multi.
  */
 TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
                                                const TimeseriesCollection& ts,
-                                               const std::vector<UpdateOpEntry>& updates,
-                                               bool ordered, TimeseriesStatementLog* log);
+                                               const UpdateCommandRequest& cmd,
+                                               TimeseriesStatementLog* log);
 
 struct TimeseriesFindAndModifyResult {
     long long n = 0;

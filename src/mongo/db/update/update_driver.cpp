@@ -60,7 +60,9 @@ bool isPrefixOrEqual(const FieldPath& a, const FieldPath& b) {
 StatusWith<UpdateDriver> UpdateDriver::parseElement(const BSONElement& u,
                                                     const std::vector<BSONObj>& arrayFilters) {
     if (u.type() == BSONType::kArray)
-        return Status(ErrorCodes::NotImplemented, "pipeline-style updates are not supported yet");
+        return Status(ErrorCodes::NotImplemented,
+                      "a pipeline-style update is parsed by the pipeline layer "
+                      "(update_pipeline.h), then given to UpdateDriver::forPipeline");
     if (u.type() != BSONType::kObject)
         return Status(ErrorCodes::FailedToParse,
                       "Update argument must be either an object or an array");
@@ -97,6 +99,17 @@ StatusWith<UpdateDriver> UpdateDriver::parse(const BSONObj& update,
     s = d.checkConflictsAndIdentifiers();
     if (!s.isOK())
         return s;
+    return d;
+}
+
+UpdateDriver UpdateDriver::forPipeline(const std::vector<BSONObj>& stages,
+                                       std::shared_ptr<const UpdatePipelineTransform> transform) {
+    UpdateDriver d;
+    BSONArrayBuilder b;
+    for (const BSONObj& stage : stages)
+        b.append(stage);
+    d._spec = b.arr();
+    d._pipeline = std::move(transform);
     return d;
 }
 
@@ -205,6 +218,8 @@ Status UpdateDriver::checkConflictsAndIdentifiers() {
 }
 
 bool UpdateDriver::modifiesId() const {
+    if (_pipeline)
+        return true;  // it may: only its output says
     if (_replacement)
         return _spec.hasField("_id");
     for (const auto& op : _ops) {
@@ -234,23 +249,41 @@ void UpdateDriver::setCollator(const CollatorInterface* collator) {
         filter->setCollator(collator);
 }
 
+StatusWith<BSONObj> UpdateDriver::replacementFor(const BSONObj& pre,
+                                                 const UpdateApplyParams& params) const {
+    BSONObj replacement = _spec;
+    if (_pipeline) {
+        try {
+            replacement = _pipeline->transform(pre);
+        } catch (const DBException& ex) {
+            return ex.toStatus();
+        }
+    }
+    BSONElement oldId = pre["_id"];
+    BSONElement newId = replacement["_id"];
+    if (!params.isInsert && !params.idIsMutable && !oldId.eoo() && !newId.eoo() &&
+        !oldId.binaryEqualValues(newId))
+        return Status(ErrorCodes::ImmutableField,
+                      "After applying the update, the (immutable) field '_id' was found to "
+                      "have been altered to _id: " +
+                          newId.toString(false));
+    if (oldId.eoo() || !newId.eoo())
+        return replacement;
+    BSONObjBuilder b;
+    b.append(oldId);
+    b.appendElements(replacement);
+    return b.obj();
+}
+
 StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
                                              const UpdateApplyParams& params) const {
     UpdateResult r;
     BSONElement oldId = pre["_id"];
-    if (_replacement) {
-        BSONElement newId = _spec["_id"];
-        if (!params.isInsert && !params.idIsMutable && !oldId.eoo() && !newId.eoo() &&
-            !oldId.binaryEqualValues(newId))
-            return Status(ErrorCodes::ImmutableField,
-                          "After applying the update, the (immutable) field '_id' was found to "
-                          "have been altered to _id: " +
-                              newId.toString(false));
-        BSONObjBuilder b;
-        if (!oldId.eoo() && newId.eoo())
-            b.append(oldId);
-        b.appendElements(_spec);
-        r.newDoc = b.obj();
+    if (_replacement || _pipeline) {
+        auto doc = replacementFor(pre, params);
+        if (!doc.isOK())
+            return doc.getStatus();
+        r.newDoc = std::move(doc.getValue());
     } else {
         auto root = MutableNode::root(pre);
         ModifierApplyContext ctx;
@@ -378,13 +411,24 @@ StatusWith<BSONObj> UpdateDriver::produceUpsertDocument(const BSONObj& query,
         return seed;
     if (_replacement)
         return seed;
-    UpdateApplyParams p = params;
-    p.isInsert = true;
-    p.computeDiff = false;
-    auto r = apply(seed.getValue(), p);
-    if (!r.isOK())
-        return r.getStatus();
-    BSONObj doc = r.getValue().newDoc;
+    BSONObj doc;
+    if (_suppliedUpsert) {
+        doc = *_suppliedUpsert;
+        if (doc["_id"].eoo() && !seed.getValue()["_id"].eoo()) {
+            BSONObjBuilder b;
+            b.append(seed.getValue()["_id"]);
+            b.appendElements(doc);
+            return b.obj();
+        }
+    } else {
+        UpdateApplyParams p = params;
+        p.isInsert = true;
+        p.computeDiff = false;
+        auto r = apply(seed.getValue(), p);
+        if (!r.isOK())
+            return r.getStatus();
+        doc = r.getValue().newDoc;
+    }
     BSONElement id = doc["_id"];
     if (id.eoo() || doc.firstElementFieldNameStringData() == "_id")
         return doc;

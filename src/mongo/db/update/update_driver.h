@@ -16,7 +16,11 @@
 // EmptyFieldName 56, TypeMismatch 14 ($inc/$mul on non-numbers, $pop on
 // non-arrays), BadValue 2 (malformed arguments, positional without a match, bad
 // array filters), PathNotViable 28, ImmutableField 66, InvalidIdField 53,
-// NotSingleValueField 54 (ambiguous upsert seed), NotImplemented 238 (pipeline).
+// NotSingleValueField 54 (ambiguous upsert seed).
+//
+// Pipeline-style updates ([{$set: ...}, {$unset: ...}]) come parsed from the pipeline layer
+// (pipeline/update_pipeline.h) as an UpdatePipelineTransform; the driver applies the
+// transform's output as a replacement that keeps the document's `_id`.
 #pragma once
 
 #include <map>
@@ -53,6 +57,17 @@ struct UpdateResult {
 class CollatorInterface;
 class ModifierOp;
 
+/**
+ * The stages of a pipeline-style update as one function from the document before the
+ * update to the document after it. Implemented by the pipeline layer, which this layer may
+ * not call. transform() throws the stages' errors. Thread safety: one caller at a time.
+ */
+class UpdatePipelineTransform {
+public:
+    virtual ~UpdatePipelineTransform() = default;
+    virtual BSONObj transform(const BSONObj& doc) const = 0;
+};
+
 class UpdateDriver {
 public:
     /**
@@ -64,6 +79,13 @@ public:
                                           const std::vector<BSONObj>& arrayFilters = {});
     static StatusWith<UpdateDriver> parseElement(const BSONElement& u,
                                                  const std::vector<BSONObj>& arrayFilters = {});
+    /**
+     * A pipeline-style update: `stages` (as given, for spec()) run by `transform`. Its
+     * result replaces the document; an `_id` it drops is kept, one it changes is
+     * ImmutableField 66. Upserts start from the query's equality fields.
+     */
+    static UpdateDriver forPipeline(const std::vector<BSONObj>& stages,
+                                    std::shared_ptr<const UpdatePipelineTransform> transform);
 
     /** Applies the update to `pre`. `pre` is not modified. Cost: O(size of pre). */
     StatusWith<UpdateResult> apply(const BSONObj& pre, const UpdateApplyParams& params) const;
@@ -75,9 +97,17 @@ public:
      * is the replacement plus the query's `_id`.
      */
     StatusWith<BSONObj> seedUpsertDocument(const BSONObj& query) const;
-    /** seedUpsertDocument() then apply(isInsert); the `_id` (if any) comes first. */
+    /**
+     * seedUpsertDocument() then apply(isInsert); the `_id` (if any) comes first. With a
+     * supplied upsert document, that document with the query's `_id` when it has none.
+     */
     StatusWith<BSONObj> produceUpsertDocument(const BSONObj& query,
                                               const UpdateApplyParams& params) const;
+
+    /** An upsert inserts `doc` instead of applying the update (upsertSupplied). */
+    void setSuppliedUpsertDocument(BSONObj doc) {
+        _suppliedUpsert = doc.getOwned();
+    }
 
     /**
      * Compares strings with `collator` (null: binary order) in array filters and in
@@ -88,12 +118,16 @@ public:
     bool isReplacement() const {
         return _replacement;
     }
+    bool isPipeline() const {
+        return _pipeline != nullptr;
+    }
     /** True when a path uses the positional `$` (the caller must pass matchedArrayIndex). */
     bool needsMatchDetails() const {
         return _positional;
     }
     /** True when some modifier targets `_id` or a path below it. */
     bool modifiesId() const;
+    /** The modifier or replacement document; for a pipeline, {"0": stage, "1": ...}. */
     const BSONObj& spec() const {
         return _spec;
     }
@@ -107,6 +141,8 @@ private:
     Status parseModifiers();
     Status parseArrayFilters(const std::vector<BSONObj>& filters);
     Status checkConflictsAndIdentifiers();
+    /** `_spec` (replacement) or the pipeline's output, keeping the `_id` of `pre`. */
+    StatusWith<BSONObj> replacementFor(const BSONObj& pre, const UpdateApplyParams& params) const;
 
     BSONObj _spec;
     bool _replacement = false;
@@ -114,6 +150,8 @@ private:
     std::vector<std::unique_ptr<ModifierOp>> _ops;  // sorted by target path
     std::map<std::string, std::unique_ptr<MatchExpression>> _arrayFilters;
     std::vector<BSONObj> _arrayFilterSpecs;
+    std::shared_ptr<const UpdatePipelineTransform> _pipeline;
+    std::optional<BSONObj> _suppliedUpsert;
 };
 
 }  // namespace mongo

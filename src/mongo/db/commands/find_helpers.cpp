@@ -1,5 +1,7 @@
 #include "mongo/db/commands/find_helpers.h"
 
+#include "absl/cleanup/cleanup.h"
+
 #include "mongo/db/pipeline/pipeline_d.h"
 
 #include "mongo/db/catalog/collection.h"
@@ -69,7 +71,8 @@ LetVariablesScope::LetVariablesScope(OperationContext* opCtx, const NamespaceStr
 
 LetVariablesScope::~LetVariablesScope() = default;
 
-Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx) {
+Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx,
+                               std::shared_ptr<ExpressionContext>* expCtxOut) {
     std::shared_ptr<ExpressionContext> expCtx;  // made on the first computed field
     ProjectionExpressionParser parser =
         [&](const BSONElement& e) -> StatusWith<std::unique_ptr<ProjectionExpression>> {
@@ -84,7 +87,10 @@ Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext&
             return ex.toStatus();
         }
     };
-    return uassertStatusOK(Projection::parse(spec, parser));
+    Projection p = uassertStatusOK(Projection::parse(spec, parser));
+    if (expCtxOut)
+        *expCtxOut = expCtx;
+    return p;
 }
 
 std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx,
@@ -145,7 +151,12 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
         params.sortPattern = withCollator(std::move(pattern), collator);
     }
     if (!projection.isEmpty()) {
-        auto proj = std::make_shared<Projection>(parseFindProjection(projection, exprCtx));
+        std::shared_ptr<ExpressionContext> projCtx;
+        auto proj =
+            std::make_shared<Projection>(parseFindProjection(projection, exprCtx, &projCtx));
+        // {$meta: "sortKey"} reads the document's key under the find's sort.
+        std::shared_ptr<const SortPattern> order =
+            projCtx && projCtx->needsSortKeyMetadata ? params.sortPattern : nullptr;
         // A positional projection reads the filter in canonical order (expression_sort.h).
         std::shared_ptr<MatchExpression> matcher = params.matcher;
         if (proj->requiresMatchDetails() && params.matcher) {
@@ -161,7 +172,16 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
                 (!e.isNumber() && !e.isBoolean()))
                 params.simpleProjection = false;
         }
-        params.projection = [proj, matcher](const BSONObj& doc) {
+        params.projection = [proj, matcher, projCtx, order](const BSONObj& doc) {
+            DocumentMetadata metadata;
+            if (order) {
+                metadata.sortKey = makeSortKeyMetadata(*order, doc);
+                projCtx->variables.metadata = &metadata;
+            }
+            absl::Cleanup noMetadata = [&] {
+                if (projCtx)
+                    projCtx->variables.metadata = nullptr;
+            };
             if (proj->requiresMatchDetails() && matcher) {
                 MatchDetails details;
                 details.requestElemMatchKey();

@@ -90,8 +90,11 @@ AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const Name
  * Parses a find projection whose computed fields ({x: {$add: ["$a", 1]}}, "$$ROOT",
  * `let` variables, $$NOW) use the aggregation expression engine. Throws the parse
  * errors of Projection::parse, the expression errors (InvalidPipelineOperator 168,
- * 17276 undefined variable...) and those of the `let` variables.
+ * 17276 undefined variable...) and those of the `let` variables. `expCtxOut` receives the
+ * context its expressions evaluate in (null when it has none): callers set its
+ * Variables::metadata for {$meta} fields.
  */
-Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx);
+Projection parseFindProjection(const BSONObj& spec, const FindExpressionContext& exprCtx,
+                               std::shared_ptr<ExpressionContext>* expCtxOut = nullptr);
 
 }  // namespace mongo

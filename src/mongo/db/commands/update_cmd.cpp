@@ -225,9 +225,14 @@ public:
             makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
                            cmd.getHint(), FindExpressionContext{opCtx, nss, letVars, collator});
         std::optional<Projection> fields;
-        if (cmd.getFields() && !cmd.getFields()->isEmpty())
+        if (cmd.getFields() && !cmd.getFields()->isEmpty()) {
             fields = parseFindProjection(*cmd.getFields(),
                                          FindExpressionContext{opCtx, nss, letVars, collator});
+            for (const std::string& meta : fields->metaNames())
+                uassert(ErrorCodes::BadValue,
+                        "Cannot use a $meta \"" + meta + "\" projection in findAndModify",
+                        meta != "sortKey");
+        }
         auto project = [&](const BSONObj& doc) {
             if (!fields)
                 return doc;

@@ -37,6 +37,21 @@ std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
     return it->second(e, expCtx);
 }
 
+Value makeSortKeyMetadata(const SortPattern& pattern, const BSONObj& doc) {
+    BSONObj key = pattern.getSortKey(doc);
+    std::vector<Value> parts;
+    for (BSONElement e : key)
+        parts.emplace_back(e);
+    return Value(parts).getOwned();
+}
+
+void DocumentSource::setSortKeyMetadata(const SortPattern& pattern, const BSONObj& doc) {
+    if (!_expCtx->needsSortKeyMetadata)
+        return;
+    _metadata.sortKey = makeSortKeyMetadata(pattern, doc);
+    _expCtx->variables.metadata = &_metadata;
+}
+
 void DocumentSourceQueue::serialize(BSONArrayBuilder* out) const {
     BSONObjBuilder b(out->subobjStart());
     BSONArrayBuilder arr(b.subarrayStart(_name == "$queue" ? "$queue" : _name));

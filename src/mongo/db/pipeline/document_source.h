@@ -17,6 +17,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
 
@@ -86,8 +87,19 @@ public:
     }
 
 protected:
+    /**
+     * Makes `doc`'s key under `pattern` the sortKey metadata ({$meta: "sortKey"}) of the
+     * document this stage returns next, when the pipeline reads it; otherwise does nothing.
+     */
+    void setSortKeyMetadata(const SortPattern& pattern, const BSONObj& doc);
+    /** The document this stage returns next has no metadata (the stage made it). */
+    void clearMetadata() {
+        _expCtx->variables.metadata = nullptr;
+    }
+
     std::shared_ptr<ExpressionContext> _expCtx;
     DocumentSource* _source = nullptr;
+    DocumentMetadata _metadata;  // of the document last returned, when this stage sets it
 };
 
 /**
@@ -103,6 +115,7 @@ public:
             _materialized = true;
             _output = materialize();
         }
+        clearMetadata();
         if (_pos >= _output.size())
             return std::nullopt;
         return std::move(_output[_pos++]);
@@ -129,6 +142,9 @@ void registerDocumentSource(StringData name, StageParser parser);
  * <owner>] is not allowed to be used within a $facet stage") when `expCtx` is a $facet's.
  */
 void uassertNotInFacet(const ExpressionContext& expCtx, StringData stage);
+
+/** The sortKey metadata of `doc` under `pattern`: an array of one value per part. */
+Value makeSortKeyMetadata(const SortPattern& pattern, const BSONObj& doc);
 
 /**
  * Parses one stage object. Errors: 40323 (not exactly one field), 40324 (unknown

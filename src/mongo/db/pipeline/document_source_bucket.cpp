@@ -186,6 +186,7 @@ public:
     std::optional<BSONObj> getNext() override {
         if (!_sorter)
             populate();
+        clearMetadata();
         return nextBucket();
     }
 

@@ -128,6 +128,7 @@ public:
                     inputBytes <= static_cast<size_t>(bufferLimit));
             input.push_back(d->getOwned());
         }
+        clearMetadata();  // of the input; the facets' document is new
         const long long outLimit = gInternalQueryFacetMaxOutputDocSizeBytes.load();
         BSONObjBuilder out;
         for (const auto& [name, stages] : _facets) {
@@ -432,6 +433,7 @@ public:
         if (!_union)
             return std::nullopt;
         _union->getExpCtx()->setOperationContext(_expCtx->opCtx);
+        clearMetadata();  // the sub-pipeline's documents carry none here
         return _union->getNext();
     }
     const char* getSourceName() const override {

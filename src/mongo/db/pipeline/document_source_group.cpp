@@ -269,6 +269,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
 std::optional<BSONObj> DocumentSourceGroup::getNext() {
     if (!_populated)
         populate();
+    clearMetadata();
     if (_partialSpill) {
         if (auto g = nextMergedGroup())
             return g;

@@ -117,6 +117,7 @@ std::optional<BSONObj> DocumentSourceInternalBoundedSort::getNext() {
             BSONObj out = std::move(_heap.back().doc);
             _heap.pop_back();
             ++_returned;
+            setSortKeyMetadata(*_pattern, out);
             return out;
         }
         if (_inputDone)

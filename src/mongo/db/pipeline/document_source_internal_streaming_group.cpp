@@ -108,6 +108,7 @@ std::optional<BSONObj> DocumentSourceInternalStreamingGroup::getNext() {
             return std::nullopt;
         fillRun();
     }
+    clearMetadata();
     return _groups[_pos++].release(_accs);
 }
 

@@ -73,13 +73,16 @@ void DocumentSourceSort::populate() {
 std::optional<BSONObj> DocumentSourceSort::getNext() {
     if (!_populated)
         populate();
-    if (_sorter)
-        return _sorter->next();
-    if (_pos >= _sorted.size())
-        return std::nullopt;
-    BSONObj out = std::move(_sorted[_pos].doc);
-    _sorted[_pos].key = BSONObj();
-    ++_pos;
+    std::optional<BSONObj> out;
+    if (_sorter) {
+        out = _sorter->next();
+    } else if (_pos < _sorted.size()) {
+        out = std::move(_sorted[_pos].doc);
+        _sorted[_pos].key = BSONObj();
+        ++_pos;
+    }
+    if (out)
+        setSortKeyMetadata(*_pattern, *out);
     return out;
 }
 

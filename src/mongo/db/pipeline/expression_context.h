@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,16 @@ private:
     std::vector<BSONElement> _seen;
 };
 
+/**
+ * What the stages know of a document besides its fields, read by {$meta: ...}: the stage that
+ * returns a document sets Variables::metadata to its own record of it (or null), and stages
+ * that pass documents through leave it alone. Fields are unset when not known.
+ */
+struct DocumentMetadata {
+    std::optional<Value> sortKey;       // an array: one value per part of the sort pattern
+    std::optional<long long> recordId;  // of a document read from a collection
+};
+
 class Variables {
 public:
     static constexpr VariableId kRootId = -1;
@@ -116,6 +127,8 @@ public:
     Date_t now;
     DocumentFieldCache fieldCache;
     OperationContext* opCtx = nullptr;
+    /** The metadata of the document being processed (null: none); see DocumentMetadata. */
+    const DocumentMetadata* metadata = nullptr;
 
 private:
     std::vector<Value> _values;
@@ -217,6 +230,9 @@ public:
     // name ("$lookup", "$unionWith") in theirs; empty outside any $facet. Stages refused in a
     // $facet throw 40600 with it (uassertNotInFacet).
     std::string facetNesting;
+    /** Set by parsing {$meta: "sortKey"} / "recordId": stages then compute that metadata. */
+    bool needsSortKeyMetadata = false;
+    bool needsRecordIdMetadata = false;
 
 private:
     std::shared_ptr<const CollatorInterface> _collator;  // shared with sub-pipeline contexts

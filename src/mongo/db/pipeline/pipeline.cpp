@@ -115,9 +115,10 @@ void Pipeline::takeSkipWithinLimit(FindPlanParams* params) {
     _stages.pop_front();
 }
 
-void Pipeline::attachExecutor(std::unique_ptr<PlanExecutor> exec) {
+void Pipeline::attachExecutor(std::unique_ptr<PlanExecutor> exec,
+                              std::shared_ptr<const SortPattern> order) {
     _exec = exec.get();
-    _input = std::make_unique<DocumentSourceCursor>(_expCtx, std::move(exec));
+    _input = std::make_unique<DocumentSourceCursor>(_expCtx, std::move(exec), std::move(order));
 }
 
 void Pipeline::attachSource(StagePtr source) {
@@ -214,8 +215,16 @@ std::vector<BSONObj> Pipeline::serialize() const {
 
 std::optional<BSONObj> DocumentSourceCursor::getNext() {
     BSONObj doc;
-    if (!_exec->getNext(_expCtx->opCtx, &doc))
+    RecordId id;
+    if (!_exec->getNext(_expCtx->opCtx, &doc, &id))
         return std::nullopt;
+    clearMetadata();
+    if (_order && !_order->empty())
+        setSortKeyMetadata(*_order, doc);
+    if (_expCtx->needsRecordIdMetadata && id.isValid()) {
+        _metadata.recordId = id.getLong();
+        _expCtx->variables.metadata = &_metadata;
+    }
     return doc;
 }
 

@@ -40,8 +40,12 @@ public:
     void optimize();
     /** Removes the leading stages the find layer can run and returns them as params. */
     FindPlanParams extractFindParams();
-    /** Feeds the pipeline from `exec` (the output of the find layer). */
-    void attachExecutor(std::unique_ptr<PlanExecutor> exec);
+    /**
+     * Feeds the pipeline from `exec` (the output of the find layer), whose documents come in
+     * the order of `order` when given (their sortKey metadata).
+     */
+    void attachExecutor(std::unique_ptr<PlanExecutor> exec,
+                        std::shared_ptr<const SortPattern> order = nullptr);
     /** Feeds the pipeline from `source` (a $queue, a sub-pipeline...). */
     void attachSource(StagePtr source);
 
@@ -99,9 +103,11 @@ private:
 /** A DocumentSource over a PlanExecutor (the find layer's output). */
 class DocumentSourceCursor final : public DocumentSource {
 public:
+    /** `order`: the sort of `exec`'s output (null: none), for sortKey metadata. */
     DocumentSourceCursor(std::shared_ptr<ExpressionContext> expCtx,
-                         std::unique_ptr<PlanExecutor> exec)
-        : DocumentSource(std::move(expCtx)), _exec(std::move(exec)) {}
+                         std::unique_ptr<PlanExecutor> exec,
+                         std::shared_ptr<const SortPattern> order = nullptr)
+        : DocumentSource(std::move(expCtx)), _exec(std::move(exec)), _order(std::move(order)) {}
     std::optional<BSONObj> getNext() override;
     const char* getSourceName() const override {
         return "$cursor";
@@ -113,6 +119,7 @@ public:
 
 private:
     std::unique_ptr<PlanExecutor> _exec;
+    std::shared_ptr<const SortPattern> _order;
 };
 
 }  // namespace mongo

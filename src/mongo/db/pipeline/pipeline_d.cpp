@@ -273,7 +273,7 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
         fitBoundedSortToPlan(opCtx, coll, out.pipeline.get(), &out.findParams, &exec);
         guardInexactBound(out.pipeline.get());
     }
-    out.pipeline->attachExecutor(std::move(exec));
+    out.pipeline->attachExecutor(std::move(exec), out.findParams.sortPattern);
     if (opts.subPipelineDepth == 0 && out.pipeline->executor())
         opCtx->setPlanSummary(out.pipeline->executor()->planSummary());
     return out;

@@ -145,7 +145,7 @@ BSONObj applyNode(const Node& node, ProjectionExecutor::Kind kind, const BSONObj
                 break;
         }
     }
-    if (kind == Kind::kExclusion || !node.hasComputed)
+    if (!node.hasComputed)
         return build(fields);
     for (const auto& c : node.children) {
         if (c.action == Action::kCompute) {
@@ -195,6 +195,7 @@ struct ProjectParseState {
     VariablesParseState vps;
     bool sawInclusion = false;  // include or compute (not _id)
     bool sawExclusion = false;  // exclude (not _id)
+    bool sawMeta = false;       // {$meta: ...} (not _id): inclusion unless something is excluded
     bool idExcluded = false;
     bool idSpecified = false;
     struct Entry {
@@ -249,12 +250,17 @@ void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::s
                 "Invalid $project :: caused by :: An empty sub-projection is not a valid value. "
                 "Found empty object at path",
                 !(e.type() == BSONType::kObject && e.Obj().isEmpty()));
+        // {$meta: ...} is allowed in an exclusion projection too (added to what it keeps).
+        const bool isMeta = e.type() == BSONType::kObject && e.Obj().nFields() == 1 &&
+                            e.Obj().firstElementFieldNameStringData() == "$meta";
         uassert(31252,
                 "Invalid $project :: caused by :: Cannot use expression other than $meta in "
                 "exclusion projection",
-                !st->sawExclusion);
+                isMeta || !st->sawExclusion);
         if (isId)
             st->idSpecified = true;
+        else if (isMeta)
+            st->sawMeta = true;
         else
             st->sawInclusion = true;
         st->entries.push_back({path, Action::kCompute, parseProjectedExpression(st, e)});
@@ -269,10 +275,11 @@ std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseProject(ExpressionC
         40177,
         "Invalid $project :: caused by :: projection specification must have at least one field",
         !spec.isEmpty());
-    ProjectParseState st{expCtx, expCtx->makeParseState(), false, false, false, false, {}};
+    ProjectParseState st{expCtx, expCtx->makeParseState()};
     parseProjectFields(&st, spec, "");
-    Kind kind = st.sawInclusion ? Kind::kInclusion : Kind::kExclusion;
-    if (!st.sawInclusion && !st.sawExclusion) {
+    Kind kind =
+        st.sawInclusion || (st.sawMeta && !st.sawExclusion) ? Kind::kInclusion : Kind::kExclusion;
+    if (!st.sawInclusion && !st.sawExclusion && !st.sawMeta) {
         // Only _id was given: {_id: 0} excludes it, {_id: 1} keeps only it.
         bool idIncluded = false;
         for (const auto& en : st.entries)

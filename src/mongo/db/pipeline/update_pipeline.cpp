@@ -90,8 +90,8 @@ UpdateDriver parseUpdateStatement(const std::variant<BSONObj, std::vector<BSONOb
                 !ctx.constants);
         return uassertStatusOK(UpdateDriver::parse(*obj, arrayFilters));
     }
-    uassert(ErrorCodes::FailedToParse, "arrayFilters may not be specified for pipeline-style updates",
-            arrayFilters.empty());
+    uassert(ErrorCodes::FailedToParse,
+            "arrayFilters may not be specified for pipeline-style updates", arrayFilters.empty());
     const auto& stages = std::get<std::vector<BSONObj>>(u);
     auto pipeline = std::make_shared<UpdatePipeline>(stages, makeUpdateExpressionContext(ctx));
     return UpdateDriver::forPipeline(stages, std::move(pipeline));
@@ -102,8 +102,8 @@ UpdateDriver parseUpdateOpEntry(const UpdateOpEntry& stmt, UpdatePipelineContext
     UpdateDriver driver = parseUpdateStatement(
         stmt.getU(), stmt.getArrayFilters().value_or(std::vector<BSONObj>()), ctx);
     if (stmt.getUpsertSupplied().value_or(false)) {
-        uassert(ErrorCodes::FailedToParse, "cannot specify upsertSupplied: true without upsert: true",
-                stmt.getUpsert());
+        uassert(ErrorCodes::FailedToParse,
+                "cannot specify upsertSupplied: true without upsert: true", stmt.getUpsert());
         BSONElement supplied = ctx.constants ? (*ctx.constants)["new"] : BSONElement();
         uassert(ErrorCodes::FailedToParse,
                 "the parameter 'upsertSupplied' is set to 'true', but no document was supplied "

@@ -312,6 +312,7 @@ struct ParseState {
     std::string positional;
     std::vector<std::pair<std::string, Node*>> elemMatches;
     std::vector<std::pair<std::string, Node*>> computed;
+    std::vector<std::string> metaNames;
 };
 
 Status setType(ParseState* st, Projection::Type t, const std::string& path) {
@@ -341,6 +342,23 @@ Status addComputed(ParseState* st, const std::string& path, const BSONElement& e
             return expr.getStatus();
         leaf->expr = std::move(expr.getValue());
     }
+    st->computed.emplace_back(path, leaf.get());
+    return insertPath(st->root, path, std::move(leaf));
+}
+
+/**
+ * {$meta: "<name>"} at `path`: a computed field that is allowed in inclusion and exclusion
+ * projections alike and makes the projection neither.
+ */
+Status addMeta(ParseState* st, const std::string& path, const BSONElement& e,
+               std::unique_ptr<Node> leaf) {
+    leaf->kind = Kind::kComputed;
+    leaf->value = e;
+    auto expr = (*st->parseExpression)(e);
+    if (!expr.isOK())
+        return expr.getStatus();
+    leaf->expr = std::move(expr.getValue());
+    st->metaNames.push_back(std::string(e.Obj().firstElement().valueStringData()));
     st->computed.emplace_back(path, leaf.get());
     return insertPath(st->root, path, std::move(leaf));
 }
@@ -412,9 +430,11 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
             return insertPath(st->root, path, std::move(leaf));
         }
         if (!first.empty() && first[0] == '$') {
-            if (first == "$meta" || !*st->parseExpression)
+            if (!*st->parseExpression)
                 return err(ErrorCodes::BadValue, "Unsupported projection option: " + e.toString() +
                                                      " (not supported in find projections)");
+            if (first == "$meta" && o.nFields() == 1)
+                return addMeta(st, path, e, std::move(leaf));
             return addComputed(st, path, e, std::move(leaf));
         }
         for (BSONElement sub : o) {
@@ -456,6 +476,7 @@ StatusWith<Projection> Projection::parse(const BSONObj& spec,
         p._type = st.idInclusion.value_or(false) ? Type::kInclusion : Type::kExclusion;
     p._includeId = st.idInclusion.value_or(true);
     p._positionalPath = st.positional;
+    p._metaNames = std::move(st.metaNames);
     return p;
 }
 

@@ -46,7 +46,7 @@ public:
      * vice versa), 31252 (computed field in an exclusion projection), 31249/31250
      * (path collisions), 31276 (two positional projections),
      * 31275 ($elemMatch on a nested field), 28667/28724 (bad $slice), 51270 (empty
-     * sub-projection), BadValue (expressions without `parseExpression`, $meta), and
+     * sub-projection), BadValue (expressions, $meta included, without `parseExpression`), and
      * the errors of `parseExpression`. Without `parseExpression`, "$path" strings read
      * the dotted path and other values are literals.
      */
@@ -62,6 +62,10 @@ public:
 
     Type type() const {
         return _type;
+    }
+    /** The names of its {$meta: "<name>"} fields, in order. */
+    const std::vector<std::string>& metaNames() const {
+        return _metaNames;
     }
     /** True when the projection has a positional ("a.$") part. */
     bool requiresMatchDetails() const {
@@ -80,6 +84,7 @@ private:
     Type _type = Type::kExclusion;
     bool _includeId = true;
     std::string _positionalPath;
+    std::vector<std::string> _metaNames;
     BSONObj _spec;
 };
 

@@ -209,3 +209,39 @@ TEST(PipelineGroup, SpillsUnderAllowDiskUseAndStillGroupsEveryKeyOnce) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(PipelineMeta, SortKeyFollowsTheSortThroughPassingStages) {
+    EXPECT_EQ(run("[{$sort: {a: -1, b: 1}}, {$match: {a: {$gt: 0}}}, {$limit: 5}, "
+                  "{$project: {_id: 0, k: {$meta: 'sortKey'}}}]",
+                  "[{a: 1, b: 2}, {a: [3, 7], b: 1}, {a: 0}]"),
+              "{ k: [ 7, 1 ] };{ k: [ 1, 2 ] };");
+    // A $group makes new documents: no sort key; and without any $sort there is none either.
+    EXPECT_EQ(run("[{$sort: {a: 1}}, {$group: {_id: null}}, {$addFields: {k: {$meta: 'sortKey'}}}]",
+                  "[{a: 1}]"),
+              "{ _id: null };");
+    EXPECT_EQ(run("[{$addFields: {k: {$meta: 'sortKey'}}}]", "[{a: 1}]"), "{ a: 1 };");
+}
+
+TEST(PipelineMeta, MetaInProjections) {
+    // In $project a $meta field counts as an inclusion unless something is excluded.
+    EXPECT_EQ(
+        run("[{$sort: {a: 1}}, {$project: {k: {$meta: 'sortKey'}}}]", "[{_id: 1, a: 1, b: 1}]"),
+        "{ _id: 1, k: [ 1 ] };");
+    EXPECT_EQ(run("[{$sort: {a: 1}}, {$project: {b: 0, k: {$meta: 'sortKey'}}}]",
+                  "[{_id: 1, a: 1, b: 1}]"),
+              "{ _id: 1, a: 1, k: [ 1 ] };");
+    EXPECT_EQ(errorCode("[{$project: {b: 0, k: {$add: [1, 2]}}}]"), 31252);
+}
+
+TEST(PipelineMeta, ArgumentErrors) {
+    EXPECT_EQ(errorCode("[{$project: {k: {$meta: 'nonsense'}}}]"), 17308);
+    EXPECT_EQ(errorCode("[{$project: {k: {$meta: 1}}}]"), 17307);
+    EXPECT_EQ(errorCode("[{$project: {k: {$meta: 'textScore'}}}]", "[{a: 1}]"), 40218);
+    EXPECT_EQ(errorCode("[{$project: {k: {$meta: 'randVal'}}}]", "[{a: 1}]"), 0);
+}
+
+}  // namespace
+}  // namespace mongo

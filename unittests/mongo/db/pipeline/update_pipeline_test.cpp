@@ -61,11 +61,10 @@ TEST(UpdatePipeline, UnchangedDocumentIsNotModifiedAndChangesHaveADiff) {
 }
 
 TEST(UpdatePipeline, ConstantsAreNotEvaluatedLetIs) {
-    UpdateDriver d = pipelineDriver("[{$set: {c: '$$k', l: '$$v'}}]",
-                                    relaxedJson("{k: {$add: [1, 2]}}"),
-                                    relaxedJson("{v: {$add: [1, 2]}}"));
-    EXPECT_EQ(apply(d, "{_id: 1}").newDoc.toString(),
-              "{ _id: 1, c: { $add: [ 1, 2 ] }, l: 3 }");
+    UpdateDriver d =
+        pipelineDriver("[{$set: {c: '$$k', l: '$$v'}}]", relaxedJson("{k: {$add: [1, 2]}}"),
+                       relaxedJson("{v: {$add: [1, 2]}}"));
+    EXPECT_EQ(apply(d, "{_id: 1}").newDoc.toString(), "{ _id: 1, c: { $add: [ 1, 2 ] }, l: 3 }");
 }
 
 TEST(UpdatePipeline, UpsertStartsFromQueryEqualities) {

@@ -35,6 +35,11 @@ private:
 };
 
 StatusWith<std::unique_ptr<ProjectionExpression>> fakeParse(const BSONElement& e) {
+    if (e.type() == BSONType::kObject && e.Obj().firstElementFieldNameStringData() == "$meta") {
+        BSONObjBuilder b;
+        b.append("v", "meta:" + e.Obj().firstElement().str());
+        return std::unique_ptr<ProjectionExpression>(std::make_unique<FakeExpression>(b.obj()));
+    }
     if (e.type() == BSONType::kObject && e.Obj().firstElementFieldNameStringData() != "$len")
         return Status(ErrorCodes::Error(168), "Unrecognized expression");
     BSONObjBuilder b;
@@ -89,8 +94,24 @@ TEST(ProjectionExpression, WithoutAParserOperatorsAreBadValue) {
     EXPECT_EQ(p.getStatus().code(), ErrorCodes::BadValue);
 }
 
-TEST(ProjectionExpression, MetaStaysUnsupported) {
-    auto p = Projection::parse(fromjson(R"({"n": {"$meta": "textScore"}})"), fakeParse);
+TEST(ProjectionExpression, MetaIsNeitherInclusionNorExclusion) {
+    // Alone (or beside _id: 0) it keeps every field; it may join either kind of projection.
+    auto p = Projection::parse(fromjson(R"({"k": {"$meta": "sortKey"}})"), fakeParse);
+    ASSERT_TRUE(p.isOK()) << p.getStatus();
+    EXPECT_EQ(p.getValue().type(), Projection::Type::kExclusion);
+    EXPECT_EQ(p.getValue().metaNames(), std::vector<std::string>{"sortKey"});
+    EXPECT_EQ(project(R"({"k": {"$meta": "sortKey"}})", R"({"_id": 1, "a": 2})"),
+              "{ _id: 1, a: 2, k: \"meta:sortKey\" }");
+    EXPECT_EQ(project(R"({"_id": 0, "k": {"$meta": "sortKey"}})", R"({"_id": 1, "a": 2})"),
+              "{ a: 2, k: \"meta:sortKey\" }");
+    EXPECT_EQ(project(R"({"a": 0, "k": {"$meta": "x"}})", R"({"_id": 1, "a": 2, "b": 3})"),
+              "{ _id: 1, b: 3, k: \"meta:x\" }");
+    EXPECT_EQ(project(R"({"k": {"$meta": "x"}, "a": 1})", R"({"_id": 1, "a": 2, "b": 3})"),
+              "{ _id: 1, a: 2, k: \"meta:x\" }");
+}
+
+TEST(ProjectionExpression, MetaWithoutAParserIsBadValue) {
+    auto p = Projection::parse(fromjson(R"({"n": {"$meta": "textScore"}})"));
     ASSERT_FALSE(p.isOK());
     EXPECT_EQ(p.getStatus().code(), ErrorCodes::BadValue);
 }

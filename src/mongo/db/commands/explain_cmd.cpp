@@ -306,6 +306,9 @@ public:
                                 resolveCollator(opCtx, nss, cmd.getCollation())});
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
+            params.min = cmd.getMin().getOwned();
+            params.max = cmd.getMax().getOwned();
+            params.returnKey = cmd.getReturnKey();
             params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);

@@ -35,7 +35,9 @@ void runFindOnView(OperationContext* opCtx, const CommandRequest& req,
     for (auto [given, name] :
          {std::pair{cmd.getRequestResumeToken().value_or(false), "$_requestResumeToken"},
           std::pair{cmd.getResumeAfter().has_value(), "$_resumeAfter"},
-          std::pair{cmd.getShowRecordId() && isView(opCtx, nss), "showRecordId"}})
+          std::pair{cmd.getShowRecordId() && isView(opCtx, nss), "showRecordId"},
+          std::pair{!cmd.getMin().isEmpty(), "min"}, std::pair{!cmd.getMax().isEmpty(), "max"},
+          std::pair{cmd.getReturnKey(), "returnKey"}})
         uassert(ErrorCodes::InvalidPipelineOperator,
                 std::string("Option ") + name + " not supported in aggregation.", !given);
     auto stages = findToPipeline(cmd.getFilter(), cmd.getSort(), cmd.getProjection(),
@@ -127,6 +129,9 @@ public:
             FindExpressionContext{opCtx, nss, cmd.getLet().value_or(BSONObj()), collator});
         params.skip = cmd.getSkip().value_or(0);
         params.limit = cmd.getLimit().value_or(0);
+        params.min = cmd.getMin().getOwned();
+        params.max = cmd.getMax().getOwned();
+        params.returnKey = cmd.getReturnKey();
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         bool singleBatch = cmd.getSingleBatch();
         long long batchSize =

@@ -10,6 +10,7 @@
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/exec/geo_index_bounds.h"
 #include "mongo/db/exec/index_selection.h"
+#include "mongo/db/exec/min_max_bounds.h"
 #include "mongo/db/exec/stages.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -724,6 +725,23 @@ void checkNaturalParam(const BSONObj& spec, StringData what) {
             spec.nFields() == 1 && natural.isNumber() &&
                 (natural.numberDouble() == 1 || natural.numberDouble() == -1));
 }
+/** returnKey's projection: the document's first key in `index` ({} without an index). */
+std::function<BSONObj(const BSONObj&)> returnKeyProjection(const IndexEntry* index) {
+    if (!index)
+        return [](const BSONObj&) { return BSONObj(); };
+    BSONObj keyPattern = index->desc.keyPattern.getOwned();
+    return [keyPattern](const BSONObj& doc) {
+        IndexKeys keys;
+        if (!getIndexKeys(keyPattern, doc, false, &keys).isOK() || keys.keys.empty())
+            return BSONObj();
+        BSONObjBuilder b;
+        auto names = keyPattern.begin();
+        for (BSONElement v : keys.keys.front())
+            b.appendAs(v, names.next().fieldNameStringData());
+        return b.obj();
+    };
+}
+
 }  // namespace
 
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
@@ -758,7 +776,18 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     IndexChoice choice;
     std::optional<IndexBounds> geoBounds;  // set when the chosen index is scanned by geo cells
     const auto geo = geo_index_bounds::findGeoPredicates(params.matcher.get());
-    if (!params.hint.isEmpty() && !naturalHint) {
+    std::optional<IndexBounds> minMax;  // set when min/max give the bounds of the hinted index
+    if (!params.min.isEmpty() || !params.max.isEmpty()) {
+        uassert(51173, "When using min()/max() a hint of which index to use must be provided",
+                !params.hint.isEmpty());
+        uassert(ErrorCodes::NoQueryExecutionPlans,
+                "error processing query: planner returned error :: caused by :: min/max cannot "
+                "be used with a $natural hint",
+                !naturalHint);
+        IndexEntry* hinted = findHintedIndex(*coll, params);
+        minMax = minMaxBounds(*hinted, params.min, params.max);
+        choice = evaluateIndex(hinted, {}, params, wantsSort);  // for the sort it may give
+    } else if (!params.hint.isEmpty() && !naturalHint) {
         IndexEntry* hinted = findHintedIndex(*coll, params);
         geoBounds = geoBoundsFor(*hinted, geo, preds, params);
         if (geoBounds)
@@ -774,8 +803,8 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     // A plan whose blocking SORT may outgrow its memory gets, as upstream's multi-planner
     // would find, the best index that gives the sort as a backup (PlanExecutor::setBackupPlan).
     IndexChoice backup;
-    if (wantsSort && !geoBounds && choice.sortDirection == 0 && !params.allowDiskUse &&
-        params.hint.isEmpty())
+    if (wantsSort && !geoBounds && !minMax && !params.returnKey && choice.sortDirection == 0 &&
+        !params.allowDiskUse && params.hint.isEmpty())
         backup = chooseSortProvidingIndex(*coll, preds, params);
 
     bool sortProvided = false;
@@ -786,7 +815,10 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         bool forward = choice.sortDirection >= 0;
         sortProvided = wantsSort && choice.sortDirection != 0;
         IndexBounds bounds;
-        makeBounds(*choice.index, preds, params.collator, &bounds, nullptr, forward);
+        if (minMax)
+            bounds = *minMax;
+        else
+            makeBounds(*choice.index, preds, params.collator, &bounds, nullptr, forward);
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, bounds, forward);
         root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
     } else {
@@ -798,7 +830,14 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         root = std::make_unique<CollectionScanStage>(coll, forward, params.matcher,
                                                      params.resumeAfter);
     }
-    auto exec = std::make_unique<PlanExecutor>(finishPlan(std::move(root), params, !sortProvided));
+    FindPlanParams finishing = params;
+    if (params.returnKey) {
+        finishing.projection = returnKeyProjection(choice.index);
+        finishing.projectionSpec = BSONObj();
+        finishing.simpleProjection = false;
+    }
+    auto exec =
+        std::make_unique<PlanExecutor>(finishPlan(std::move(root), finishing, !sortProvided));
     if (backup.index) {
         IndexBounds bounds;
         const bool forward = backup.sortDirection > 0;

@@ -58,13 +58,23 @@ struct FindPlanParams {
     const CollatorInterface* collator = nullptr;
     /** $_resumeAfter: a collection scan ({$natural} hint) starts after this record. */
     std::optional<RecordId> resumeAfter;
+    /** find's `min` / `max` (empty: none): the hinted index from min to max (min_max_bounds.h). */
+    BSONObj min;
+    BSONObj max;
+    /**
+     * find's `returnKey`: each result is the key of the index the plan reads, under the key
+     * pattern's field names ({} for a collection scan), instead of the document and its
+     * projection.
+     */
+    bool returnKey = false;
 };
 
 /**
  * Builds the executor for `params` over `coll` (which may be null: an empty result).
- * BadValue 2 when the hint names no index (or a hidden one). A hinted partial or sparse
- * index is used as asked, like upstream (it may miss documents outside the index).
- * The SORT stage throws QueryExceededMemoryLimitNoDiskUseAllowed 292 past
+ * BadValue 2 when the hint names no index (or a hidden one). With `min`/`max`: 51173 without a
+ * hint, NoQueryExecutionPlans 291 with a $natural one, and the errors of minMaxBounds(). A hinted
+ * partial or sparse index is used as asked, like upstream (it may miss documents outside the
+ * index). The SORT stage throws QueryExceededMemoryLimitNoDiskUseAllowed 292 past
  * maxSortMemoryBytes unless allowDiskUse.
  */
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,

@@ -9,10 +9,18 @@
 namespace mongo {
 namespace {
 
-const char* const kMetaNames[] = {
-    "textScore", "randVal",  "searchScore", "searchHighlights",   "geoNearDistance",
-    "geoNearPoint", "recordId", "indexKey", "sortKey", "searchScoreDetails",
-    "searchSequenceToken", "vectorSearchScore"};
+const char* const kMetaNames[] = {"textScore",
+                                  "randVal",
+                                  "searchScore",
+                                  "searchHighlights",
+                                  "geoNearDistance",
+                                  "geoNearPoint",
+                                  "recordId",
+                                  "indexKey",
+                                  "sortKey",
+                                  "searchScoreDetails",
+                                  "searchSequenceToken",
+                                  "vectorSearchScore"};
 
 class ExpressionMeta final : public Expression {
 public:

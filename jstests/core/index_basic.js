@@ -101,6 +101,16 @@ function dropAllIndexesKeepsId() {
     assert.eq(["_id_"], coll.getIndexes().map((ix) => ix.name));
 }
 
+function unknownOptionsUnlessIgnored() {
+    const spec = {key: {u: 1}, name: "u_1", notAnOption: true};
+    assert.commandFailedWithCode(db.runCommand({createIndexes: coll.getName(), indexes: [spec]}),
+                                 ErrorCodes.InvalidIndexSpecificationOption);
+    assert.commandWorked(
+        db.runCommand({createIndexes: coll.getName(), indexes: [spec], ignoreUnknownIndexOptions: true}));
+    const made = coll.getIndexes().find((ix) => ix.name === "u_1");
+    assert(made && !made.hasOwnProperty("notAnOption"), tojson(made));
+}
+
 runScenarios(
     setUp,
     createIndexOnNewCollectionCreatesIt,
@@ -114,4 +124,5 @@ runScenarios(
     dropIndexByNameAndKey,
     dropIndexErrors,
     dropAllIndexesKeepsId,
+    unknownOptionsUnlessIgnored,
 );

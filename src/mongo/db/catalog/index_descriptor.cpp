@@ -138,6 +138,14 @@ std::string defaultIndexName(const BSONObj& keyPattern) {
     return name;
 }
 
+BSONObj removeUnknownIndexOptions(const BSONObj& spec) {
+    BSONObjBuilder b;
+    for (BSONElement e : spec)
+        if (kAllowedFields.count(std::string(e.fieldNameStringData())))
+            b.append(e);
+    return b.obj();
+}
+
 StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
     BSONElement key = spec["key"];
     if (key.eoo())

@@ -75,6 +75,9 @@ std::string defaultIndexName(const BSONObj& keyPattern);
  */
 StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec);
 
+/** `spec` without the fields validateIndexSpec() does not know (ignoreUnknownIndexOptions). */
+BSONObj removeUnknownIndexOptions(const BSONObj& spec);
+
 /**
  * The final form of a validated spec on a collection with `collectionDefault` (null:
  * simple): no collation -> the collection's (its full spec, if any); {locale: "simple"}

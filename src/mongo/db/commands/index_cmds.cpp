@@ -65,7 +65,10 @@ public:
         // On a time-series view the specs are translated to bucket specs (spec §4).
         auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss);
         std::vector<BSONObj> specs;
-        for (const auto& raw : cmd.getIndexes()) {
+        for (const BSONObj& given : cmd.getIndexes()) {
+            const BSONObj raw = cmd.getIgnoreUnknownIndexOptions().value_or(false)
+                                    ? removeUnknownIndexOptions(given)
+                                    : given;
             if (ts)  // time-series errors (text, unique...) come before the generic checks
                 uassertStatusOK(
                     timeseries::createBucketsIndexFromTimeseriesIndex(ts->options, raw));

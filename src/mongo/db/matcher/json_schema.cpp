@@ -28,6 +28,7 @@ const std::set<std::string>& knownKeywords() {
                                             "pattern",
                                             "enum",
                                             "items",
+                                            "additionalItems",
                                             "minItems",
                                             "maxItems",
                                             "uniqueItems",
@@ -39,7 +40,9 @@ const std::set<std::string>& knownKeywords() {
                                             "description",
                                             "patternProperties",
                                             "dependencies",
-                                            "encrypt"};
+                                            "multipleOf",
+                                            "encrypt",
+                                            "encryptMetadata"};
     return k;
 }
 
@@ -108,17 +111,54 @@ Status validateSchema(const BSONObj& schema, int depth) {
                 if (!s.isOK())
                     return s;
             }
-        } else if (name == "items" || name == "not" ||
-                   (name == "additionalProperties" && kw.type() == BSONType::kObject)) {
-            if (kw.type() == BSONType::kObject) {
-                Status s = validateSchema(kw.Obj(), depth + 1);
+        } else if (name == "items" && kw.type() == BSONType::kArray) {
+            for (BSONElement sub : kw.Obj()) {
+                if (sub.type() != BSONType::kObject)
+                    return Status(ErrorCodes::TypeMismatch,
+                                  "$jsonSchema keyword 'items' requires that each element of the "
+                                  "array is an object");
+                Status s = validateSchema(sub.Obj(), depth + 1);
                 if (!s.isOK())
                     return s;
-            } else if (name != "items" || kw.type() != BSONType::kArray) {
-                if (name != "additionalProperties")
-                    return Status(ErrorCodes::TypeMismatch,
-                                  "$jsonSchema keyword '" + name + "' must be an object");
             }
+        } else if ((name == "additionalItems" || name == "additionalProperties") &&
+                   kw.type() != BSONType::kObject) {
+            if (kw.type() != BSONType::kBool)
+                return Status(
+                    ErrorCodes::TypeMismatch,
+                    "$jsonSchema keyword '" + name + "' must be either an object or a boolean");
+        } else if (name == "dependencies") {
+            if (kw.type() != BSONType::kObject)
+                return Status(ErrorCodes::TypeMismatch,
+                              "$jsonSchema keyword 'dependencies' must be an object");
+            for (BSONElement dep : kw.Obj()) {
+                if (dep.type() == BSONType::kObject) {
+                    Status s = validateSchema(dep.Obj(), depth + 1);
+                    if (!s.isOK())
+                        return s;
+                    continue;
+                }
+                if (dep.type() != BSONType::kArray || dep.Obj().isEmpty())
+                    return Status(ErrorCodes::TypeMismatch,
+                                  "property '" + std::string(dep.fieldNameStringData()) +
+                                      "' in $jsonSchema keyword 'dependencies' must be either an "
+                                      "object or a nonempty array");
+                for (BSONElement n : dep.Obj())
+                    if (n.type() != BSONType::kString)
+                        return Status(ErrorCodes::TypeMismatch,
+                                      "array for property '" +
+                                          std::string(dep.fieldNameStringData()) +
+                                          "' in $jsonSchema keyword 'dependencies' must contain "
+                                          "only strings");
+            }
+        } else if (name == "items" || name == "not" || name == "additionalItems" ||
+                   name == "additionalProperties") {
+            if (kw.type() != BSONType::kObject)
+                return Status(ErrorCodes::TypeMismatch,
+                              "$jsonSchema keyword '" + name + "' must be an object");
+            Status s = validateSchema(kw.Obj(), depth + 1);
+            if (!s.isOK())
+                return s;
         } else if (name == "allOf" || name == "anyOf" || name == "oneOf") {
             if (kw.type() != BSONType::kArray || kw.Obj().isEmpty())
                 return Status(ErrorCodes::TypeMismatch,
@@ -142,6 +182,12 @@ Status validateSchema(const BSONObj& schema, int depth) {
             auto re = RegexMatcher::compile(kw.valueStringData(), "");
             if (!re.isOK())
                 return re.getStatus();
+        } else if (name == "multipleOf") {
+            if (!kw.isNumber())
+                return Status(ErrorCodes::TypeMismatch,
+                              "$jsonSchema keyword 'multipleOf' must be a number");
+            if (!(kw.numberDouble() > 0))
+                return failed("$jsonSchema keyword 'multipleOf' must have a positive value");
         } else if (name == "minimum" || name == "maximum" || name == "minLength" ||
                    name == "maxLength" || name == "minItems" || name == "maxItems" ||
                    name == "minProperties" || name == "maxProperties") {
@@ -175,8 +221,10 @@ bool sameValue(const BSONElement& a, const BSONElement& b) {
 struct Keywords {
     BSONElement bsonType, type, minimum, exclusiveMinimum, maximum, exclusiveMaximum;
     BSONElement minLength, maxLength, pattern, enumValues, allOf, anyOf, oneOf, notSchema;
+    BSONElement multipleOf;
     BSONElement properties, patternProperties, additionalProperties, required;
-    BSONElement minProperties, maxProperties, minItems, maxItems, items, uniqueItems;
+    BSONElement minProperties, maxProperties, minItems, maxItems, items, additionalItems;
+    BSONElement uniqueItems, dependencies;
 
     /** Like schema[name]: the first occurrence of a keyword counts. */
     static void first(BSONElement& slot, const BSONElement& e) {
@@ -195,6 +243,12 @@ struct Keywords {
                         first(anyOf, e);
                     else if (n == "additionalProperties")
                         first(additionalProperties, e);
+                    else if (n == "additionalItems")
+                        first(additionalItems, e);
+                    break;
+                case 'd':
+                    if (n == "dependencies")
+                        first(dependencies, e);
                     break;
                 case 'b':
                     if (n == "bsonType")
@@ -229,6 +283,8 @@ struct Keywords {
                         first(minItems, e);
                     else if (n == "maxItems")
                         first(maxItems, e);
+                    else if (n == "multipleOf")
+                        first(multipleOf, e);
                     break;
                 case 'n':
                     if (n == "not")
@@ -270,7 +326,7 @@ bool validObjectKeywords(const Keywords& kw, const BSONObj& obj) {
     const BSONElement& patterns = kw.patternProperties;
     const BSONElement& additional = kw.additionalProperties;
     if (props.eoo() && patterns.eoo() && additional.eoo() && kw.required.eoo() &&
-        kw.minProperties.eoo() && kw.maxProperties.eoo())
+        kw.minProperties.eoo() && kw.maxProperties.eoo() && kw.dependencies.eoo())
         return true;
     for (BSONElement f : obj) {
         StringData name = f.fieldNameStringData();
@@ -306,6 +362,24 @@ bool validObjectKeywords(const Keywords& kw, const BSONObj& obj) {
         for (BSONElement r : kw.required.Obj())
             if (!obj.hasField(r.valueStringData()))
                 return false;
+    // dependencies: {p: [names...]} - with p, those fields too; {p: schema} - with p, the
+    // object matches the schema.
+    if (kw.dependencies.type() == BSONType::kObject) {
+        for (BSONElement dep : kw.dependencies.Obj()) {
+            if (!obj.hasField(dep.fieldNameStringData()))
+                continue;
+            if (dep.type() == BSONType::kObject) {
+                BSONObjBuilder holder;
+                holder.append("", obj);
+                if (!valid(dep.Obj(), holder.done().firstElement()))
+                    return false;
+                continue;
+            }
+            for (BSONElement n : dep.Obj())
+                if (!obj.hasField(n.valueStringData()))
+                    return false;
+        }
+    }
     if (kw.minProperties.isNumber() || kw.maxProperties.isNumber()) {
         long long n = obj.nFields();
         if (kw.minProperties.isNumber() && n < kw.minProperties.numberLong())
@@ -328,6 +402,22 @@ bool validArrayKeywords(const Keywords& kw, const BSONObj& arr) {
         for (BSONElement e : arr)
             if (!valid(kw.items.Obj(), e))
                 return false;
+    } else if (kw.items.type() == BSONType::kArray) {
+        // One schema per position; additionalItems decides for the elements past them.
+        const BSONObj schemaList = kw.items.Obj();
+        auto schemas = schemaList.begin();
+        for (BSONElement e : arr) {
+            if (schemas.more()) {
+                if (!valid(schemas.next().Obj(), e))
+                    return false;
+            } else if (kw.additionalItems.type() == BSONType::kObject) {
+                if (!valid(kw.additionalItems.Obj(), e))
+                    return false;
+            } else if (kw.additionalItems.type() == BSONType::kBool &&
+                       !kw.additionalItems.trueValue()) {
+                return false;
+            }
+        }
     }
     if (kw.uniqueItems.trueValue()) {
         std::vector<BSONElement> v;
@@ -369,6 +459,8 @@ bool valid(const BSONObj& schema, const BSONElement& v) {
             if (c > 0 || (c == 0 && kw.exclusiveMaximum.trueValue()))
                 return false;
         }
+        if (kw.multipleOf.isNumber() && std::fmod(d, kw.multipleOf.numberDouble()) != 0)
+            return false;
     }
     if (v.type() == BSONType::kString) {
         size_t len = utf8Length(v.valueStringData());

@@ -24,14 +24,13 @@ int errorCode(StringData keyPattern, StringData min, StringData max) {
 }
 
 TEST(MinMaxBounds, MinIsInclusiveMaxExclusive) {
-    IndexBounds b = minMaxBounds(*indexOn(R"({"a": 1, "b": -1})"),
-                                 fromjson(R"({"a": 1, "b": 2})"), fromjson(R"({"a": 2, "b": 1})"));
+    IndexBounds b = minMaxBounds(*indexOn(R"({"a": 1, "b": -1})"), fromjson(R"({"a": 1, "b": 2})"),
+                                 fromjson(R"({"a": 2, "b": 1})"));
     EXPECT_EQ(b.start.toString(), "{ a: 1, b: 2 }");
     EXPECT_TRUE(b.startInclusive);
     EXPECT_EQ(b.end.toString(), "{ a: 2, b: 1 }");
     EXPECT_FALSE(b.endInclusive);
-    IndexBounds onlyMax =
-        minMaxBounds(*indexOn(R"({"a": 1})"), BSONObj(), fromjson(R"({"a": 3})"));
+    IndexBounds onlyMax = minMaxBounds(*indexOn(R"({"a": 1})"), BSONObj(), fromjson(R"({"a": 3})"));
     EXPECT_TRUE(onlyMax.start.isEmpty());
 }
 

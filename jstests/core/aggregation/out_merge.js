@@ -53,4 +53,31 @@ function mergeModes() {
     assert.eq(3, target.count());
 }
 
-runScenarios(setUp, outReplaces, outMustBeLast, mergeModes);
+/** On fields other than _id, a matched document keeps its _id: a different one is ImmutableField. */
+function mergeOnOtherFieldsKeepsId() {
+    const target = db[jsTestName() + "_on"];
+    target.drop();
+    assert.commandWorked(target.createIndex({k: 1}, {unique: true}));
+    assert.commandWorked(target.insert({_id: "t", k: 1, v: 0}));
+    const src = db[jsTestName() + "_on_src"];
+    src.drop();
+    assert.commandWorked(src.insert({_id: "s", k: 1, v: 5}));
+    for (const whenMatched of ["replace", "merge"]) {
+        assert.commandFailedWithCode(
+            db.runCommand({aggregate: src.getName(), cursor: {},
+                           pipeline: [{$merge: {into: target.getName(), on: "k", whenMatched: whenMatched}}]}),
+            ErrorCodes.ImmutableField, whenMatched);
+    }
+    // Without the incoming _id, replace keeps the target's.
+    src.aggregate([{$project: {_id: 0}}, {$merge: {into: target.getName(), on: "k", whenMatched: "replace"}}]);
+    assert.eq([{_id: "t", k: 1, v: 5}], target.find().toArray());
+    // A whenMatched pipeline may not change it either, and keeps it when it drops it.
+    assert.commandFailedWithCode(
+        db.runCommand({aggregate: src.getName(), cursor: {},
+                       pipeline: [{$merge: {into: target.getName(), on: "k", whenMatched: [{$set: {_id: "x"}}]}}]}),
+        ErrorCodes.ImmutableField);
+    src.aggregate([{$merge: {into: target.getName(), on: "k", whenMatched: [{$project: {_id: 0, k: 1, w: "$$new.v"}}]}}]);
+    assert.eq([{_id: "t", k: 1, w: 5}], target.find().toArray());
+}
+
+runScenarios(setUp, outReplaces, outMustBeLast, mergeModes, mergeOnOtherFieldsKeepsId);

@@ -3,6 +3,7 @@
 // matched on the 'on' fields, with the whenMatched/whenNotMatched modes).
 #include "mongo/db/pipeline/document_source_out.h"
 
+#include <algorithm>
 #include <atomic>
 #include <initializer_list>
 #include <shared_mutex>
@@ -263,7 +264,9 @@ public:
         auto coll = opCtx->getServiceContext()->catalog->getOrCreateCollection(opCtx, _target);
         while (auto d = _source->getNext()) {
             _expCtx->checkForInterruptEvery128();
-            mergeOne(opCtx, coll, withIdIfNeeded(d->getOwned()));
+            // Merging on _id, a document without one gets a new one (so it is inserted).
+            const bool onId = std::find(_on.begin(), _on.end(), "_id") != _on.end();
+            mergeOne(opCtx, coll, onId ? withId(d->getOwned()) : d->getOwned());
         }
         return std::nullopt;
     }
@@ -282,10 +285,6 @@ public:
     }
 
 private:
-    BSONObj withIdIfNeeded(const BSONObj& doc) {
-        return withId(doc);
-    }
-
     BSONObj applyUpdatePipeline(const BSONObj& existing, const BSONObj& incoming) {
         auto sub = std::make_shared<ExpressionContext>(_expCtx->opCtx, _target);
         BSONObjBuilder let;
@@ -358,8 +357,24 @@ private:
                 }
                 case WhenMatched::kPipeline:
                     updated = applyUpdatePipeline(existing, doc);
+                    if (updated["_id"].eoo()) {  // a result without _id keeps the existing one
+                        BSONObjBuilder b;
+                        b.append(existing["_id"]);
+                        b.appendElements(updated);
+                        updated = b.obj();
+                    }
                     break;
             }
+            // The matched document keeps its _id: a different one in the incoming document (a
+            // merge on other fields) or in the pipeline's result fails, as upstream's update.
+            const BSONElement newId =
+                _whenMatched == WhenMatched::kPipeline ? updated["_id"] : doc["_id"];
+            uassert(ErrorCodes::ImmutableField,
+                    "$merge failed to update the matching document, did you attempt to modify "
+                    "the _id or the shard key? :: caused by :: Performing an update on the path "
+                    "'_id' would modify the immutable field '_id'",
+                    _whenMatched == WhenMatched::kKeepExisting || newId.eoo() ||
+                        newId.binaryEqualValues(existing["_id"]));
             // Commit even when nothing changed: aborting would also end the read
             // transaction the pipeline's input is using.
             if (_whenMatched != WhenMatched::kKeepExisting)
@@ -373,7 +388,7 @@ private:
                               "$merge could not find a matching document in the target "
                               "collection for at least one document in the source collection");
                 case WhenNotMatched::kInsert:
-                    coll->insertDocument(opCtx, doc);
+                    coll->insertDocument(opCtx, withId(doc));  // a new _id when it has none
                     break;
             }
         }

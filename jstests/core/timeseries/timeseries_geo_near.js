@@ -1,7 +1,8 @@
 /**
  * $geoNear on a time-series view (spec §5.4): on the meta field (a $geoNearCursor on
- * meta.<path> before the unpack, shown by explain) and on a measurement field (needs the
- * 2dsphere_bucket index); results equal those of a regular collection.
+ * meta.<path> before the unpack, shown by explain) and on a measurement field (with the
+ * 2dsphere_bucket index, or named by `key` without any index, spherical or flat); results
+ * equal those of a regular collection.
  */
 const name = jsTestName();
 const ts = db[name];
@@ -34,6 +35,30 @@ function run(coll, spec, extra) {
 assert.commandFailedWithCode(
     db.runCommand({aggregate: name, cursor: {}, pipeline: [{$geoNear: {near: near, distanceField: "d"}}]}),
     ErrorCodes.IndexNotFound);
+
+// A measurement field named by `key` needs no index: distances from the unpacked measurements,
+// spherical (GeoJSON near) or flat (legacy near) as on a collection that has the index.
+{
+    const legacy = db[name + "_legacy"];
+    legacy.drop();
+    assert.commandWorked(legacy.createIndex({loc: "2d"}));
+    const tsLegacy = db[name + "_ts_legacy"];
+    tsLegacy.drop();
+    assert.commandWorked(db.createCollection(tsLegacy.getName(), {timeseries: {timeField: "t"}}));
+    const pts = docs.map(d => ({_id: d._id, t: d.t, loc: [d._id % 7, d._id * 0.5]}));
+    assert.commandWorked(legacy.insert(pts));
+    assert.commandWorked(tsLegacy.insert(pts));
+    const flat = {near: [1, 1], key: "loc", distanceField: "d", maxDistance: 6};
+    const flatTs = run(tsLegacy, flat);
+    assert.gt(flatTs.length, 0);
+    assert.eq(run(legacy, flat), flatTs);
+    assert.commandWorked(plain.createIndex({loc: "2dsphere"}));
+    const sphere = {near: near, key: "loc", distanceField: "d", maxDistance: 300000};
+    const sphereTs = run(ts, sphere);
+    assert.gt(sphereTs.length, 0);
+    assert.eq(run(plain, sphere), sphereTs);
+    assert.commandWorked(plain.dropIndex({loc: "2dsphere"}));
+}
 
 // Meta field.
 assert.commandWorked(ts.createIndex({"m.loc": "2dsphere"}));

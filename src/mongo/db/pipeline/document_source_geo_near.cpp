@@ -289,9 +289,12 @@ std::vector<BSONObj> DocumentSourceGeoNear::materialize() {
     // With maxDistance and a 2dsphere index on the key: candidates through the index (the
     // input, a collection scan, is then not read). Otherwise every input document.
     // Flat distances between legacy points when the key has a 2d index and the stage is not
-    // spherical (upstream's 2d $geoNear / $near); else spherical ones.
+    // spherical (upstream's 2d $geoNear / $near); else spherical ones. Over time-series
+    // measurements ($_internalGeoNearDistance) a legacy `near` without `spherical` is flat.
     bool planar = false;
-    if (_name == kStageName && !_spec.spherical && !_spec.nearIsGeoJSON)
+    if (_name == kDistanceStageName)
+        planar = !_spec.spherical && !_spec.nearIsGeoJSON;
+    else if (_name == kStageName && !_spec.spherical && !_spec.nearIsGeoJSON)
         for (const auto& [field, type] : geoIndexFields(_expCtx->opCtx, _expCtx->ns))
             planar = planar || (field == key && type == "2d");
     std::unique_ptr<PlanExecutor> candidates = planar ? nullptr : indexedCandidates(key);

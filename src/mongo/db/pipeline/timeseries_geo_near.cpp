@@ -52,6 +52,15 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(
         for (const auto& c : candidates)
             if (c.userKey == spec.key)
                 chosen = &c;
+        // A measurement field needs no index: its distances are computed from the unpacked
+        // measurements (the meta field's $geoNearCursor does need one).
+        const bool onMeta = metaField && (spec.key == *metaField ||
+                                          StringData(spec.key).starts_with(*metaField + "."));
+        if (!chosen && !onMeta) {
+            candidates.push_back(
+                {spec.key, std::string(timeseries::kDataFieldNamePrefix) + spec.key, false});
+            chosen = &candidates.back();
+        }
         uassert(ErrorCodes::IndexNotFound,
                 "$geoNear requires a 2d or 2dsphere index, but none were found on key " + spec.key,
                 chosen);
@@ -92,7 +101,9 @@ std::optional<std::vector<BSONObj>> rewriteTimeseriesGeoNear(
             out.push_back(BSON("$match" << spec.query));
         return out;
     }
-    if (spec.maxDistance) {
+    // The bucket-level prefilter is a spherical region: flat distances (a legacy `near` without
+    // `spherical`) are computed over every bucket.
+    if (spec.maxDistance && (spec.spherical || spec.nearIsGeoJSON)) {
         double radians = *spec.maxDistance / spec.radiusScale();
         BSONObj region = BSON("$centerSphere"
                               << BSON_ARRAY(BSON_ARRAY(spec.nearLng << spec.nearLat) << radians));

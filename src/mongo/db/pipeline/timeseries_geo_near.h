@@ -5,13 +5,14 @@
 //     [$geoNearCursor {key: "meta.<p>", no query}          -- buckets in distance order
 //      $_internalUnpackBucket {..., computedMetaProjFields: [<distanceField>, <includeLocs>]}
 //      $match <query>]                                      -- order is kept
-//   key on a measurement field f (index {data.f: "2dsphere_bucket"}):
+//   key on a measurement field f (index {data.f: "2dsphere_bucket"}, or none when `key` names f):
 //     [$match {$_internalBucketGeoWithin: {intersectsRegion: {$centerSphere: [near, max]},
 //              field: f}}                                   -- only with maxDistance
 //      $_internalUnpackBucket
 //      $_internalGeoNearDistance {key: f, query, ...}]      -- per-measurement distance + sort
 //
-// Index errors as for collections (IndexNotFound 27).
+// Index errors as for collections (IndexNotFound 27), except that a `key` naming a measurement
+// field needs no index.
 #pragma once
 
 #include <optional>

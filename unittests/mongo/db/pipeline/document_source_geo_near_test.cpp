@@ -2,6 +2,8 @@
 // bucket-level geo predicate of time-series filters.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "mongo/db/pipeline/bucket_level_predicates.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/util/assert_util.h"
@@ -59,7 +61,7 @@ TEST(GeoNearStage, DistanceStageSortsItsInputByDistance) {
     auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
     auto spec =
         GeoNearSpec::parse(relaxedJson("{$geoNear: {near: [0, 0], distanceField: 'd', key: 'loc', "
-                                       "maxDistance: 0.05, query: {k: 1}}}")
+                                       "maxDistance: 0.05, spherical: true, query: {k: 1}}}")
                                .firstElement());
     DocumentSourceGeoNear stage(expCtx, spec,
                                 std::string(DocumentSourceGeoNear::kDistanceStageName));
@@ -73,6 +75,26 @@ TEST(GeoNearStage, DistanceStageSortsItsInputByDistance) {
     while (auto d = stage.getNext())
         ids.push_back((*d)["_id"].numberInt());
     EXPECT_EQ(ids, (std::vector<int>{6, 2, 1}));
+}
+
+TEST(GeoNearStage, DistanceStageWithLegacyNearAndNoSphericalIsFlat) {
+    auto expCtx = std::make_shared<ExpressionContext>(nullptr, NamespaceString("test", "c"));
+    auto spec = GeoNearSpec::parse(
+        relaxedJson("{$geoNear: {near: [0, 0], distanceField: 'd', key: 'loc', maxDistance: 1.5}}")
+            .firstElement());
+    DocumentSourceGeoNear stage(expCtx, spec,
+                                std::string(DocumentSourceGeoNear::kDistanceStageName));
+    DocumentSourceQueue input(
+        expCtx,
+        test::parseArray("[{_id: 1, loc: [0, 2]}, {_id: 2, loc: [1, 1]}, {_id: 3, loc: [0, 1]}]"));
+    stage.setSource(&input);
+    std::vector<std::pair<int, double>> out;
+    while (auto d = stage.getNext())
+        out.emplace_back((*d)["_id"].numberInt(), (*d)["d"].numberDouble());
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0], (std::pair<int, double>{3, 1.0}));
+    EXPECT_EQ(out[1].first, 2);
+    EXPECT_DOUBLE_EQ(out[1].second, std::sqrt(2.0));
 }
 
 TEST(BucketLevelGeo, GeoWithinOnAMeasurementMapsToInternalBucketGeoWithin) {

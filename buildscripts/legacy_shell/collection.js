@@ -230,7 +230,6 @@ class DBCollection {
     insert(docs, options) {
         const single = !Array.isArray(docs);
         const list = single ? [docs] : docs;
-        if (list.length === 0) throw new Error("no documents to insert");
         const o = parseWriteOptions(typeof options === "number" ? {ordered: !(options & 1)} : options);
         const ops = list.map((d) => {
             const doc = ensureId(d);
@@ -486,6 +485,7 @@ class DBCollection {
         }
         return new DBCommandCursor(this._db, res).toArray();
     }
+    getIndexByName(name) { return this.getIndexes().find((i) => i.name === name); }
     getIndexSpecs() { return this.getIndexes(); }
     getIndices() { return this.getIndexes(); }
     getIndexKeys() { return this.getIndexes().map((i) => i.key); }

@@ -92,6 +92,13 @@ function install(g) {
     jsTest.readOnlyUserRoles = ["read"];
     jsTest.basicUserRoles = ["dbOwner"];
     jsTest.adminUserRoles = ["root"];
+    // jsTest.log.info/debug/warning/error(msg, attrs): the newer shells' structured test log.
+    if (typeof jsTest.log === "function" && !jsTest.log.info) {
+        const plain = jsTest.log;
+        const withAttrs = (msg, attrs) => plain(attrs === undefined ? msg : msg + " " + g.tojson(attrs));
+        for (const level of ["info", "debug", "warning", "error"])
+            plain[level] = withAttrs;
+    }
     g.jsTestOptions = () => Object.assign({enableTestCommands: true, auth: false}, g.TestData || {});
     g.isMongos = (db) => jsTest.isMongos(db.getMongo());
     g.getBuildInfo = () => g.db.adminCommand({buildInfo: 1});

@@ -158,3 +158,12 @@ assert.eq(0, []);
 assert.eq("1", [1]);
 assert.neq(0, [1]);
 assert.neq({a: 1}, {a: 2});
+
+// Newer upstream helpers: insert([]) writes nothing, getIndexByName, jsTest.log.info(msg, attrs).
+db.legacy_newer.drop();
+assert.commandWorked(db.legacy_newer.insert([]));
+assert.eq(0, db.legacy_newer.countDocuments({}));
+assert.commandWorked(db.legacy_newer.createIndex({a: 1}));
+assert.eq({a: 1}, db.legacy_newer.getIndexByName("a_1").key);
+assert.eq(undefined, db.legacy_newer.getIndexByName("nope"));
+jsTest.log.info("structured log line", {x: 1});

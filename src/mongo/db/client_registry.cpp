@@ -97,6 +97,9 @@ void appendOp(BSONObjBuilder* b, OperationContext* op, bool truncate) {
     std::string summary = op->planSummary();
     if (!summary.empty())
         b->append("planSummary", summary);
+    std::string failPoint = op->failPointMsg();
+    if (!failPoint.empty())
+        b->append("failpointMsg", failPoint);
     b->append("numYields", 0);
     // No lock manager: operations never wait for locks or flow control.
     b->append("locks", BSONObj());

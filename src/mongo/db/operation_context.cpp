@@ -38,6 +38,16 @@ std::string OperationContext::planSummary() const {
     return _planSummary;
 }
 
+void OperationContext::setFailPointMsg(std::string name) {
+    std::lock_guard lk(_planSummaryMutex);
+    _failPointMsg = std::move(name);
+}
+
+std::string OperationContext::failPointMsg() const {
+    std::lock_guard lk(_planSummaryMutex);
+    return _failPointMsg;
+}
+
 void OperationContext::checkForKill() const {
     if (_service && _service->shuttingDown.load())
         uasserted(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown");

@@ -100,6 +100,9 @@ public:
     /** "COLLSCAN", "IXSCAN { a: 1 }"...; empty until the plan is known. */
     void setPlanSummary(std::string summary);
     std::string planSummary() const;
+    /** The fail point the operation is paused at (currentOp's failpointMsg); empty: none. */
+    void setFailPointMsg(std::string name);
+    std::string failPointMsg() const;
 
     /** bypassDocumentValidation: writes skip collection validators. */
     bool bypassDocumentValidation() const {
@@ -120,8 +123,9 @@ private:
     bool _bypassDocumentValidation = false;
     long long _startMicros;
     Description _description;
-    mutable std::mutex _planSummaryMutex;
+    mutable std::mutex _planSummaryMutex;  // guards the two strings below
     std::string _planSummary;
+    std::string _failPointMsg;
 };
 
 }  // namespace mongo

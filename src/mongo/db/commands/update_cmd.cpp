@@ -17,9 +17,13 @@
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
+#include "mongo/util/fail_point.h"
 
 namespace mongo {
 namespace {
+
+// Upstream's: the update command waits here, after its statements ran, while it is on.
+MONGO_FAIL_POINT_DEFINE(hangAfterBatchUpdate)
 
 /** Update on a time-series view: measurement updates (timeseries_write_ops.h). */
 void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollection ts,
@@ -32,6 +36,7 @@ void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollecti
         log.emplace(retryable, "update", 40638, ts.bucketsNss,
                     ts.buckets ? ts.buckets->uuid() : std::string());
     auto res = timeseries::performTimeseriesUpdates(opCtx, ts, cmd, log ? &*log : nullptr);
+    pauseWhileFailPointSet(opCtx, hangAfterBatchUpdate);
     result.appendNumber("n", res.n);
     result.appendNumber("nModified", res.nModified);
     if (!res.upserted.empty()) {
@@ -128,6 +133,7 @@ public:
                 upserted.append(u.obj());
             }
         });
+        pauseWhileFailPointSet(opCtx, hangAfterBatchUpdate);
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (anyUpsert)

@@ -73,6 +73,7 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
             if (!multi)
                 p.limit = 1;
             auto exec = buildFindPlan(opCtx, coll.getCollection(), p);
+            opCtx->setPlanSummary(exec->planSummary());
             std::vector<std::pair<RecordId, BSONObj>> targets;
             BSONObj doc;
             RecordId id;

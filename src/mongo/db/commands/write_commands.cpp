@@ -1,8 +1,10 @@
 // insert and delete. (update lives in update_cmd.cpp.)
 #include "mongo/db/commands/write_commands.h"
 
+#include <chrono>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
@@ -21,6 +23,7 @@
 #include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/idl/write_ops_gen.h"
+#include "mongo/util/fail_point.h"
 
 namespace mongo {
 
@@ -167,6 +170,22 @@ void RetryableTimeseriesStatements::record(OperationContext* opCtx, size_t index
     p.o = BSON("msg" << ("retryable time-series " + _kind));
     p.o2 = BSON("timeseriesStatement" << _kind << "outcome" << outcome);
     scope.logStamped(opCtx, std::move(p), nullptr, nullptr);
+}
+
+void pauseWhileFailPointSet(OperationContext* opCtx, FailPoint& fp) {
+    if (!fp.maybeActive() || !fp.evaluate())
+        return;
+    opCtx->setFailPointMsg(fp.name());
+    struct Clear {
+        OperationContext* opCtx;
+        ~Clear() {
+            opCtx->setFailPointMsg("");
+        }
+    } clear{opCtx};
+    while (fp.maybeActive() && fp.evaluate()) {
+        opCtx->checkForInterrupt();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 void insertDocumentsInOneUnit(OperationContext* opCtx, Collection* coll,

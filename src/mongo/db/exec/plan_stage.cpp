@@ -1,8 +1,9 @@
 #include "mongo/db/exec/plan_stage.h"
 
-#include "mongo/util/assert_util.h"
-
 #include <algorithm>
+#include <cmath>
+
+#include "mongo/util/assert_util.h"
 
 #include "mongo/db/exec/stages.h"
 #include "mongo/db/operation_context.h"
@@ -85,6 +86,27 @@ void appendStage(const PlanStage* s, BSONObjBuilder* b, bool withStats) {
     }
 }
 
+/**
+ * A key pattern as upstream's plan summaries print it: "{ a: 1, b: -1 }", whole numbers
+ * without a fraction whatever their BSON type (shells send 1 as a double), other values as
+ * BSON prints them ("2dsphere" quoted).
+ */
+std::string keyPatternSummary(const BSONObj& keyPattern) {
+    std::string out = "{";
+    bool first = true;
+    for (BSONElement e : keyPattern) {
+        out += first ? " " : ", ";
+        first = false;
+        out += std::string(e.fieldNameStringData()) + ": ";
+        const double d = e.isNumber() ? e.numberDouble() : 0;
+        if (e.isNumber() && std::trunc(d) == d && std::abs(d) < 1e15)
+            out += std::to_string(static_cast<long long>(d));
+        else
+            out += e.toString(false);
+    }
+    return out + (first ? "}" : " }");
+}
+
 void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
     const auto& kids = s->children();
     if (!kids.empty()) {
@@ -103,7 +125,7 @@ void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
     s->appendExplainInfo(&info);
     BSONObj infoObj = info.obj();
     if (infoObj["keyPattern"].type() == BSONType::kObject)
-        leaf += " " + infoObj["keyPattern"].Obj().toString();
+        leaf += " " + keyPatternSummary(infoObj["keyPattern"].Obj());
     if (std::find(out->begin(), out->end(), leaf) == out->end())
         out->push_back(std::move(leaf));
 }

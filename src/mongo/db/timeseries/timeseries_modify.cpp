@@ -95,6 +95,7 @@ std::vector<Candidate> fetchCandidates(OperationContext* opCtx, const Timeseries
                                        const MatchExpression* matcher) {
     std::vector<Candidate> out;
     auto exec = buildFindPlan(opCtx, ts.buckets, params);
+    opCtx->setPlanSummary(exec->planSummary());  // currentOp shows the bucket scan
     BSONObj doc;
     RecordId rid;
     while (exec->getNext(opCtx, &doc, &rid)) {

@@ -1,0 +1,70 @@
+/**
+ * The hangAfterBatchUpdate fail point (enableTestCommands): an update command waits after its
+ * statements ran while the point is on; currentOp shows it with failpointMsg and the plan
+ * summary of its scan (a time-series update: its bucket scan); turning the point off lets it
+ * reply. killOp interrupts the wait.
+ */
+load("jstests/libs/parallel_shell.js");
+
+const collName = jsTestName();
+
+function waitForPaused(tag) {
+    let ops = [];
+    assert.soon(() => (ops = db.currentOp({"command.comment": tag, failpointMsg: "hangAfterBatchUpdate"}).inprog)
+                          .length === 1,
+                "the update never paused", 30000);
+    return ops[0];
+}
+
+function updateShell(coll, tag) {
+    return `const res = db.runCommand({update: "${coll}", comment: "${tag}",
+                                         updates: [{q: {m: 1}, u: {$set: {x: 1}}, multi: true}]});
+            print("RESULT " + JSON.stringify({ok: res.ok, n: res.n, code: res.code}));`;
+}
+
+function resultOf(joined) {
+    const line = joined.output.split("\n").find((l) => l.startsWith("RESULT "));
+    assert(line, "no result from the parallel shell:\n" + joined.output);
+    return JSON.parse(line.substring("RESULT ".length));
+}
+
+function pausesAndResumes() {
+    const ts = db[collName];
+    ts.drop();
+    assert.commandWorked(db.createCollection(collName, {timeseries: {timeField: "t", metaField: "m"}}));
+    assert.commandWorked(ts.insertMany([{t: new Date(), m: 1}, {t: new Date(), m: 2}]));
+    assert.commandWorked(db.adminCommand({configureFailPoint: "hangAfterBatchUpdate", mode: "alwaysOn"}));
+    const tag = "hang-" + Date.now();
+    const shell = startParallelShell(updateShell(collName, tag));
+    try {
+        const op = waitForPaused(tag);
+        assert(/^IXSCAN \{ meta: 1/.test(op.planSummary), tojson(op));
+        assert.eq(db.getName() + "." + collName, op.ns, tojson(op));
+    } finally {
+        assert.commandWorked(db.adminCommand({configureFailPoint: "hangAfterBatchUpdate", mode: "off"}));
+    }
+    const joined = shell.join(60000);
+    assert.eq(0, joined.exitCode, joined.output);
+    assert.eq({ok: 1, n: 1}, resultOf(joined));
+    assert.eq(1, ts.countDocuments({x: 1}));
+}
+
+function killOpInterruptsTheWait() {
+    const plain = db[collName + "_plain"];
+    plain.drop();
+    assert.commandWorked(plain.insert({m: 1}));
+    assert.commandWorked(db.adminCommand({configureFailPoint: "hangAfterBatchUpdate", mode: "alwaysOn"}));
+    const tag = "kill-" + Date.now();
+    const shell = startParallelShell(updateShell(plain.getName(), tag));
+    try {
+        const op = waitForPaused(tag);
+        assert.eq("COLLSCAN", op.planSummary, tojson(op));
+        assert.commandWorked(db.killOp(op.opid));
+        const joined = shell.join(60000);
+        assert.eq({ok: 0, code: ErrorCodes.Interrupted}, resultOf(joined));
+    } finally {
+        assert.commandWorked(db.adminCommand({configureFailPoint: "hangAfterBatchUpdate", mode: "off"}));
+    }
+}
+
+runScenarios(pausesAndResumes, killOpInterruptsTheWait);

@@ -8,6 +8,7 @@
 #include "mongo/db/commands/write_commands.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/ops/write_fail_points.h"
 #include "mongo/db/pipeline/update_pipeline.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/projection.h"
@@ -17,13 +18,9 @@
 #include "mongo/db/update/update_driver.h"
 #include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
-#include "mongo/util/fail_point.h"
 
 namespace mongo {
 namespace {
-
-// Upstream's: the update command waits here, after its statements ran, while it is on.
-MONGO_FAIL_POINT_DEFINE(hangAfterBatchUpdate)
 
 /** Update on a time-series view: measurement updates (timeseries_write_ops.h). */
 void runTimeseriesUpdate(OperationContext* opCtx, timeseries::TimeseriesCollection ts,

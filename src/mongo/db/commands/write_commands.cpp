@@ -1,10 +1,8 @@
 // insert and delete. (update lives in update_cmd.cpp.)
 #include "mongo/db/commands/write_commands.h"
 
-#include <chrono>
 #include <cstring>
 #include <optional>
-#include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
@@ -15,6 +13,7 @@
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/ops/write_fail_points.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/repl/operation_session_info.h"
 #include "mongo/db/service_context.h"
@@ -23,7 +22,6 @@
 #include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/idl/write_ops_gen.h"
-#include "mongo/util/fail_point.h"
 
 namespace mongo {
 
@@ -170,22 +168,6 @@ void RetryableTimeseriesStatements::record(OperationContext* opCtx, size_t index
     p.o = BSON("msg" << ("retryable time-series " + _kind));
     p.o2 = BSON("timeseriesStatement" << _kind << "outcome" << outcome);
     scope.logStamped(opCtx, std::move(p), nullptr, nullptr);
-}
-
-void pauseWhileFailPointSet(OperationContext* opCtx, FailPoint& fp) {
-    if (!fp.maybeActive() || !fp.evaluate())
-        return;
-    opCtx->setFailPointMsg(fp.name());
-    struct Clear {
-        OperationContext* opCtx;
-        ~Clear() {
-            opCtx->setFailPointMsg("");
-        }
-    } clear{opCtx};
-    while (fp.maybeActive() && fp.evaluate()) {
-        opCtx->checkForInterrupt();
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
 }
 
 void insertDocumentsInOneUnit(OperationContext* opCtx, Collection* coll,
@@ -411,30 +393,35 @@ public:
             return false;
         };
         runStatements(deletes.size(), cmd.getOrdered(), &errors, mustRun, [&](size_t i) {
-            const auto& stmt = deletes[i];
-            uassert(ErrorCodes::FailedToParse,
-                    "The limit field in delete objects must be 0 or 1. Got " +
-                        std::to_string(stmt.getLimit()),
-                    stmt.getLimit() == 0 || stmt.getLimit() == 1);
-            uassert(ErrorCodes::InvalidOptions,
-                    "Cannot use (or request) retryable writes with limit=0",
-                    !retryable.active() || stmt.getLimit() == 1);
-            auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
-            FindPlanParams params =
-                makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
-                               FindExpressionContext{opCtx, nss, {}, collator});
-            if (!coll)
-                return;
-            params.limit = stmt.getLimit();
-            std::optional<repl::RetryableWriteScope> scope;
-            retryable.openScope(scope, i);
-            n += deleteMatching(opCtx, coll.getCollection(), params);
+            runChildRemoveOp(
+                opCtx, [&] { runDeleteStatement(opCtx, coll, nss, retryable, deletes[i], i, &n); });
         });
         result.appendNumber("n", n);
         appendWriteErrors(errors, result);
     }
 
 private:
+    /** One delete statement on a collection (`coll` may be empty: nothing to delete). */
+    static void runDeleteStatement(OperationContext* opCtx, AutoGetCollection& coll,
+                                   const NamespaceString& nss, const RetryableWrite& retryable,
+                                   const DeleteOpEntry& stmt, size_t i, long long* n) {
+        uassert(ErrorCodes::FailedToParse,
+                "The limit field in delete objects must be 0 or 1. Got " +
+                    std::to_string(stmt.getLimit()),
+                stmt.getLimit() == 0 || stmt.getLimit() == 1);
+        uassert(ErrorCodes::InvalidOptions, "Cannot use (or request) retryable writes with limit=0",
+                !retryable.active() || stmt.getLimit() == 1);
+        auto collator = resolveCollator(opCtx, nss, stmt.getCollation());
+        FindPlanParams params = makeFindParams(stmt.getQ(), BSONObj(), BSONObj(), stmt.getHint(),
+                                               FindExpressionContext{opCtx, nss, {}, collator});
+        if (!coll)
+            return;
+        params.limit = stmt.getLimit();
+        std::optional<repl::RetryableWriteScope> scope;
+        retryable.openScope(scope, i);
+        *n += deleteMatching(opCtx, coll.getCollection(), params);
+    }
+
     static long long deleteMatching(OperationContext* opCtx, std::shared_ptr<Collection> coll,
                                     const FindPlanParams& params) {
         RecoveryUnit* ru = opCtx->recoveryUnit();
@@ -443,6 +430,7 @@ private:
             deleted = 0;
             WriteUnitOfWork wuow(ru);
             auto exec = buildFindPlan(opCtx, coll, params);
+            opCtx->setPlanSummary(exec->planSummary());
             std::vector<std::pair<RecordId, BSONObj>> victims;
             BSONObj doc;
             RecordId id;

@@ -15,8 +15,6 @@
 
 namespace mongo {
 
-class FailPoint;
-
 class Collection;
 class OperationContext;
 struct CommandRequest;
@@ -88,13 +86,6 @@ StatusWith<BSONObj> fixDocumentForInsert(const BSONObj& doc);
  */
 void checkRetriedEntryKind(const BSONObj& entry, StringData what, int code,
                            std::initializer_list<StringData> allowedOps);
-
-/**
- * While `fp` is on, the operation waits (its currentOp shows failpointMsg: the point's name),
- * checking for interrupt every 10 ms: upstream's "hang" fail points (hangAfterBatchUpdate).
- * Throws the interrupt (killOp, maxTimeMS) when there is one.
- */
-void pauseWhileFailPointSet(OperationContext* opCtx, FailPoint& fp);
 
 /**
  * Inserts already-fixed documents in one unit of work (write conflicts retried). With a

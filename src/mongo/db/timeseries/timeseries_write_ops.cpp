@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/ops/write_fail_points.h"
 #include "mongo/db/pipeline/update_pipeline.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
@@ -110,7 +111,9 @@ TimeseriesWriteResult performTimeseriesDeletes(OperationContext* opCtx,
         op.multi = stmt.getLimit() == 0;
         if (stmt.getCollation())
             op.collation = stmt.getCollation()->getOwned();
-        result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
+        runChildRemoveOp(opCtx, [&] {
+            result.n += deleteTimeseriesMeasurements(opCtx, ts, op).nMeasurementsDeleted;
+        });
     });
     return result;
 }

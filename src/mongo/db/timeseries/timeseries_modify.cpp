@@ -44,23 +44,21 @@ std::shared_ptr<MatchExpression> parseFilter(const BSONObj& filter,
     return m;
 }
 
-/** The collation a statement runs with: its own, else the collection's default. */
-struct StatementCollation {
-    std::shared_ptr<const CollatorInterface> collator;  // null: simple
-    bool matchesDefault = true;
-};
+}  // namespace
 
-StatementCollation resolveCollation(const TimeseriesCollection& ts,
-                                    const std::optional<BSONObj>& collation) {
+StatementCollation resolveStatementCollation(const TimeseriesCollection& ts,
+                                             const std::optional<BSONObj>& collation) {
     StatementCollation out;
     out.collator = getBucketsCollator(ts.buckets);
-    if (collation) {
+    if (collation && !collation->isEmpty()) {  // {} is none given, as upstream's
         out.collator = uassertStatusOK(makeCollator(*collation));
         out.matchesDefault =
             CollatorInterface::collatorsMatch(out.collator.get(), ts.buckets->getDefaultCollator());
     }
     return out;
 }
+
+namespace {
 
 FindPlanParams bucketPlanParams(const TimeseriesCollection& ts, const TimeseriesQuerySplit& split,
                                 const BSONObj& hint, const CollatorInterface* collator) {
@@ -199,7 +197,7 @@ TimeseriesModifyStats deleteTimeseriesMeasurements(OperationContext* opCtx,
                                                    const TimeseriesCollection& ts,
                                                    const TimeseriesDeleteOp& op, ModifyMode mode,
                                                    std::optional<BSONObj>* firstDeleted) {
-    StatementCollation collation = resolveCollation(ts, op.collation);
+    StatementCollation collation = resolveStatementCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
     auto residual = parseFilter(op.query, collation.collator.get());
     FindPlanParams params = bucketPlanParams(ts, split, op.hint, collation.collator.get());
@@ -261,7 +259,7 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
     const UpdateDriver& driver = *op.driver;
     uassert(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update",
             !(op.multi && driver.isReplacement()));
-    StatementCollation collation = resolveCollation(ts, op.collation);
+    StatementCollation collation = resolveStatementCollation(ts, op.collation);
     TimeseriesQuerySplit split = prepareTimeseriesModify(ts, op.query, collation.matchesDefault);
     // Canonical form: the array an $and evaluates last sets the positional `$` (upstream's).
     std::shared_ptr<MatchExpression> matcher;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "mongo/bson/bsonobj.h"
@@ -26,6 +27,7 @@
 #include "mongo/db/timeseries/timeseries_update_delete_util.h"
 
 namespace mongo {
+class CollatorInterface;
 class OperationContext;
 class UpdateDriver;
 }  // namespace mongo
@@ -82,6 +84,16 @@ struct TimeseriesUpdateOp {
      */
     std::function<void(const TimeseriesUpdateOutcome&)> inUnitOfWork;
 };
+
+/** The collation a statement runs with: its own (a non-empty one), else the collection's. */
+struct StatementCollation {
+    std::shared_ptr<const CollatorInterface> collator;  // null: simple
+    bool matchesDefault = true;
+};
+
+/** Errors: those of makeCollator() (BadValue 2, FailedToParse 9, TypeMismatch 14). */
+StatementCollation resolveStatementCollation(const TimeseriesCollection& ts,
+                                             const std::optional<BSONObj>& collation);
 
 /**
  * The query split and the bucket hint of a statement. Errors: BadValue (filter parse error,

@@ -4,7 +4,6 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/ops/write_fail_points.h"
 #include "mongo/db/pipeline/update_pipeline.h"
-#include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_modify.h"
 #include "mongo/db/update/update_driver.h"
@@ -18,14 +17,6 @@ UpdatePipelineContext pipelineContext(OperationContext* opCtx, const TimeseriesC
                                       const std::optional<BSONObj>& letVars,
                                       const CollatorInterface* collator) {
     return {opCtx, ts.viewNss, letVars.value_or(BSONObj()), std::nullopt, collator};
-}
-
-/** The statement's collator (null: simple): its collation, else the collection's default. */
-std::shared_ptr<const CollatorInterface> statementCollator(const TimeseriesCollection& ts,
-                                                           const std::optional<BSONObj>& c) {
-    if (c && !c->isEmpty())
-        return uassertStatusOK(makeCollator(*c));
-    return getBucketsCollator(ts.buckets);
 }
 
 BSONObj updateOutcome(const TimeseriesUpdateOutcome& o) {
@@ -143,7 +134,7 @@ TimeseriesWriteResult performTimeseriesUpdates(OperationContext* opCtx,
         uassert(ErrorCodes::InvalidOptions,
                 "Cannot perform an update with a sort on a time-series collection",
                 !stmt.getSort() || stmt.getSort()->isEmpty());
-        auto collator = statementCollator(ts, stmt.getCollation());
+        auto collator = resolveStatementCollation(ts, stmt.getCollation()).collator;
         UpdateDriver driver =
             parseUpdateOpEntry(stmt, pipelineContext(opCtx, ts, cmd.getLet(), collator.get()));
         TimeseriesUpdateOp op;
@@ -203,7 +194,7 @@ TimeseriesFindAndModifyResult performTimeseriesFindAndModify(OperationContext* o
         return result;
     }
     opCtx->getServiceContext()->opCounters.update.fetch_add(1);
-    auto collator = statementCollator(ts, cmd.getCollation());
+    auto collator = resolveStatementCollation(ts, cmd.getCollation()).collator;
     UpdateDriver driver = parseUpdateStatement(
         *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
         pipelineContext(opCtx, ts, cmd.getLet(), collator.get()));

@@ -22,8 +22,9 @@ namespace mongo {
 struct IndexConfig {
     BSONObj keyPattern;  // e.g. {a: 1, b: -1}; gives the Ordering and dup-key messages
     bool unique = false;
-    std::string indexName;  // for error messages ("a_1")
-    std::string ns;         // for error messages ("db.coll")
+    std::string indexName;    // for error messages ("a_1")
+    std::string ns;           // for error messages ("db.coll")
+    std::string tableConfig;  // engine table settings added at creation ("" for the defaults)
 };
 
 struct IndexKeyEntry {

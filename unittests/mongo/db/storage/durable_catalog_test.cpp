@@ -167,6 +167,21 @@ TEST(DurableCatalog, BucketsCollectionsUseZstdWhateverTheEngineDefault) {
     EXPECT_TRUE(contains(rc, "block_compressor=none")) << rc;
     EXPECT_TRUE(contains(bc, "block_compressor=zstd")) << bc;
     EXPECT_FALSE(contains(bc, "block_compressor=none")) << bc;
+    EXPECT_TRUE(contains(bc, "allocation_size=512B")) << bc;
+    // Their indexes too; a regular collection's index keeps WiredTiger's defaults.
+    WriteUnitOfWork w2(ru.get());
+    BSONObj spec = BSON("v" << 2 << "key" << BSON("meta" << 1) << "name"
+                            << "meta_1");
+    auto regularIdx = cat->addIndex(ru.get(), regular.getValue().catalogId, spec, true);
+    auto bucketsIdx = cat->addIndex(ru.get(), buckets.getValue().catalogId, spec, true);
+    ASSERT_TRUE(regularIdx.isOK() && bucketsIdx.isOK());
+    w2.commit();
+    std::string ri = engine->getCreationString(regularIdx.getValue());
+    std::string bi = engine->getCreationString(bucketsIdx.getValue());
+    EXPECT_TRUE(contains(ri, "block_compressor=,")) << ri;
+    EXPECT_TRUE(contains(ri, "allocation_size=4KB")) << ri;
+    EXPECT_TRUE(contains(bi, "block_compressor=zstd")) << bi;
+    EXPECT_TRUE(contains(bi, "allocation_size=512B")) << bi;
 }
 
 TEST(DurableCatalog, CreateConfigStringOverridesEveryDefault) {
@@ -192,14 +207,15 @@ TEST(DurableCatalog, CreateConfigStringOverridesEveryDefault) {
         BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
                                                           << "split_pct=80"))));
     ASSERT_TRUE(c.isOK());
-    EXPECT_EQ(c.getValue(), "block_compressor=zstd,leaf_page_max=128KB,split_pct=80");
+    EXPECT_EQ(c.getValue(),
+              "block_compressor=zstd,leaf_page_max=256KB,allocation_size=512B,split_pct=80");
     // Nor does one naming the page size.
     c = DurableCatalog::tableConfigString(
         "db.system.buckets.c",
         BSON("storageEngine" << BSON("wiredTiger" << BSON("configString"
                                                           << "leaf_page_max=64KB"))));
     ASSERT_TRUE(c.isOK());
-    EXPECT_EQ(c.getValue(), "block_compressor=zstd,leaf_page_max=64KB");
+    EXPECT_EQ(c.getValue(), "block_compressor=zstd,allocation_size=512B,leaf_page_max=64KB");
 }
 
 TEST(DurableCatalog, MalformedStorageEngineOptionsGetUpstreamCodes) {

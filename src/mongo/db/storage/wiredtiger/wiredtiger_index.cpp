@@ -210,7 +210,8 @@ std::string WiredTigerIndex::tableConfig(const StorageEngineOptions& options,
                "prefix_compression=") +
            (options.indexPrefixCompression ? "true" : "false") +
            ",key_format=u,value_format=u,app_metadata=(formatVersion=" +
-           (config.unique ? "2" : "1") + ")";
+           (config.unique ? "2" : "1") + ")" +
+           (config.tableConfig.empty() ? "" : "," + config.tableConfig);
 }
 
 Status WiredTigerIndex::insert(RecoveryUnit* ru, const BSONObj& key, RecordId loc,

@@ -221,6 +221,20 @@ struct GroupOverBuckets::Plan {
     long long width = 0;           // time bin width in ms (1: the time itself)
     long long origin = 0;
 
+    // The _id as a template the block path fills in per group without evaluating idExpr
+    // (compileKey): paths into the meta field, the time, its $dateTrunc bin and constants, in
+    // objects. Absent when the _id has other shapes (arrays...) or the spec leaves out the
+    // time or meta field; a meta path that meets an array also takes idExpr.
+    struct KeyNode {
+        enum class Kind { kConst, kMeta, kTime, kBin, kObject };
+        Kind kind = Kind::kConst;
+        BSONElement constant;                                 // kConst; into groupSpec
+        std::vector<std::string> metaPath;                    // kMeta: the parts after meta
+        std::vector<std::pair<std::string, KeyNode>> fields;  // kObject
+    };
+    BSONObj groupSpec;  // owned: KeyNode::constant points into it
+    std::optional<KeyNode> keyTemplate;
+
     bool isMetaPath(StringData path) const {
         if (!spec.metaField)
             return false;
@@ -237,6 +251,8 @@ struct GroupOverBuckets::Plan {
     }
     bool analyzeTimeFilter(const MatchExpression* e);
     bool analyzeKey(const BSONElement& e);
+    /** The template of the _id `e` (analyzeKey() accepted it), or false for idExpr. */
+    bool compileKey(const BSONElement& e, KeyNode* out) const;
     bool analyzeDateTrunc(const BSONElement& args);
     bool analyzeAccumulator(const BSONElement& e);
 };
@@ -329,6 +345,77 @@ bool GroupOverBuckets::Plan::analyzeKey(const BSONElement& e) {
             return true;  // a constant
     }
 }
+
+bool GroupOverBuckets::Plan::compileKey(const BSONElement& e, KeyNode* out) const {
+    using Kind = KeyNode::Kind;
+    switch (e.type()) {
+        case BSONType::kString: {
+            StringData s = e.valueStringData();
+            if (!s.starts_with("$")) {
+                out->kind = Kind::kConst;
+                out->constant = e;
+                return true;
+            }
+            StringData path = s.substr(1);
+            if (path == spec.timeField) {
+                out->kind = Kind::kTime;
+                return true;
+            }
+            if (!isMetaPath(path))
+                return false;
+            out->kind = Kind::kMeta;
+            size_t dot = path.find('.');
+            while (dot != std::string::npos) {
+                StringData rest = path.substr(dot + 1);
+                size_t next = rest.find('.');
+                out->metaPath.emplace_back(rest.substr(0, next));
+                dot = next == std::string::npos ? next : dot + 1 + next;
+            }
+            return true;
+        }
+        case BSONType::kObject: {
+            BSONObj obj = e.embeddedObject();
+            StringData first = obj.isEmpty() ? StringData() : obj.firstElementFieldNameStringData();
+            if (first == "$literal") {
+                out->kind = Kind::kConst;
+                out->constant = obj.firstElement();
+                return true;
+            }
+            if (first == "$dateTrunc") {
+                out->kind = Kind::kBin;
+                return true;
+            }
+            if (first.starts_with("$"))
+                return false;
+            out->kind = Kind::kObject;
+            for (auto f : obj) {
+                KeyNode child;
+                if (!compileKey(f, &child))
+                    return false;
+                out->fields.emplace_back(std::string(f.fieldNameStringData()), std::move(child));
+            }
+            return true;
+        }
+        case BSONType::kArray:
+            return false;
+        default:
+            out->kind = Kind::kConst;
+            out->constant = e;
+            return true;
+    }
+}
+
+namespace {
+
+/**
+ * Appends the value of the template `n` as `name` for rows with meta `meta`, time `t` and time
+ * bin start `bin` (KeyNode), as evaluating the _id would: a missing value adds no field. False
+ * when a meta path meets an array (the path would map over it): the caller then evaluates.
+ */
+bool appendKey(const GroupOverBuckets::Plan::KeyNode& n, StringData name, const BSONElement& meta,
+               int64_t bin, int64_t t, BSONObjBuilder* b);
+
+}  // namespace
 
 bool GroupOverBuckets::Plan::analyzeDateTrunc(const BSONElement& args) {
     if (args.type() != BSONType::kObject)
@@ -451,8 +538,9 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(std::shared_ptr<Express
         return nullptr;
     auto plan = std::make_unique<Plan>();
     plan->spec = spec;
-    BSONElement idElem;
-    for (auto e : groupSpec) {
+    plan->groupSpec = groupSpec.getOwned();
+    BSONElement idElem;  // into plan->groupSpec
+    for (auto e : plan->groupSpec) {
         if (e.fieldNameStringData() == "_id") {
             if (!idElem.eoo() || !plan->analyzeKey(e))
                 return nullptr;
@@ -466,6 +554,11 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(std::shared_ptr<Express
     auto vps = expCtx->makeParseState();
     plan->idExpr = Expression::parseOperand(expCtx.get(), idElem, vps);
     plan->idNullFields = objectIdFieldNames(groupSpec);
+    if (spec.includes(spec.timeField) && (!spec.metaField || spec.includes(*spec.metaField))) {
+        Plan::KeyNode key;
+        if (plan->compileKey(idElem, &key))
+            plan->keyTemplate = std::move(key);
+    }
     for (auto e : groupSpec)
         if (e.fieldNameStringData() != "_id")
             plan->accs.push_back(parseAccumulationStatement(expCtx.get(), e, vps));
@@ -578,6 +671,19 @@ size_t GroupOverBuckets::groupForRow(uint32_t metaId, int64_t bin, int64_t t,
     auto it = _rowGroups.find(std::make_pair(metaId, bin));
     if (it != _rowGroups.end())
         return it->second;
+    if (_plan->keyTemplate) {
+        // The key from the template, when the time bin is exact (not clamped) and no meta
+        // path meets an array.
+        const bool binOk =
+            !_plan->keyUsesTime || (bin <= t && static_cast<__int128>(t) - bin < _plan->width);
+        BSONObjBuilder kb;
+        if (binOk && appendKey(*_plan->keyTemplate, "", meta, bin, t, &kb)) {
+            BSONObj holder = kb.obj();
+            size_t idx = groupFor(holder.isEmpty() ? Value() : Value::adoptFirstElement(holder));
+            _rowGroups.emplace(std::make_pair(metaId, bin), static_cast<uint32_t>(idx));
+            return idx;
+        }
+    }
     // The key of these rows is the _id expression over {time, meta} of one of them.
     const BucketSpec& spec = _plan->spec;
     BSONObjBuilder b;
@@ -624,6 +730,44 @@ void GroupOverBuckets::processGeneric(BucketUnpacker* unpacker, const MatchExpre
 }
 
 namespace {
+
+bool appendKey(const GroupOverBuckets::Plan::KeyNode& n, StringData name, const BSONElement& meta,
+               int64_t bin, int64_t t, BSONObjBuilder* b) {
+    using Kind = GroupOverBuckets::Plan::KeyNode::Kind;
+    switch (n.kind) {
+        case Kind::kConst:
+            b->appendAs(n.constant, name);
+            return true;
+        case Kind::kTime:
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(t));
+            return true;
+        case Kind::kBin:
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(bin));
+            return true;
+        case Kind::kMeta: {
+            BSONElement e = meta;
+            for (const auto& part : n.metaPath) {
+                if (e.type() == BSONType::kArray)
+                    return false;
+                if (e.type() != BSONType::kObject)
+                    return true;  // missing
+                e = e.embeddedObject().getField(part);
+            }
+            if (!e.eoo())
+                b->appendAs(e, name);
+            return true;
+        }
+        case Kind::kObject: {
+            BSONObjBuilder sub(b->subobjStart(name));
+            for (const auto& [field, child] : n.fields)
+                if (!appendKey(child, field, meta, bin, t, &sub))
+                    return false;
+            return true;
+        }
+    }
+    return false;
+}
+
 /** The bin [start, end) of `t` for bins of `width` ms from `origin`, clamped to int64. */
 std::pair<int64_t, int64_t> timeBin(int64_t t, long long origin, long long width) {
     // floor((t - origin) / width), exact for any int64 time.

@@ -35,7 +35,7 @@ public:
     }
 
     BSONObj meta(int series) {
-        switch (series % 5) {
+        switch (series % 8) {
             case 0:
                 return BSON("m" << BSON("host" << ("h" + std::to_string(series)) << "r" << 1));
             case 1:
@@ -44,6 +44,15 @@ public:
                 return BSON("m" << 1);
             case 3:
                 return BSON("m" << 1LL);  // a different series, the same group key as 1
+            case 5:                       // paths into the meta map over the array
+                return BSON("m" << BSON_ARRAY(BSON("host"
+                                                   << "h1")
+                                              << BSON("host"
+                                                      << "h2")));
+            case 6:
+                return BSON("m" << BSON("host" << BSON("x" << BSON_ARRAY(1 << 2)) << "r" << 2));
+            case 7:
+                return BSON("m" << BSON("r" << BSONNULL));  // no host
             default:
                 return BSONObj();  // no meta
         }
@@ -151,7 +160,7 @@ public:
     std::vector<BSONObj> buckets(size_t count) {
         std::vector<BSONObj> out;
         for (size_t i = 0; i < count; ++i) {
-            int series = pick(7);
+            int series = pick(9);
             out.push_back(bucket(meta(series), measurements(1 + pick(300)), pick(6) == 0));
         }
         return out;
@@ -254,6 +263,10 @@ const char* kEligibleSpecs[] = {
     R"({"_id": ["$m", {"$dateTrunc": {"date": "$t", "unit": "second", "binSize": 90}}, 5],
         "n": {"$count": {}}, "q": {"$avg": "$nope"}, "r": {"$min": "$nope"}})",
     R"({"_id": "$t", "n": {"$count": {}}})",
+    R"({"_id": {"k": {"$literal": "$x"}, "c": "const", "n": {"h": "$m.host", "x": "$m.host.x",
+                "r": "$m.r", "e": {}}, "z": 1},
+        "n": {"$count": {}}})",
+    R"({"_id": "$m.host.x", "s": {"$sum": "$b"}})",
     R"({"_id": "$m.host", "t": {"$top": {"sortBy": {"t": -1}, "output": ["$a", "$b", "$t"]}},
         "bo": {"$bottom": {"sortBy": {"t": 1}, "output": "$c"}}})",
     R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "hour"}},

@@ -18,6 +18,8 @@ One command: for each precision (int, f2) it starts a fresh mongod and a fresh V
       high-cpu  TSBS high-cpu-all: readings with usage_user > 90, all hosts, first 12 hours
                 (ours returns whole documents, theirs the usage_user samples)
       lastpoint TSBS lastpoint: the last value of each of the 10 fields for every host
+      no-op     the fixed cost of a query: an hour after the data, where neither has any (ours:
+                an aggregate on the view, so parse, view resolution, rewrites and planning)
     then Q1 and Q2 again on ours with a {tags.hostname: 1, time: 1} index.
   * memory: peak RSS (VmHWM) of each server.
   * buckets made by the concurrent loaders against the ideal (hosts x hours: one bucket per
@@ -178,6 +180,10 @@ class Ours:
         return {(d["tags"]["hostname"], int(d["time"].replace(tzinfo=UTC).timestamp()))
                 for d in docs}
 
+    def empty(self, end):
+        p = [{"$match": {"time": {"$gte": datetime.datetime.fromtimestamp(end + HOUR, UTC)}}}]
+        return {(d["tags"]["hostname"], d["time"]) for d in self.db.ts.aggregate(p)}
+
     def lastpoint(self):
         p = [{"$group": {"_id": "$tags.hostname",
                          "last": {"$top": {"sortBy": {"time": -1},
@@ -294,6 +300,11 @@ class Theirs:
                          start=lo, end=hi - STEP, step=STEP)
         return {(s["metric"]["hostname"], int(ts)) for s in res for ts, _ in s["values"]}
 
+    def empty(self, end):
+        res = self.query("/api/v1/query_range", query="cpu_usage_user",
+                         start=end + HOUR, end=end + 2 * HOUR, step=HOUR)
+        return {(s["metric"]["hostname"], int(ts)) for s in res for ts, _ in s["values"]}
+
     def lastpoint(self, end):
         res = self.query("/api/v1/query",
                          query='last_over_time({__name__=~"cpu_usage_.+"}[1h]) keep_metric_names',
@@ -338,6 +349,7 @@ def run_prec(args, data, meta, prec, work):
             ("q2", lambda: ours.q2(q2_lo, q2_hi), lambda: theirs.q2(q2_lo, q2_hi)),
             ("high_cpu", lambda: ours.high_cpu(T0, hc_hi), lambda: theirs.high_cpu(T0, hc_hi)),
             ("lastpoint", ours.lastpoint, lambda: theirs.lastpoint(end)),
+            ("empty", lambda: ours.empty(end), lambda: theirs.empty(end)),
         ]
         for name, fo, ft in queries:
             a, b = fo(), ft()
@@ -405,6 +417,7 @@ def main():
         lines = [("bytes/value", "bpv", "%.3f"), ("rows/s", "ingest", "%.0f"),
                  ("Q1 ms", "q1", "%.2f"), ("Q2 ms", "q2", "%.2f"),
                  ("high-cpu ms", "high_cpu", "%.2f"), ("lastpoint ms", "lastpoint", "%.2f"),
+                 ("no-op ms (empty range)", "empty", "%.2f"),
                  ("peak RSS MB", "rss_mb", "%.0f")]
         for label, key, vf in lines:
             cells = []
@@ -434,7 +447,7 @@ def main():
             print("%s: buckets %d (ideal %d, x%.2f); answers equal: %s" % (
                 prec, r["buckets"], r["buckets_ideal"], r["buckets"] / r["buckets_ideal"],
                 ", ".join("%s %s" % (q, "yes" if r[q + "_equal"] else "NO")
-                          for q in ("q1", "q2", "high_cpu", "lastpoint"))))
+                          for q in ("q1", "q2", "high_cpu", "lastpoint", "empty"))))
         ratios = {}
         for prec in ("int", "f2"):
             r = results[prec]
@@ -444,7 +457,8 @@ def main():
             ratios["q2_" + prec] = round(r["q2_ours_ms"] / r["q2_theirs_ms"], 3)
         keys = ["disk_int", "disk_f2", "ingest_int", "ingest_f2", "q1_int", "q1_f2", "q2_int", "q2_f2"]
         print(json.dumps({k: ratios[k] for k in keys}))
-        ok = all(results[p][q + "_equal"] for p in results for q in ("q1", "q2", "high_cpu", "lastpoint"))
+        ok = all(results[p][q + "_equal"] for p in results
+                 for q in ("q1", "q2", "high_cpu", "lastpoint", "empty"))
         return 0 if ok else 1
     finally:
         if args.keep:

@@ -364,12 +364,10 @@ bool GroupOverBuckets::Plan::compileKey(const BSONElement& e, KeyNode* out) cons
             if (!isMetaPath(path))
                 return false;
             out->kind = Kind::kMeta;
-            size_t dot = path.find('.');
-            while (dot != std::string::npos) {
-                StringData rest = path.substr(dot + 1);
-                size_t next = rest.find('.');
-                out->metaPath.emplace_back(rest.substr(0, next));
-                dot = next == std::string::npos ? next : dot + 1 + next;
+            for (size_t dot = path.find('.'); dot != std::string::npos;) {
+                const size_t next = path.find('.', dot + 1);
+                out->metaPath.emplace_back(path.substr(dot + 1, next - dot - 1));
+                dot = next;
             }
             return true;
         }
@@ -413,7 +411,41 @@ namespace {
  * when a meta path meets an array (the path would map over it): the caller then evaluates.
  */
 bool appendKey(const GroupOverBuckets::Plan::KeyNode& n, StringData name, const BSONElement& meta,
-               int64_t bin, int64_t t, BSONObjBuilder* b);
+               int64_t bin, int64_t t, BSONObjBuilder* b) {
+    using Kind = GroupOverBuckets::Plan::KeyNode::Kind;
+    switch (n.kind) {
+        case Kind::kConst:
+            b->appendAs(n.constant, name);
+            return true;
+        case Kind::kTime:
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(t));
+            return true;
+        case Kind::kBin:
+            b->appendDate(name, Date_t::fromMillisSinceEpoch(bin));
+            return true;
+        case Kind::kMeta: {
+            BSONElement e = meta;
+            for (const auto& part : n.metaPath) {
+                if (e.type() == BSONType::kArray)
+                    return false;
+                if (e.type() != BSONType::kObject)
+                    return true;  // missing
+                e = e.embeddedObject().getField(part);
+            }
+            if (!e.eoo())
+                b->appendAs(e, name);
+            return true;
+        }
+        case Kind::kObject: {
+            BSONObjBuilder sub(b->subobjStart(name));
+            for (const auto& [field, child] : n.fields)
+                if (!appendKey(child, field, meta, bin, t, &sub))
+                    return false;
+            return true;
+        }
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -730,44 +762,6 @@ void GroupOverBuckets::processGeneric(BucketUnpacker* unpacker, const MatchExpre
 }
 
 namespace {
-
-bool appendKey(const GroupOverBuckets::Plan::KeyNode& n, StringData name, const BSONElement& meta,
-               int64_t bin, int64_t t, BSONObjBuilder* b) {
-    using Kind = GroupOverBuckets::Plan::KeyNode::Kind;
-    switch (n.kind) {
-        case Kind::kConst:
-            b->appendAs(n.constant, name);
-            return true;
-        case Kind::kTime:
-            b->appendDate(name, Date_t::fromMillisSinceEpoch(t));
-            return true;
-        case Kind::kBin:
-            b->appendDate(name, Date_t::fromMillisSinceEpoch(bin));
-            return true;
-        case Kind::kMeta: {
-            BSONElement e = meta;
-            for (const auto& part : n.metaPath) {
-                if (e.type() == BSONType::kArray)
-                    return false;
-                if (e.type() != BSONType::kObject)
-                    return true;  // missing
-                e = e.embeddedObject().getField(part);
-            }
-            if (!e.eoo())
-                b->appendAs(e, name);
-            return true;
-        }
-        case Kind::kObject: {
-            BSONObjBuilder sub(b->subobjStart(name));
-            for (const auto& [field, child] : n.fields)
-                if (!appendKey(child, field, meta, bin, t, &sub))
-                    return false;
-            return true;
-        }
-    }
-    return false;
-}
-
 /** The bin [start, end) of `t` for bins of `width` ms from `origin`, clamped to int64. */
 std::pair<int64_t, int64_t> timeBin(int64_t t, long long origin, long long width) {
     // floor((t - origin) / width), exact for any int64 time.

@@ -289,8 +289,8 @@ bool applyZeroRun(BlockState& st, size_t count) {
 
 Status decodeRun(BlockState& st, const char* words, int nWords, Kind kind) {
     // The slots of consecutive Simple-8b words are applied together, up to kApplyChunk at a
-    // time: a word holds only 7-12 slots for typical deltas, and applySlots()' fixed cost per
-    // call was about half of the decode (peer_bench Q1).
+    // time: a word holds only 7-12 slots for typical deltas, and applySlots() has a fixed cost
+    // per call (its setup and presence bits) that more slots share.
     uint64_t pending[kApplyChunk];
     size_t np = 0;
     auto flush = [&] {

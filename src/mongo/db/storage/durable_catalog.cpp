@@ -35,13 +35,13 @@ std::uint64_t random64() {
 // control layout, so that a page compresses better with more of them; they are read by scans,
 // and a page is read whole from cache. A compressed page is stored rounded up to the allocation
 // unit, which with 4 KB cost about 2 KB a page. peer_bench.py, int data: 4.25 MB with the
-// defaults, 3.82 MB with 128 KB pages, about 3.70 MB now. A key the collection's own configString
-// names is not added.
+// defaults, 3.82 MB with 128 KB pages, 3.78 MB now (bucket counts vary between loads). A key the
+// collection's own configString names is not added.
 constexpr StringData kBucketsTableDefaults[] = {"block_compressor=zstd", "leaf_page_max=256KB",
                                                 "allocation_size=512B"};
 // The buckets' indexes (the default {meta, time} index and the user's): zstd blocks of 512 B
 // units as well, beside WiredTiger's prefix compression. Their keys repeat the meta value, which
-// prefix compression only shares with the entry before (peer_bench.py: 147 KB -> ~40 KB).
+// prefix compression only shares with the entry before (peer_bench.py: 147 KB -> 21 KB).
 constexpr StringData kBucketsIndexTableConfig = "block_compressor=zstd,allocation_size=512B";
 
 // NamespaceString::kSystemBucketsPrefix, spelled here because storage sits below the

@@ -27,6 +27,7 @@
 #include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/timeseries/timeseries_write_util.h"
 #include "mongo/db/update/document_diff.h"
+#include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo::timeseries {
@@ -226,25 +227,50 @@ StatusWith<std::shared_ptr<WriteBatch>> stage(OperationContext* opCtx,
     return sw.getValue().batch;
 }
 
-/** The stored bucket of `batch`: by its remembered record id, else through the _id index. */
-bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch,
-                      BSONObj* old, RecordId* rid) {
-    if (batch.recordId != 0) {
+/** The stored bucket `oid`: by its record id when known (0: not), else through the _id index. */
+bool readStoredBucket(OperationContext* opCtx, const TimeseriesCollection& ts, const OID& oid,
+                      int64_t recordId, BSONObj* old, RecordId* rid) {
+    if (recordId != 0) {
         BSONObj doc;
-        if (ts.buckets->recordStore()->findRecord(opCtx->recoveryUnit(), RecordId(batch.recordId),
+        if (ts.buckets->recordStore()->findRecord(opCtx->recoveryUnit(), RecordId(recordId),
                                                   &doc)) {
             BSONElement id = doc[kBucketIdFieldName];
-            if (id.type() == BSONType::kOid && id.OID() == batch.bucketId.oid) {
+            if (id.type() == BSONType::kOid && id.OID() == oid) {
                 *old = doc;
-                *rid = RecordId(batch.recordId);
+                *rid = RecordId(recordId);
                 return true;
             }
         }
     }
-    if (!findBucket(opCtx, ts, batch.bucketId.oid, old, rid))
-        return false;
-    batch.recordId = rid->getLong();
-    return true;
+    return findBucket(opCtx, ts, oid, old, rid);
+}
+
+/**
+ * The first commit of a moved bucket (bucket_catalog.cpp, moveEarlier) inserts it and deletes
+ * the bucket it was moved from, which must be stored exactly as it was moved: neither deleted, nor
+ * changed by another writer (a reopening, or a direct write since the move). Otherwise the batch is
+ * retried, and the stored bucket keeps its measurements.
+ */
+void deleteMovedBucket(OperationContext* opCtx, const TimeseriesCollection& ts,
+                       const bucket_catalog::MovedFrom& from) {
+    BSONObj old;
+    RecordId rid;
+    uassert(ErrorCodes::TimeseriesBucketCleared,
+            "time-series bucket " + from.oid.toString() + " no longer exists",
+            readStoredBucket(opCtx, ts, from.oid, from.recordId, &old, &rid));
+    // This unit of work's snapshot is fixed by now: a direct write that commits later
+    // conflicts with the delete below, and one that committed before moved the epoch.
+    auto& catalog = BucketCatalog::get();
+    uassert(ErrorCodes::TimeseriesBucketCleared,
+            "time-series bucket " + from.oid.toString() + " was written since it was moved",
+            catalog.directWriteEpoch.load() == from.directWriteEpoch &&
+                !bucket_catalog::isBeingDirectlyWritten(
+                    catalog, bucket_catalog::BucketId{ts.buckets->uuid(), from.oid}));
+    uassert(ErrorCodes::TimeseriesBucketCleared,
+            "time-series bucket " + from.oid.toString() + " changed since it was moved",
+            storedMeasurementCount(old, ts.options.getTimeField()) ==
+                static_cast<long long>(from.count));
+    ts.buckets->deleteDocument(opCtx, rid, old);
 }
 
 void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBatch& batch) {
@@ -259,14 +285,18 @@ void applyWrite(OperationContext* opCtx, const TimeseriesCollection& ts, WriteBa
     if (auto owners = RetryableOwners::get().ownersOf(batch); !owners.empty())
         scope.emplace(std::move(owners), repl::RetryableWriteScope::Mode::kAllOnFirstEntry);
     if (w.kind == BucketWrite::Kind::kInsert) {
+        // The insert first: a retryable insert's statements go with the first oplog entry.
         batch.recordId = ts.buckets->insertDocument(opCtx, w.document).getLong();
+        if (batch.movedFrom)
+            deleteMovedBucket(opCtx, ts, *batch.movedFrom);
         return;
     }
     BSONObj old;
     RecordId rid;
     uassert(ErrorCodes::TimeseriesBucketCleared,
             "time-series bucket " + batch.bucketId.oid.toString() + " no longer exists",
-            readStoredBucket(opCtx, ts, batch, &old, &rid));
+            readStoredBucket(opCtx, ts, batch.bucketId.oid, batch.recordId, &old, &rid));
+    batch.recordId = rid.getLong();
     // The write was prepared from the in-memory bucket, which must stand on exactly
     // what is stored: another writer may have reopened and appended to the same bucket
     // from an older copy of it. Then this bucket is stale; the batch is retried.
@@ -460,7 +490,9 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
                                                 const std::vector<BSONObj>& measurements,
                                                 bool ordered,
                                                 const RetryableInsertStatements* retryable) {
-    const CollectionInfo info = makeCollectionInfo(ts);
+    CollectionInfo info = makeCollectionInfo(ts);
+    if (Client* client = opCtx->getClient())
+        info.writerId = client->connectionId();
     int64_t token = retryable ? RetryableOwners::get().add(retryable) : 0;
     struct Unregister {
         int64_t token;

@@ -33,9 +33,9 @@ struct Bucket {
           collator(std::move(collator)),
           minmax(this->collator.get()) {}
 
-    const BucketId bucketId;
+    BucketId bucketId;  // changes only before the first commit (moveEarlier)
     const BucketKey key;
-    const Date_t minTime;                                    // rounded start: control.min.<time>
+    Date_t minTime;  // rounded start: control.min.<time>; changes as bucketId
     const std::shared_ptr<const StringComparator> collator;  // kept alive for `minmax`
     Date_t latestCommittedTime = Date_t::min();              // for v2 -> v3 detection
 
@@ -53,6 +53,24 @@ struct Bucket {
     // another, or was opened for one earlier than its series' open bucket), or the bucket it
     // follows had: its successor starts where it ends (bucket_catalog.cpp, newBucketStart).
     bool disordered = false;
+    // The writers (CollectionInfo::writerId) that staged measurements here, while few
+    // (bucket_catalog.cpp, moveEarlier); `manyStagers`: more than kept.
+    std::vector<int64_t> stagers;
+    bool manyStagers = false;
+    // Opened for a series the catalog knew no bucket of (or moved from such a bucket).
+    bool newSeries = false;
+    // Opened by moving a stored bucket to an earlier start (bucket_catalog.cpp, moveEarlier):
+    // that bucket, and whether its measurements are staged here yet (at the move, or when its
+    // last batch finished). Reset once the first commit, which replaces it, is done.
+    std::optional<MovedFrom> movedFrom;
+    bool movedStaged = false;
+    // Moved while a batch of it was being committed: the bucket its measurements go to when
+    // that batch finishes, and the collection's options to read them with.
+    struct MoveTarget {
+        BucketId id;
+        TimeseriesOptions options;
+    };
+    std::optional<MoveTarget> movedTo;
 
     RolloverAction rolloverAction = RolloverAction::kNone;  // deferred until batches finish
     Schema schema;                       // shapes of staged + committed measurements

@@ -1,5 +1,6 @@
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
 
+#include <algorithm>
 #include <set>
 
 #include "mongo/db/timeseries/bucket_catalog/reopening.h"
@@ -293,12 +294,11 @@ Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll
     return roundTimestampToGranularity(start, coll.options);
 }
 
-StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
-                                   const CollectionInfo& coll, const BucketKey& key, Date_t time,
-                                   const ExecutionStatsController& stats,
-                                   const BucketLimits& limits, const RolledOut& rolledOut) {
-    bool prevDisordered = false;
-    const Date_t start = newBucketStart(stripe, lk, coll, key, time, rolledOut, &prevDisordered);
+/** Opens a bucket of `key` starting at `start`; `disordered`: Bucket::disordered. */
+StatusWith<Bucket*> allocateBucketAt(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                                     const CollectionInfo& coll, const BucketKey& key, Date_t start,
+                                     bool disordered, const ExecutionStatsController& stats,
+                                     const BucketLimits& limits) {
     const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
     for (int attempt = 0;; ++attempt) {
         OID oid = generateBucketOID(start);
@@ -306,10 +306,7 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
         if (!stripe.openBucketsById.count(id)) {
             auto bucket = std::make_unique<Bucket>(id, key, start, coll.collator);
             bucket->size = key.metadata.objsize();
-            // Opened for a measurement earlier than its series' open bucket, or after one
-            // whose series was out of order: see Bucket::disordered.
-            bucket->disordered =
-                prevDisordered || (rolledOut.valid && (rolledOut.disordered || !rolledOut.forward));
+            bucket->disordered = disordered;
             auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
             expireIdleBuckets(catalog, stripe, lk, stats, limits);
             return installed;
@@ -323,10 +320,39 @@ StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithL
     }
 }
 
+/** True when the catalog knows a bucket of `key` other than its open one. */
+bool knowsOtherBuckets(const Stripe& stripe, WithLock, const BucketKey& key) {
+    auto it = stripe.archived.find({key.collectionUUID, key.hash});
+    return (it != stripe.archived.end() && !it->second.empty()) ||
+           stripe.rolledOverByKey.count(key) > 0;
+}
+
+StatusWith<Bucket*> allocateBucket(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
+                                   const CollectionInfo& coll, const BucketKey& key, Date_t time,
+                                   const ExecutionStatsController& stats,
+                                   const BucketLimits& limits, const RolledOut& rolledOut) {
+    bool prevDisordered = false;
+    const Date_t start = newBucketStart(stripe, lk, coll, key, time, rolledOut, &prevDisordered);
+    // Opened for a measurement earlier than its series' open bucket, or after one whose
+    // series was out of order: see Bucket::disordered.
+    const bool disordered =
+        prevDisordered || (rolledOut.valid && (rolledOut.disordered || !rolledOut.forward));
+    const bool newSeries = !rolledOut.valid && !knowsOtherBuckets(stripe, lk, key);
+    auto opened =
+        allocateBucketAt(catalog, stripe, lk, coll, key, start, disordered, stats, limits);
+    if (opened.isOK())
+        opened.getValue()->newSeries = newSeries;
+    return opened;
+}
+
+/** The most writers a bucket remembers as its stagers (Bucket::stagers). */
+constexpr size_t kMaxStagers = 8;
+
 void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
-           const CollectionInfo& coll, const BSONObj& doc, Date_t time, int64_t userIndex,
-           int64_t sizeToAdd, const ExecutionStatsController& stats, bool openedDueToMetadata,
-           const Layout& layout, bool schemaUpdated = false, bool knownLayout = false) {
+           const std::optional<std::string>& metaField, int64_t writer, const BSONObj& doc,
+           Date_t time, int64_t userIndex, int64_t sizeToAdd, const ExecutionStatsController& stats,
+           bool openedDueToMetadata, const Layout& layout, bool schemaUpdated = false,
+           bool knownLayout = false) {
     if (!bucket.activeBatch) {
         bucket.activeBatch = std::make_shared<WriteBatch>(bucket.bucketId, bucket.key, stats);
         bucket.activeBatch->openedDueToMetadata = openedDueToMetadata;
@@ -336,8 +362,15 @@ void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
         bucket.disordered = true;
     bucket.latestTime = std::max(bucket.latestTime, time);
     bucket.activeBatch->userIndices.push_back(userIndex);
+    if (writer != 0 && !bucket.manyStagers &&
+        std::find(bucket.stagers.begin(), bucket.stagers.end(), writer) == bucket.stagers.end()) {
+        if (bucket.stagers.size() < kMaxStagers)
+            bucket.stagers.push_back(writer);
+        else
+            bucket.manyStagers = true;
+    }
     if (!schemaUpdated)
-        (void)bucket.schema.update(doc, coll.options.getMetaField());
+        (void)bucket.schema.update(doc, metaField);
     if (!knownLayout) {
         for (auto&& e : doc) {
             StringData name = e.fieldNameStringData();
@@ -478,6 +511,161 @@ std::optional<ReopeningRequest> findReopeningCandidate(Stripe& stripe, WithLock 
     return std::nullopt;
 }
 
+/** The most measurements a bucket may hold to be moved (moveEarlier): the cost of a move. */
+constexpr uint32_t kMaxMovedMeasurements = 100;
+
+/**
+ * Stages the committed measurements of `from`, moved to `to` (moveEarlier), in the first batch
+ * of `to`, which is still open. False, nothing staged, when they cannot be read back.
+ */
+bool stageMovedMeasurements(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& to,
+                            const Bucket& from, const TimeseriesOptions& options) {
+    if (!to.activeBatch || !to.movedFrom || to.movedFrom->oid != from.bucketId.oid ||
+        to.movedStaged)
+        return false;
+    const std::string& timeField = options.getTimeField();
+    auto measurements = extractMeasurements(
+        makeBucketDocument(from.bucketId.oid, BSONElement(), from.version, from.committedMin,
+                           from.committedMax, from.numCommittedMeasurements, from.columns),
+        timeField, std::nullopt);
+    if (!measurements.isOK() || measurements.getValue().size() != from.numCommittedMeasurements)
+        return false;
+    for (const auto& m : measurements.getValue())
+        if (m[timeField].type() != BSONType::kDate)
+            return false;
+    const auto& metaField = options.getMetaField();
+    for (const auto& m : measurements.getValue())
+        stage(to, stripe, lk, catalog, metaField, 0, m, m[timeField].date(), 0,
+              sizeToBeAdded(to, m, metaField), to.activeBatch->stats, false,
+              layoutOf(m, metaField));
+    to.movedFrom->recordId = from.recordId;
+    to.movedFrom->count = from.numCommittedMeasurements;
+    to.movedStaged = true;
+    return true;
+}
+
+/** True when only writers other than `writer` staged into `bucket` (and it knows them all). */
+bool stagedByOthersOnly(const Bucket& bucket, int64_t writer) {
+    return writer != 0 && !bucket.manyStagers && !bucket.stagers.empty() &&
+           std::find(bucket.stagers.begin(), bucket.stagers.end(), writer) == bucket.stagers.end();
+}
+
+/**
+ * Gives the never committed `bucket`, and its open batch, a new _id for the earlier `start`.
+ * False, nothing changed, when no unused _id was found.
+ */
+bool restartAt(Stripe& stripe, WithLock, const CollectionInfo& coll, Bucket& bucket, Date_t start) {
+    const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
+    for (int attempt = 0; attempt < maxRetries; ++attempt) {
+        BucketId id{coll.uuid, generateBucketOID(start)};
+        if (stripe.openBucketsById.count(id)) {
+            resetBucketOIDCounter();
+            continue;
+        }
+        auto node = stripe.openBucketsById.extract(bucket.bucketId);
+        node.key() = id;
+        bucket.bucketId = id;
+        bucket.minTime = start;
+        bucket.activeBatch->bucketId = id;
+        stripe.openBucketsById.insert(std::move(node));
+        return true;
+    }
+    return false;
+}
+
+/**
+ * Moving the open bucket of a series to an earlier start, for a measurement at `time` before
+ * it (§3.5 would archive it and open a bucket at the rounded time), so that one bucket takes
+ * them all. Concurrent writers make this happen: the first measurements of a series come in
+ * several commands at once, and the one with the earliest times is not always first.
+ * Archiving would leave the first bucket with only the measurements of the commands that came
+ * before (seen: 10-30 per series).
+ *
+ * Only then: the bucket was opened for a series the catalog knew nothing of, and it knows no
+ * other bucket of it since (later buckets follow it: reopening serves them); only other writers
+ * (connections) staged into it (so a single writer gets 8.0's bucketing); it holds at most
+ * kMaxMovedMeasurements and would still fit in one span with the measurement, by size and
+ * schema too; no direct write to it is running.
+ *
+ * How, by the bucket's state:
+ * - never committed, its first batch open: it gets the earlier start and a new _id;
+ * - stored, or its last batch being committed, no batch open: a new bucket at the earlier
+ *   start takes the measurement, and the stored bucket's measurements once its batch is done
+ *   (finish()); the new bucket's first commit waits for that, then inserts the new bucket and
+ *   deletes the stored one in one unit of work, after checking that the stored bucket is the
+ *   one moved (deleteMovedBucket in timeseries_insert.cpp).
+ *
+ * True when moved, `doc` staged; false: nothing changed.
+ */
+bool moveEarlier(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const CollectionInfo& coll,
+                 Bucket& bucket, const BSONObj& doc, Date_t time, int64_t userIndex,
+                 const Layout& layout, const ExecutionStatsController& stats,
+                 const BucketLimits& limits) {
+    const auto& metaField = coll.options.getMetaField();
+    const bool committing = bucket.preparedBatch != nullptr;
+    const bool neverCommitted = !committing && !bucket.existsOnDisk &&
+                                bucket.numCommittedMeasurements == 0 && bucket.activeBatch;
+    if (!bucket.newSeries || bucket.movedTo || bucket.needsRewrite ||
+        bucket.version == kTimeseriesControlUncompressedVersion || bucket.numMeasurements == 0 ||
+        bucket.numMeasurements > std::min<uint32_t>(kMaxMovedMeasurements, limits.maxCount - 1))
+        return false;
+    if (!neverCommitted && (bucket.activeBatch || (!bucket.existsOnDisk && !committing)))
+        return false;
+    const Date_t start = roundTimestampToGranularity(time, coll.options);
+    const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
+    if (start.toMillisSinceEpoch() < 0 || (bucket.latestTime - start).count() >= spanMs)
+        return false;
+    if (knowsOtherBuckets(stripe, lk, bucket.key))
+        return false;
+    // The size and schema rules of a measurement staged into the bucket.
+    if (bucket.size + sizeToBeAdded(bucket, doc, metaField) > limits.maxSize)
+        return false;
+    Schema schema = bucket.schema;
+    if (schema.update(doc, metaField) == Schema::UpdateStatus::kFailed)
+        return false;
+    if (!stagedByOthersOnly(bucket, coll.writerId))
+        return false;
+    if (neverCommitted) {
+        if (!restartAt(stripe, lk, coll, bucket, start))
+            return false;
+        stage(bucket, stripe, lk, catalog, metaField, coll.writerId, doc, time, userIndex,
+              sizeToBeAdded(bucket, doc, metaField), stats, false, layout);
+        bucket.disordered = true;
+        return true;
+    }
+    {
+        std::lock_guard dl(catalog.directWritesMutex);
+        if (catalog.directWrites.count(bucket.bucketId))
+            return false;
+    }
+    // Not idle while the new bucket is opened: expiry must not archive it meanwhile.
+    markActive(stripe, lk, bucket);
+    auto opened =
+        allocateBucketAt(catalog, stripe, lk, coll, bucket.key, start, true, stats, limits);
+    if (!opened.isOK()) {
+        if (!committing)
+            markIdle(stripe, lk, bucket);
+        return false;
+    }
+    Bucket& n = *opened.getValue();
+    n.newSeries = true;
+    n.movedFrom = MovedFrom{bucket.bucketId.oid, 0, 0, catalog.directWriteEpoch.load()};
+    n.stagers = bucket.stagers;
+    n.manyStagers = bucket.manyStagers;
+    stage(n, stripe, lk, catalog, metaField, coll.writerId, doc, time, userIndex,
+          sizeToBeAdded(n, doc, metaField), stats, false, layout);
+    if (committing) {
+        // installBucket made `n` the series' open bucket; this one closes when its batch is done.
+        bucket.rolloverAction = RolloverAction::kHardClose;
+        bucket.movedTo = Bucket::MoveTarget{n.bucketId, coll.options};
+        return true;
+    }
+    if (!stageMovedMeasurements(catalog, stripe, lk, n, bucket, coll.options))
+        n.movedFrom.reset();  // a bucket of its own, as if opened for the measurement
+    removeBucket(catalog, stripe, lk, bucket, RemovalMode::kClose);
+    return true;
+}
+
 /** The result of a measurement tryStage() staged: the active batch of its series' bucket. */
 InsertResult stagedIn(Stripe& stripe, WithLock, const BucketKey& key) {
     return InsertResult{stripe.openBucketsByKey.find(key)->second->activeBatch, std::nullopt};
@@ -514,10 +702,14 @@ Placement tryStage(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Co
             bucket.keptOpenDueToLargeMeasurements = true;
             stats.inc(&ExecutionStats::numBucketsKeptOpenDueToLargeMeasurements);
         }
-        stage(bucket, stripe, lk, catalog, coll, doc, x.time, userIndex, size, stats, false, layout,
-              true, knownLayout);
+        stage(bucket, stripe, lk, catalog, coll.options.getMetaField(), coll.writerId, doc, x.time,
+              userIndex, size, stats, false, layout, true, knownLayout);
         return Placement::kStaged;
     }
+    if (d.reason == RolloverReason::kTimeBackward &&
+        moveEarlier(catalog, stripe, lk, coll, bucket, doc, x.time, userIndex, layout, stats,
+                    limits))
+        return Placement::kStaged;
     recordRollover(stats, d.reason);
     if (d.reason == RolloverReason::kTimeForward || d.reason == RolloverReason::kTimeBackward)
         *rolledOut = RolledOut{true, d.reason == RolloverReason::kTimeForward, bucket.minTime,
@@ -540,8 +732,8 @@ StatusWith<InsertResult> stageInNewBucket(BucketCatalog& catalog, Stripe& stripe
     if (openedDueToMetadata)
         stats.inc(&ExecutionStats::numBucketsOpenedDueToMetadata);
     Bucket& b = *bucket.getValue();
-    stage(b, stripe, lk, catalog, coll, doc, x.time, userIndex,
-          sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata,
+    stage(b, stripe, lk, catalog, coll.options.getMetaField(), coll.writerId, doc, x.time,
+          userIndex, sizeToBeAdded(b, doc, coll.options.getMetaField()), stats, openedDueToMetadata,
           layoutOf(doc, coll.options.getMetaField()));
     return InsertResult{b.activeBatch, std::nullopt};
 }
@@ -718,11 +910,22 @@ bool prepareCommitImpl(BucketCatalog& catalog, const CollectionInfo& coll,
             return true;
         }
         bucket = it->second.get();
-        if (!bucket->preparedBatch)
+        // A moved bucket's first commit replaces the bucket it was moved from: after that
+        // one's last batch finished (and its measurements were staged here).
+        std::shared_ptr<WriteBatch> awaited = bucket->preparedBatch;
+        if (!awaited && bucket->movedFrom && !bucket->movedStaged) {
+            auto from = stripe.openBucketsById.find(
+                BucketId{batch->bucketId.collectionUUID, bucket->movedFrom->oid});
+            if (from != stripe.openBucketsById.end() && from->second->preparedBatch)
+                awaited = from->second->preparedBatch;
+            else
+                bucket->movedFrom.reset();  // its batch failed: this bucket stands alone
+        }
+        if (!awaited)
             break;
         if (!wait)
             return false;
-        auto other = bucket->preparedBatch->future;
+        auto other = awaited->future;
         lk.unlock();
         other.wait();
         lk.lock();
@@ -730,6 +933,7 @@ bool prepareCommitImpl(BucketCatalog& catalog, const CollectionInfo& coll,
     bucket->activeBatch.reset();
     bucket->preparedBatch = batch;
     batch->recordId = bucket->recordId;
+    batch->movedFrom = bucket->movedFrom;
     auto write = prepareBucketWrite(*bucket, *batch, coll.options);
     if (!write.isOK()) {
         removeBucket(catalog, stripe, lk, *bucket, RemovalMode::kClose);
@@ -758,9 +962,11 @@ bool tryPrepareCommit(BucketCatalog& catalog, const CollectionInfo& coll,
 }
 
 void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
+    // The measurements a moved bucket took over were counted when first committed.
     const auto n = static_cast<int64_t>(batch->measurements.size());
+    const auto moved = batch->movedFrom ? static_cast<int64_t>(batch->movedFrom->count) : 0;
     batch->stats.inc(&ExecutionStats::numCommits);
-    batch->stats.inc(&ExecutionStats::numMeasurementsCommitted, n);
+    batch->stats.inc(&ExecutionStats::numMeasurementsCommitted, n - moved);
     batch->stats.inc(batch->write.kind == BucketWrite::Kind::kInsert
                          ? &ExecutionStats::numBucketInserts
                          : &ExecutionStats::numBucketUpdates);
@@ -776,7 +982,15 @@ void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
             bucket.numCommittedMeasurements += static_cast<uint32_t>(n);
             bucket.existsOnDisk = true;
             bucket.needsRewrite = false;
+            bucket.movedFrom.reset();
             bucket.recordId = batch->recordId;
+            if (bucket.movedTo && !bucket.hasUncommitted()) {
+                auto to = stripe.openBucketsById.find(bucket.movedTo->id);
+                if (to != stripe.openBucketsById.end() &&
+                    !stageMovedMeasurements(catalog, stripe, lk, *to->second, bucket,
+                                            bucket.movedTo->options))
+                    to->second->movedFrom.reset();
+            }
             if (bucket.rolloverAction != RolloverAction::kNone && !bucket.hasUncommitted()) {
                 removeBucket(catalog, stripe, lk, bucket,
                              bucket.rolloverAction == RolloverAction::kArchive

@@ -58,6 +58,13 @@ struct CollectionInfo {
      * {"control.min.x.y": 1}): a measurement meeting an array on one is refused (5930501).
      */
     std::vector<std::string> indexedMeasurementPaths;
+    /**
+     * The writer staging: the id of the inserting command's connection; 0 (none) stages as
+     * 8.0 does. A measurement earlier than its series' open bucket, which only other writers
+     * staged into, may move that bucket to an earlier start instead of opening another
+     * (moveEarlier in bucket_catalog.cpp; ../README.md).
+     */
+    int64_t writerId = 0;
 };
 
 /** An archived bucket: enough to fetch it again by _id. */

@@ -39,6 +39,17 @@ struct BucketWrite {
     BSONObj diff;      // kUpdate: the DocDiff ({scontrol, sdata}); o = {$v: 2, diff}
 };
 
+/**
+ * The stored bucket that a moved bucket replaces (bucket_catalog.cpp, moveEarlier): the
+ * moved bucket's first commit inserts it with these measurements and deletes this one.
+ */
+struct MovedFrom {
+    OID oid;
+    int64_t recordId = 0;           // of the stored document, 0 = unknown
+    uint32_t count = 0;             // its measurements, all staged in the first batch
+    uint64_t directWriteEpoch = 0;  // BucketCatalog::directWriteEpoch when it was moved
+};
+
 struct WriteBatch {
     WriteBatch(BucketId id, BucketKey key, ExecutionStatsController stats)
         : bucketId(std::move(id)),
@@ -46,7 +57,7 @@ struct WriteBatch {
           stats(std::move(stats)),
           future(promise.get_future().share()) {}
 
-    const BucketId bucketId;
+    BucketId bucketId;  // changes with the bucket's while the batch is open (moveEarlier)
     const BucketKey bucketKey;
     const ExecutionStatsController stats;
 
@@ -66,6 +77,8 @@ struct WriteBatch {
     int64_t recordId = 0;
     BucketWrite write;
     bool convertedToUnsorted = false;
+    /** Set on the first batch of a moved bucket: the stored bucket its commit replaces. */
+    std::optional<MovedFrom> movedFrom;
 
     std::atomic<bool> commitRights{false};
     std::promise<Status> promise;

@@ -22,6 +22,7 @@
 #include "mongo/db/timeseries/timeseries_insert.h"
 #include "mongo/db/timeseries/timeseries_write_ops.h"
 #include "mongo/idl/write_ops_gen.h"
+#include "mongo/transport/client.h"
 
 namespace mongo {
 
@@ -217,8 +218,11 @@ void runTimeseriesInsert(OperationContext* opCtx, timeseries::TimeseriesCollecti
             stmts->alreadyExecuted.push_back(entry.has_value());
         }
     }
-    auto res =
-        timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered, stmts ? &*stmts : nullptr);
+    // The connection: concurrent connections' first measurements may share a series' first
+    // bucket (bucket_catalog::CollectionInfo::writerId).
+    const int64_t writer = opCtx->getClient() ? opCtx->getClient()->connectionId() : 0;
+    auto res = timeseries::performTimeseriesInserts(opCtx, ts, docs, ordered,
+                                                    stmts ? &*stmts : nullptr, writer);
     result.appendNumber("n", res.n);
     appendWriteErrors(res.errors, result);
 }

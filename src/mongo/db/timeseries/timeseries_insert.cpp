@@ -27,7 +27,6 @@
 #include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/timeseries/timeseries_write_util.h"
 #include "mongo/db/update/document_diff.h"
-#include "mongo/transport/client.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo::timeseries {
@@ -489,10 +488,10 @@ TimeseriesInsertResult performTimeseriesInserts(OperationContext* opCtx,
                                                 const TimeseriesCollection& ts,
                                                 const std::vector<BSONObj>& measurements,
                                                 bool ordered,
-                                                const RetryableInsertStatements* retryable) {
+                                                const RetryableInsertStatements* retryable,
+                                                int64_t writerId) {
     CollectionInfo info = makeCollectionInfo(ts);
-    if (Client* client = opCtx->getClient())
-        info.writerId = client->connectionId();
+    info.writerId = writerId;
     int64_t token = retryable ? RetryableOwners::get().add(retryable) : 0;
     struct Unregister {
         int64_t token;

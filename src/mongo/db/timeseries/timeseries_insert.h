@@ -47,11 +47,13 @@ struct RetryableInsertStatements {
  * failing measurement (one error, n = measurements before it). Unordered: every failing
  * measurement gets an error, n = the others. Per-measurement codes: BadValue (time field),
  * BSONObjectTooLarge, TimeseriesBucketCompressionFailed, DocumentValidationFailure...
+ * `writerId`: the client connection's id (bucket_catalog::CollectionInfo::writerId); 0 for
+ * internal writers.
  */
 TimeseriesInsertResult performTimeseriesInserts(
     OperationContext* opCtx, const TimeseriesCollection& ts,
     const std::vector<BSONObj>& measurements, bool ordered,
-    const RetryableInsertStatements* retryable = nullptr);
+    const RetryableInsertStatements* retryable = nullptr, int64_t writerId = 0);
 
 /** The bucket document with `_id` == `id` in `ts.buckets`, or an empty object. */
 BSONObj findBucketById(OperationContext* opCtx, const TimeseriesCollection& ts,

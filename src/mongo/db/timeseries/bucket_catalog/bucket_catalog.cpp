@@ -589,11 +589,12 @@ bool restartAt(Stripe& stripe, WithLock, const CollectionInfo& coll, Bucket& buc
  *
  * How, by the bucket's state:
  * - never committed, its first batch open: it gets the earlier start and a new _id;
- * - stored, or its last batch being committed, no batch open: a new bucket at the earlier
- *   start takes the measurement, and the stored bucket's measurements once its batch is done
- *   (finish()); the new bucket's first commit waits for that, then inserts the new bucket and
- *   deletes the stored one in one unit of work, after checking that the stored bucket is the
- *   one moved (deleteMovedBucket in timeseries_insert.cpp).
+ * - otherwise (stored, or with batches of other writers being committed or still open): a
+ *   new bucket at the earlier start takes the measurement, and the old bucket's measurements
+ *   once its batches are done (finish()); the new bucket's first commit waits for that (the
+ *   writers of those batches do not wait for this one's), then inserts the new bucket and
+ *   deletes the old one in one unit of work, after checking that the stored bucket is the one
+ *   moved (deleteMovedBucket in timeseries_insert.cpp).
  *
  * True when moved, `doc` staged; false: nothing changed.
  */
@@ -602,14 +603,15 @@ bool moveEarlier(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Coll
                  const Layout& layout, const ExecutionStatsController& stats,
                  const BucketLimits& limits) {
     const auto& metaField = coll.options.getMetaField();
-    const bool committing = bucket.preparedBatch != nullptr;
-    const bool neverCommitted = !committing && !bucket.existsOnDisk &&
+    const bool neverCommitted = !bucket.preparedBatch && !bucket.existsOnDisk &&
                                 bucket.numCommittedMeasurements == 0 && bucket.activeBatch;
+    // Batches of other writers still to commit: the move completes once they are done.
+    const bool pending = !neverCommitted && (bucket.preparedBatch || bucket.activeBatch);
     if (!bucket.newSeries || bucket.movedTo || bucket.needsRewrite ||
         bucket.version == kTimeseriesControlUncompressedVersion || bucket.numMeasurements == 0 ||
         bucket.numMeasurements > std::min<uint32_t>(kMaxMovedMeasurements, limits.maxCount - 1))
         return false;
-    if (!neverCommitted && (bucket.activeBatch || (!bucket.existsOnDisk && !committing)))
+    if (!neverCommitted && !pending && !bucket.existsOnDisk)
         return false;
     const Date_t start = roundTimestampToGranularity(time, coll.options);
     const long long spanMs = getMaxSpanSeconds(coll.options) * 1000LL;
@@ -643,7 +645,7 @@ bool moveEarlier(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Coll
     auto opened =
         allocateBucketAt(catalog, stripe, lk, coll, bucket.key, start, true, stats, limits);
     if (!opened.isOK()) {
-        if (!committing)
+        if (!pending)
             markIdle(stripe, lk, bucket);
         return false;
     }
@@ -654,8 +656,9 @@ bool moveEarlier(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Coll
     n.manyStagers = bucket.manyStagers;
     stage(n, stripe, lk, catalog, metaField, coll.writerId, doc, time, userIndex,
           sizeToBeAdded(n, doc, metaField), stats, false, layout);
-    if (committing) {
-        // installBucket made `n` the series' open bucket; this one closes when its batch is done.
+    if (pending) {
+        // installBucket made `n` the series' open bucket; this one closes when its batches are
+        // done.
         bucket.rolloverAction = RolloverAction::kHardClose;
         bucket.movedTo = Bucket::MoveTarget{n.bucketId, coll.options};
         return true;
@@ -916,10 +919,12 @@ bool prepareCommitImpl(BucketCatalog& catalog, const CollectionInfo& coll,
         if (!awaited && bucket->movedFrom && !bucket->movedStaged) {
             auto from = stripe.openBucketsById.find(
                 BucketId{batch->bucketId.collectionUUID, bucket->movedFrom->oid});
-            if (from != stripe.openBucketsById.end() && from->second->preparedBatch)
-                awaited = from->second->preparedBatch;
+            if (from != stripe.openBucketsById.end() &&
+                (from->second->preparedBatch || from->second->activeBatch))
+                awaited = from->second->preparedBatch ? from->second->preparedBatch
+                                                      : from->second->activeBatch;
             else
-                bucket->movedFrom.reset();  // its batch failed: this bucket stands alone
+                bucket->movedFrom.reset();  // a batch of it failed: this bucket stands alone
         }
         if (!awaited)
             break;

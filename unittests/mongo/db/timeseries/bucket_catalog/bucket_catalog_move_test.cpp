@@ -190,6 +190,33 @@ TEST(TimeseriesBucketMove, BucketBeingCommittedMovesWhenItsBatchFinishes) {
     EXPECT_EQ(storage.onlyBucketTimes(), (std::vector<long long>{0, 200}));
 }
 
+TEST(TimeseriesBucketMove, BucketWithBatchesOfOtherWritersMovesWhenTheyAreDone) {
+    BucketCatalog catalog(4, limits());
+    FakeStorage storage;
+    Writer a(catalog, 1), b(catalog, 2), c(catalog, 3);
+    auto first = a.stage(m(200, "h", 1));
+    ASSERT_TRUE(claimWriteBatchCommitRights(*first));
+    ASSERT_TRUE(prepareCommit(catalog, a.info, first).isOK());
+    auto open = b.stage(m(210, "h", 2));  // the bucket's next batch, not being committed yet
+    ASSERT_NE(open, first);
+    auto moved = c.stage(m(0, "h", 3));
+    ASSERT_NE(moved, open);
+    ASSERT_TRUE(claimWriteBatchCommitRights(*moved));
+    Status s = Status::OK();
+    EXPECT_FALSE(tryPrepareCommit(catalog, c.info, moved, &s));
+    storage.apply(*first);
+    finish(catalog, first);
+    EXPECT_FALSE(tryPrepareCommit(catalog, c.info, moved, &s));  // `open` still to commit
+    storage.commit(catalog, b.info, open);
+    ASSERT_TRUE(tryPrepareCommit(catalog, c.info, moved, &s));
+    ASSERT_TRUE(s.isOK()) << s;
+    ASSERT_TRUE(moved->movedFrom);
+    EXPECT_EQ(moved->movedFrom->count, 2u);
+    storage.apply(*moved);
+    finish(catalog, moved);
+    EXPECT_EQ(storage.onlyBucketTimes(), (std::vector<long long>{0, 200, 210}));
+}
+
 TEST(TimeseriesBucketMove, FailedBatchOfTheMovedBucketLeavesTheNewOneOnItsOwn) {
     BucketCatalog catalog(4, limits());
     Writer a(catalog, 1), b(catalog, 2);

@@ -2,6 +2,8 @@
 // batch then fails with TimeseriesBucketCleared); only clear() forgets the counters.
 #include <gtest/gtest.h>
 
+#include "catalog_test_util.h"
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
@@ -13,20 +15,7 @@ namespace {
 constexpr long long kBase = 1700000000000LL;
 
 CollectionInfo coll() {
-    CollectionInfo c;
-    c.uuid = "uuid-clear";
-    c.options = TimeseriesOptions::parse(fromjson(R"({"timeField": "t", "metaField": "m"})"));
-    invariant(validateAndSetBucketingParameters(c.options).isOK());
-    return c;
-}
-
-BucketLimits limits() {
-    BucketLimits l;
-    l.maxCount = 1000;
-    l.maxSize = 100000;
-    l.minCount = 1;
-    l.idleExpiryMemoryThresholdBytes = 1LL << 40;
-    return l;
+    return test::collection("uuid-clear");
 }
 
 BSONObj measurement(long long offsetMs) {
@@ -35,12 +24,7 @@ BSONObj measurement(long long offsetMs) {
 
 std::shared_ptr<WriteBatch> stage(BucketCatalog& catalog, const CollectionInfo& c,
                                   const BSONObj& doc) {
-    auto r = tryInsert(catalog, c, doc);
-    EXPECT_TRUE(r.isOK()) << r.getStatus();
-    auto res = r.getValue();
-    if (res.reopening)
-        res = insertWithReopeningContext(catalog, c, doc, BSONObj()).getValue();
-    return res.batch;
+    return test::stageWithoutReopening(catalog, c, doc);
 }
 
 void commit(BucketCatalog& catalog, const CollectionInfo& c,
@@ -57,7 +41,7 @@ long long stat(BucketCatalog& catalog, StringData name) {
 }
 
 TEST(TimeseriesBucketCatalogClear, ClearBucketsKeepsCountersAndOpensANewBucket) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     auto c = coll();
     auto first = stage(catalog, c, measurement(0));
     commit(catalog, c, first);
@@ -69,7 +53,7 @@ TEST(TimeseriesBucketCatalogClear, ClearBucketsKeepsCountersAndOpensANewBucket) 
 }
 
 TEST(TimeseriesBucketCatalogClear, PendingBatchFailsWithBucketCleared) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     auto c = coll();
     auto batch = stage(catalog, c, measurement(0));
     clearBuckets(catalog, c.uuid);
@@ -79,7 +63,7 @@ TEST(TimeseriesBucketCatalogClear, PendingBatchFailsWithBucketCleared) {
 }
 
 TEST(TimeseriesBucketCatalogClear, ClearForgetsCounters) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     auto c = coll();
     commit(catalog, c, stage(catalog, c, measurement(0)));
     EXPECT_EQ(stat(catalog, "numBucketInserts"), 1);

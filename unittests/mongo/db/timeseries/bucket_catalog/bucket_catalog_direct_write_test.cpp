@@ -3,6 +3,8 @@
 // write; a batch prepared before the write is refused at its storage write.
 #include <gtest/gtest.h>
 
+#include "catalog_test_util.h"
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
@@ -14,21 +16,7 @@ namespace {
 constexpr long long kBase = 1700000000000LL;
 
 CollectionInfo coll() {
-    CollectionInfo c;
-    c.uuid = "uuid-direct";
-    c.options = TimeseriesOptions::parse(fromjson(R"({"timeField": "t", "metaField": "m"})"));
-    invariant(validateAndSetBucketingParameters(c.options).isOK());
-    c.hasReopeningIndex = true;  // without an open bucket, tryInsert asks for a query
-    return c;
-}
-
-BucketLimits limits() {
-    BucketLimits l;
-    l.maxCount = 1000;
-    l.maxSize = 100000;
-    l.minCount = 1;
-    l.idleExpiryMemoryThresholdBytes = 1LL << 40;
-    return l;
+    return test::collection("uuid-direct", true);  // without an open bucket: a query
 }
 
 BSONObj measurement(long long offsetMs) {
@@ -71,7 +59,7 @@ protected:
         return doc;
     }
 
-    BucketCatalog catalog{4, limits()};
+    BucketCatalog catalog{4, test::limits()};
     CollectionInfo c = coll();
 };
 

@@ -2,6 +2,8 @@
 // its first measurements out of order (bucket_catalog.cpp, moveEarlier).
 #include <gtest/gtest.h>
 
+#include "catalog_test_util.h"
+
 #include <map>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -21,37 +23,15 @@ BSONObj m(long long offsetSeconds, StringData meta, double v) {
                     << "v" << v);
 }
 
-CollectionInfo coll() {
-    CollectionInfo c;
-    c.uuid = "uuid-move";
-    c.options = TimeseriesOptions::parse(fromjson(R"({"timeField": "t", "metaField": "m"})"));
-    invariant(validateAndSetBucketingParameters(c.options).isOK());
-    return c;
-}
-
-BucketLimits limits() {
-    BucketLimits l;
-    l.maxCount = 1000;
-    l.maxSize = 125000;
-    l.minCount = 10;
-    l.idleExpiryMemoryThresholdBytes = 1LL << 40;
-    return l;
-}
-
 /** A writer (connection): a CollectionInfo with its writer id. */
 struct Writer {
     BucketCatalog& catalog;
-    CollectionInfo info = coll();
+    CollectionInfo info = test::collection("uuid-move");
     Writer(BucketCatalog& c, int64_t id) : catalog(c) {
         info.writerId = id;
     }
     std::shared_ptr<WriteBatch> stage(const BSONObj& doc) {
-        auto r = tryInsert(catalog, info, doc);
-        EXPECT_TRUE(r.isOK()) << r.getStatus();
-        auto res = r.getValue();
-        if (res.reopening)
-            res = insertWithReopeningContext(catalog, info, doc, BSONObj()).getValue();
-        return res.batch;
+        return test::stageWithoutReopening(catalog, info, doc);
     }
 };
 
@@ -100,7 +80,7 @@ uint32_t startSeconds(const WriteBatch& batch) {
 }
 
 TEST(TimeseriesBucketMove, UncommittedBucketOfAnotherWriterTakesAnEarlierStart) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 1), b(catalog, 2);
     auto first = a.stage(m(200, "h", 1));
     auto second = b.stage(m(0, "h", 2));
@@ -113,7 +93,7 @@ TEST(TimeseriesBucketMove, UncommittedBucketOfAnotherWriterTakesAnEarlierStart) 
 }
 
 TEST(TimeseriesBucketMove, OneWriterGoingBackInTimeKeeps80Bucketing) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 1);
     auto first = a.stage(m(200, "h", 1));
     auto second = a.stage(m(0, "h", 2));
@@ -122,7 +102,7 @@ TEST(TimeseriesBucketMove, OneWriterGoingBackInTimeKeeps80Bucketing) {
 }
 
 TEST(TimeseriesBucketMove, AWriterThatStagedIntoTheBucketDoesNotMoveIt) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 1), b(catalog, 2);
     auto first = a.stage(m(200, "h", 1));
     EXPECT_EQ(b.stage(m(210, "h", 2)), first);
@@ -130,14 +110,14 @@ TEST(TimeseriesBucketMove, AWriterThatStagedIntoTheBucketDoesNotMoveIt) {
 }
 
 TEST(TimeseriesBucketMove, NoWriterIdKeeps80Bucketing) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 0), b(catalog, 0);
     auto first = a.stage(m(200, "h", 1));
     EXPECT_NE(b.stage(m(0, "h", 2)), first);
 }
 
 TEST(TimeseriesBucketMove, StoredBucketMovesAndTheFirstCommitReplacesIt) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     FakeStorage storage;
     Writer a(catalog, 1), b(catalog, 2);
     auto first = a.stage(m(200, "h", 1));
@@ -166,7 +146,7 @@ TEST(TimeseriesBucketMove, StoredBucketMovesAndTheFirstCommitReplacesIt) {
 }
 
 TEST(TimeseriesBucketMove, BucketBeingCommittedMovesWhenItsBatchFinishes) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     FakeStorage storage;
     Writer a(catalog, 1), b(catalog, 2);
     auto first = a.stage(m(200, "h", 1));
@@ -191,7 +171,7 @@ TEST(TimeseriesBucketMove, BucketBeingCommittedMovesWhenItsBatchFinishes) {
 }
 
 TEST(TimeseriesBucketMove, BucketWithBatchesOfOtherWritersMovesWhenTheyAreDone) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     FakeStorage storage;
     Writer a(catalog, 1), b(catalog, 2), c(catalog, 3);
     auto first = a.stage(m(200, "h", 1));
@@ -218,7 +198,7 @@ TEST(TimeseriesBucketMove, BucketWithBatchesOfOtherWritersMovesWhenTheyAreDone) 
 }
 
 TEST(TimeseriesBucketMove, FailedBatchOfTheMovedBucketLeavesTheNewOneOnItsOwn) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 1), b(catalog, 2);
     auto first = a.stage(m(200, "h", 1));
     ASSERT_TRUE(claimWriteBatchCommitRights(*first));
@@ -232,7 +212,7 @@ TEST(TimeseriesBucketMove, FailedBatchOfTheMovedBucketLeavesTheNewOneOnItsOwn) {
 }
 
 TEST(TimeseriesBucketMove, NoMoveBeyondOneSpan) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     Writer a(catalog, 1), b(catalog, 2);
     // 3600 s spans: with a measurement at 0 the bucket of the one at 3700 would not fit.
     auto first = a.stage(m(3700, "h", 1));
@@ -243,7 +223,7 @@ TEST(TimeseriesBucketMove, NoMoveBeyondOneSpan) {
 }
 
 TEST(TimeseriesBucketMove, NoMoveOnceTheSeriesHasOtherBuckets) {
-    BucketCatalog catalog(4, limits());
+    BucketCatalog catalog(4, test::limits());
     FakeStorage storage;
     Writer a(catalog, 1), b(catalog, 2);
     storage.commit(catalog, a.info, a.stage(m(0, "h", 1)));

@@ -294,30 +294,39 @@ Date_t newBucketStart(const Stripe& stripe, WithLock, const CollectionInfo& coll
     return roundTimestampToGranularity(start, coll.options);
 }
 
+/**
+ * An _id for a bucket of `coll` starting at `start` that no open bucket has; none after
+ * timeseriesInsertMaxRetriesOnDuplicates attempts.
+ */
+std::optional<BucketId> unusedBucketId(const Stripe& stripe, WithLock, const CollectionInfo& coll,
+                                       Date_t start) {
+    const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
+    for (int attempt = 0; attempt < maxRetries; ++attempt) {
+        BucketId id{coll.uuid, generateBucketOID(start)};
+        if (!stripe.openBucketsById.count(id))
+            return id;
+        resetBucketOIDCounter();
+    }
+    return std::nullopt;
+}
+
 /** Opens a bucket of `key` starting at `start`; `disordered`: Bucket::disordered. */
 StatusWith<Bucket*> allocateBucketAt(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
                                      const CollectionInfo& coll, const BucketKey& key, Date_t start,
                                      bool disordered, const ExecutionStatsController& stats,
                                      const BucketLimits& limits) {
-    const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
-    for (int attempt = 0;; ++attempt) {
-        OID oid = generateBucketOID(start);
-        BucketId id{coll.uuid, oid};
-        if (!stripe.openBucketsById.count(id)) {
-            auto bucket = std::make_unique<Bucket>(id, key, start, coll.collator);
-            bucket->size = key.metadata.objsize();
-            bucket->disordered = disordered;
-            auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
-            expireIdleBuckets(catalog, stripe, lk, stats, limits);
-            return installed;
-        }
-        resetBucketOIDCounter();
-        if (attempt + 1 >= maxRetries)
-            return Status(static_cast<ErrorCodes::Error>(kBucketIdCollisionCode),
-                          "Unable to insert documents due to internal OID generation collision. "
-                          "Increase the value of server parameter "
-                          "'timeseriesInsertMaxRetriesOnDuplicates' and try again");
-    }
+    auto id = unusedBucketId(stripe, lk, coll, start);
+    if (!id)
+        return Status(static_cast<ErrorCodes::Error>(kBucketIdCollisionCode),
+                      "Unable to insert documents due to internal OID generation collision. "
+                      "Increase the value of server parameter "
+                      "'timeseriesInsertMaxRetriesOnDuplicates' and try again");
+    auto bucket = std::make_unique<Bucket>(*id, key, start, coll.collator);
+    bucket->size = key.metadata.objsize();
+    bucket->disordered = disordered;
+    auto installed = installBucket(catalog, stripe, lk, std::move(bucket));
+    expireIdleBuckets(catalog, stripe, lk, stats, limits);
+    return installed;
 }
 
 /** True when the catalog knows a bucket of `key` other than its open one. */
@@ -554,23 +563,18 @@ bool stagedByOthersOnly(const Bucket& bucket, int64_t writer) {
  * Gives the never committed `bucket`, and its open batch, a new _id for the earlier `start`.
  * False, nothing changed, when no unused _id was found.
  */
-bool restartAt(Stripe& stripe, WithLock, const CollectionInfo& coll, Bucket& bucket, Date_t start) {
-    const int maxRetries = std::max(1, gTimeseriesInsertMaxRetriesOnDuplicates.load());
-    for (int attempt = 0; attempt < maxRetries; ++attempt) {
-        BucketId id{coll.uuid, generateBucketOID(start)};
-        if (stripe.openBucketsById.count(id)) {
-            resetBucketOIDCounter();
-            continue;
-        }
-        auto node = stripe.openBucketsById.extract(bucket.bucketId);
-        node.key() = id;
-        bucket.bucketId = id;
-        bucket.minTime = start;
-        bucket.activeBatch->bucketId = id;
-        stripe.openBucketsById.insert(std::move(node));
-        return true;
-    }
-    return false;
+bool restartAt(Stripe& stripe, WithLock lk, const CollectionInfo& coll, Bucket& bucket,
+               Date_t start) {
+    auto id = unusedBucketId(stripe, lk, coll, start);
+    if (!id)
+        return false;
+    auto node = stripe.openBucketsById.extract(bucket.bucketId);
+    node.key() = *id;
+    bucket.bucketId = *id;
+    bucket.minTime = start;
+    bucket.activeBatch->bucketId = *id;
+    stripe.openBucketsById.insert(std::move(node));
+    return true;
 }
 
 /**

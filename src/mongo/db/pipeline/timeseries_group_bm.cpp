@@ -73,11 +73,17 @@ std::vector<BSONObj> makeBuckets(int perBucket) {
                 for (int f = 0; f < 10; ++f)
                     cols[f].append(doc[kFields[f]]);
             }
+            // control.min/max of the time field as the write path stores them (the block
+            // path reads them to find buckets that lie in one time bin).
+            const Date_t lo = Date_t::fromMillisSinceEpoch(kStart + first * 10000LL);
+            const Date_t hi = Date_t::fromMillisSinceEpoch(kStart + (first + n - 1) * 10000LL);
             BSONObjBuilder b;
             b.append("_id", OID::gen());
             b.append(timeseries::kBucketControlFieldName,
                      BSON(timeseries::kBucketControlVersionFieldName
                           << timeseries::kTimeseriesControlCompressedSortedVersion
+                          << timeseries::kBucketControlMinFieldName << BSON("time" << lo)
+                          << timeseries::kBucketControlMaxFieldName << BSON("time" << hi)
                           << timeseries::kBucketControlCountFieldName << n));
             b.append(timeseries::kBucketMetaFieldName, meta);
             BSONObjBuilder data(b.subobjStart(timeseries::kBucketDataFieldName));

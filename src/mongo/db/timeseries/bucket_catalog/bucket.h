@@ -60,15 +60,15 @@ struct Bucket {
     // Opened for a series the catalog knew no bucket of (or moved from such a bucket).
     bool newSeries = false;
     // Opened by moving a stored bucket to an earlier start (bucket_catalog.cpp, moveEarlier):
-    // that bucket, and whether its measurements are staged here yet (at the move, or when its
-    // last batch finished). Reset once the first commit, which replaces it, is done.
+    // that bucket. Its measurements are staged here at the move, or when its last batch
+    // finished (movedStaged()). Reset once the first commit, which replaces it, is done.
     std::optional<MovedFrom> movedFrom;
-    bool movedStaged = false;
     // Moved while a batch of it was being committed: the bucket its measurements go to when
-    // that batch finishes, and the collection's options to read them with.
+    // that batch finishes, and the field names to read them with.
     struct MoveTarget {
         BucketId id;
-        TimeseriesOptions options;
+        std::string timeField;
+        std::optional<std::string> metaField;
     };
     std::optional<MoveTarget> movedTo;
 
@@ -85,6 +85,11 @@ struct Bucket {
     std::shared_ptr<WriteBatch> activeBatch;    // accepting measurements
     std::shared_ptr<WriteBatch> preparedBatch;  // being committed
     std::optional<std::list<Bucket*>::iterator> idlePosition;
+
+    /** The measurements of the bucket this one was moved from are staged here (movedFrom). */
+    bool movedStaged() const {
+        return movedFrom && movedFrom->count > 0;
+    }
 
     RolloverBucketState rolloverState() const {
         return {minTime, numMeasurements, size, keptOpenDueToLargeMeasurements};

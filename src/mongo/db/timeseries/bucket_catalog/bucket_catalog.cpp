@@ -371,7 +371,9 @@ void stage(Bucket& bucket, Stripe& stripe, WithLock lk, BucketCatalog& catalog,
         bucket.disordered = true;
     bucket.latestTime = std::max(bucket.latestTime, time);
     bucket.activeBatch->userIndices.push_back(userIndex);
+    // A batch stages many measurements of one writer: the last stager is checked first.
     if (writer != 0 && !bucket.manyStagers &&
+        (bucket.stagers.empty() || bucket.stagers.back() != writer) &&
         std::find(bucket.stagers.begin(), bucket.stagers.end(), writer) == bucket.stagers.end()) {
         if (bucket.stagers.size() < kMaxStagers)
             bucket.stagers.push_back(writer);
@@ -528,11 +530,11 @@ constexpr uint32_t kMaxMovedMeasurements = 100;
  * of `to`, which is still open. False, nothing staged, when they cannot be read back.
  */
 bool stageMovedMeasurements(BucketCatalog& catalog, Stripe& stripe, WithLock lk, Bucket& to,
-                            const Bucket& from, const TimeseriesOptions& options) {
+                            const Bucket& from, const std::string& timeField,
+                            const std::optional<std::string>& metaField) {
     if (!to.activeBatch || !to.movedFrom || to.movedFrom->oid != from.bucketId.oid ||
-        to.movedStaged)
+        to.movedStaged() || from.numCommittedMeasurements == 0)
         return false;
-    const std::string& timeField = options.getTimeField();
     auto measurements = extractMeasurements(
         makeBucketDocument(from.bucketId.oid, BSONElement(), from.version, from.committedMin,
                            from.committedMax, from.numCommittedMeasurements, from.columns),
@@ -542,14 +544,12 @@ bool stageMovedMeasurements(BucketCatalog& catalog, Stripe& stripe, WithLock lk,
     for (const auto& m : measurements.getValue())
         if (m[timeField].type() != BSONType::kDate)
             return false;
-    const auto& metaField = options.getMetaField();
     for (const auto& m : measurements.getValue())
         stage(to, stripe, lk, catalog, metaField, 0, m, m[timeField].date(), 0,
               sizeToBeAdded(to, m, metaField), to.activeBatch->stats, false,
               layoutOf(m, metaField));
     to.movedFrom->recordId = from.recordId;
-    to.movedFrom->count = from.numCommittedMeasurements;
-    to.movedStaged = true;
+    to.movedFrom->count = from.numCommittedMeasurements;  // > 0: movedStaged()
     return true;
 }
 
@@ -664,10 +664,11 @@ bool moveEarlier(BucketCatalog& catalog, Stripe& stripe, WithLock lk, const Coll
         // installBucket made `n` the series' open bucket; this one closes when its batches are
         // done.
         bucket.rolloverAction = RolloverAction::kHardClose;
-        bucket.movedTo = Bucket::MoveTarget{n.bucketId, coll.options};
+        bucket.movedTo = Bucket::MoveTarget{n.bucketId, coll.options.getTimeField(), metaField};
         return true;
     }
-    if (!stageMovedMeasurements(catalog, stripe, lk, n, bucket, coll.options))
+    if (!stageMovedMeasurements(catalog, stripe, lk, n, bucket, coll.options.getTimeField(),
+                                metaField))
         n.movedFrom.reset();  // a bucket of its own, as if opened for the measurement
     removeBucket(catalog, stripe, lk, bucket, RemovalMode::kClose);
     return true;
@@ -920,7 +921,7 @@ bool prepareCommitImpl(BucketCatalog& catalog, const CollectionInfo& coll,
         // A moved bucket's first commit replaces the bucket it was moved from: after that
         // one's last batch finished (and its measurements were staged here).
         std::shared_ptr<WriteBatch> awaited = bucket->preparedBatch;
-        if (!awaited && bucket->movedFrom && !bucket->movedStaged) {
+        if (!awaited && bucket->movedFrom && !bucket->movedStaged()) {
             auto from = stripe.openBucketsById.find(
                 BucketId{batch->bucketId.collectionUUID, bucket->movedFrom->oid});
             if (from != stripe.openBucketsById.end() &&
@@ -997,7 +998,7 @@ void finish(BucketCatalog& catalog, const std::shared_ptr<WriteBatch>& batch) {
                 auto to = stripe.openBucketsById.find(bucket.movedTo->id);
                 if (to != stripe.openBucketsById.end() &&
                     !stageMovedMeasurements(catalog, stripe, lk, *to->second, bucket,
-                                            bucket.movedTo->options))
+                                            bucket.movedTo->timeField, bucket.movedTo->metaField))
                     to->second->movedFrom.reset();
             }
             if (bucket.rolloverAction != RolloverAction::kNone && !bucket.hasUncommitted()) {

@@ -3,6 +3,8 @@
 #include <map>
 #include <thread>
 
+#include "catalog_test_util.h"
+
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
@@ -21,20 +23,13 @@ BSONObj m(long long offsetMs, StringData meta, double v) {
 }
 
 CollectionInfo coll(bool reopeningIndex = false) {
-    CollectionInfo c;
-    c.uuid = "uuid-1";
-    c.options = TimeseriesOptions::parse(fromjson(R"({"timeField": "t", "metaField": "m"})"));
-    invariant(validateAndSetBucketingParameters(c.options).isOK());
-    c.hasReopeningIndex = reopeningIndex;
-    return c;
+    return test::collection("uuid-1", reopeningIndex);
 }
 
+/** Three measurements per bucket. */
 BucketLimits smallLimits() {
-    BucketLimits l;
+    BucketLimits l = test::limits();
     l.maxCount = 3;
-    l.maxSize = 100000;
-    l.minCount = 1;
-    l.idleExpiryMemoryThresholdBytes = 1LL << 40;
     return l;
 }
 
@@ -65,12 +60,7 @@ struct FakeStorage {
 /** Inserts and commits one measurement (no reopening). */
 std::shared_ptr<WriteBatch> insertAndCommit(BucketCatalog& catalog, const CollectionInfo& c,
                                             const BSONObj& doc, FakeStorage& storage) {
-    auto r = tryInsert(catalog, c, doc);
-    EXPECT_TRUE(r.isOK()) << r.getStatus();
-    auto res = r.getValue();
-    if (res.reopening)
-        res = insertWithReopeningContext(catalog, c, doc, BSONObj()).getValue();
-    auto batch = res.batch;
+    auto batch = test::stageWithoutReopening(catalog, c, doc);
     EXPECT_TRUE(claimWriteBatchCommitRights(*batch));
     EXPECT_TRUE(prepareCommit(catalog, c, batch).isOK());
     storage.apply(*batch);

@@ -158,11 +158,13 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
     timeseries::attachBuckets(&ts, buckets.getCollection());
     result.append("explainVersion", "1");
     BSONObj plan = timeseries::explainTimeseriesModify(opCtx, ts, w.query, w.hint, w.isDelete,
-                                                       w.multi, nullptr);
+                                                       w.multi, w.collation, nullptr);
     {
         BSONObjBuilder qp(result.subobjStart("queryPlanner"));
         qp.append("namespace", ts.bucketsNss.ns());
-        qp.append("parsedQuery", normalizeFilterForExplain(w.query));
+        // As upstream: the query of the buckets the plan reads (closed buckets excluded).
+        qp.append("parsedQuery", normalizeFilterForExplain(timeseries::timeseriesModifyBucketFilter(
+                                     ts, w.query, w.collation)));
         qp.append("indexFilterSet", false);
         qp.append("winningPlan", plan);
         qp.append("rejectedPlans", BSONArray());
@@ -191,8 +193,9 @@ void explainTimeseriesWrite(OperationContext* opCtx, timeseries::TimeseriesColle
         es.append("executionSuccess", true);
         es.appendNumber("nReturned", 0LL);
         es.appendNumber("executionTimeMillis", millis);
-        es.append("executionStages", timeseries::explainTimeseriesModify(
-                                         opCtx, ts, w.query, w.hint, w.isDelete, w.multi, &stats));
+        es.append("executionStages",
+                  timeseries::explainTimeseriesModify(opCtx, ts, w.query, w.hint, w.isDelete,
+                                                      w.multi, w.collation, &stats));
         if (verbosity == Verbosity::kAllPlans)
             es.append("allPlansExecution", BSONArray());
     }

@@ -39,6 +39,10 @@ struct FieldPredicate {
     bool lowInclusive = true;
     std::optional<BSONObj> high;
     bool highInclusive = true;
+    // The end came from a $_internalExpr comparison (the bucket predicates of time-series
+    // queries), which also matches any array on its path: a multikey index cannot bound it.
+    bool lowFromExpr = false;
+    bool highFromExpr = false;
     /**
      * A union of values and regexes (`$in`, a regex): `inValues` ({"": v}, v neither an array
      * nor a regex) and `regexes` ({"": /pattern/flags}). Unset when the union cannot bound the
@@ -137,14 +141,24 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
             }
             if (!usableValue(op, name == "$eq"))
                 continue;
-            if (name == "$eq") {
+            if (name == "$_internalExprGt" || name == "$_internalExprGte") {
+                p.low = wrap(op);
+                p.lowInclusive = name == "$_internalExprGte";
+                p.lowFromExpr = true;
+            } else if (name == "$_internalExprLt" || name == "$_internalExprLte") {
+                p.high = wrap(op);
+                p.highInclusive = name == "$_internalExprLte";
+                p.highFromExpr = true;
+            } else if (name == "$eq") {
                 p.eq = wrap(op);
             } else if (name == "$gt" || name == "$gte") {
                 p.low = wrap(op);
                 p.lowInclusive = name == "$gte";
+                p.lowFromExpr = false;
             } else if (name == "$lt" || name == "$lte") {
                 p.high = wrap(op);
                 p.highInclusive = name == "$lte";
+                p.highFromExpr = false;
             }
         }
     }
@@ -222,10 +236,11 @@ FieldPredicate predicateForIndex(const FieldPredicate& p, const IndexEntry& inde
         return collationAwareKey(*v, ic);
     };
     FieldPredicate out;
+    const bool multikey = index.multikey || index.desc.multikey;
     out.eq = adapt(p.eq);
-    out.low = adapt(p.low);
+    out.low = p.lowFromExpr && multikey ? std::nullopt : adapt(p.low);
     out.lowInclusive = p.lowInclusive;
-    out.high = adapt(p.high);
+    out.high = p.highFromExpr && multikey ? std::nullopt : adapt(p.high);
     out.highInclusive = p.highInclusive;
     if (p.hasUnion()) {
         std::vector<ValueInterval> intervals;

@@ -105,9 +105,27 @@ void ListOfMatchExpression::serialize(BSONObjBuilder* out) const {
 }
 
 void NotMatchExpression::serialize(BSONObjBuilder* out) const {
+    BSONObjBuilder childBuilder;
+    _child->serialize(&childBuilder);
+    BSONObj child = childBuilder.obj();
+    // As upstream prints it: the negation of one path's predicate stays {path: {$not: ...}}
+    // ({path: {$not: /re/}} for a regex); anything else becomes {$nor: [child]}.
+    if (child.nFields() == 1) {
+        BSONElement e = child.firstElement();
+        StringData path = e.fieldNameStringData();
+        const bool opObject = e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
+                              e.Obj().firstElementFieldNameStringData().starts_with("$");
+        if (!path.empty() && !path.starts_with("$") && (opObject || e.type() == BSONType::kRegEx)) {
+            BSONObjBuilder pathBuilder(out->subobjStart(path));
+            if (opObject)
+                pathBuilder.append("$not", e.Obj());
+            else
+                pathBuilder.appendAs(e, "$not");
+            return;
+        }
+    }
     BSONArrayBuilder arr(out->subarrayStart("$nor"));
-    BSONObjBuilder sub(arr.subobjStart());
-    _child->serialize(&sub);
+    arr.append(child);
 }
 
 bool PathMatchExpression::matches(const BSONObj& doc, MatchDetails* details) const {

@@ -55,6 +55,20 @@ BSONObj cmp(const std::string& path, StringData op, const BSONElement& v) {
     return BSON(path << inner.obj());
 }
 
+constexpr StringData kExprLte = "$_internalExprLte";
+constexpr StringData kExprGte = "$_internalExprGte";
+
+/** $_internalExprGt/Gte/Lt/Lte for $gt/$gte/$lt/$lte. */
+StringData exprOp(StringData op) {
+    if (op == "$gt")
+        return "$_internalExprGt";
+    if (op == "$gte")
+        return kExprGte;
+    if (op == "$lt")
+        return "$_internalExprLt";
+    return kExprLte;
+}
+
 BSONObj cmpDate(const std::string& path, StringData op, long long millis) {
     BSONObjBuilder inner;
     inner.append(op, Date_t::fromMillisSinceEpoch(millis));
@@ -212,21 +226,23 @@ private:
         long long lowSec = std::max(0LL, floorSec(d - _spanMillis));
         std::vector<BSONObj> loose;
         std::optional<BSONObj> tight;
+        // control.min/max comparisons are written as upstream writes them: $_internalExpr*
+        // (no type bracketing, arrays not traversed); the time is always a date there.
         if (op == "$eq") {
-            loose = {cmpDate(minT, "$lte", d), cmpDate(minT, "$gte", d - _spanMillis),
-                     cmpDate(maxT, "$gte", d), cmpDate(maxT, "$lte", d + _spanMillis)};
+            loose = {cmpDate(minT, kExprLte, d), cmpDate(minT, kExprGte, d - _spanMillis),
+                     cmpDate(maxT, kExprGte, d), cmpDate(maxT, kExprLte, d + _spanMillis)};
             if (idUsable) {
                 loose.push_back(cmpId("$lte", floorSec(d), true));
                 loose.push_back(cmpId("$gte", lowSec, false));
             }
             tight = andOf({cmpDate(minT, "$eq", d), cmpDate(maxT, "$eq", d)});
         } else if (op == "$gt" || op == "$gte") {
-            loose = {cmpDate(maxT, op, d), cmpDate(minT, op, d - _spanMillis)};
+            loose = {cmpDate(maxT, exprOp(op), d), cmpDate(minT, exprOp(op), d - _spanMillis)};
             if (idUsable)
                 loose.push_back(cmpId(op == "$gt" ? "$gt" : "$gte", lowSec, op == "$gt"));
             tight = cmpDate(minT, op, d);
         } else if (op == "$lt" || op == "$lte") {
-            loose = {cmpDate(minT, op, d), cmpDate(maxT, op, d + _spanMillis)};
+            loose = {cmpDate(minT, exprOp(op), d), cmpDate(maxT, exprOp(op), d + _spanMillis)};
             if (idUsable && ceilSec(d) <= kMaxOidSeconds)
                 loose.push_back(cmpId(op, ceilSec(d), op == "$lte"));
             tight = cmpDate(maxT, op, d);
@@ -277,31 +293,19 @@ private:
             return Mapped{BSONObj(), std::nullopt};  // min/max ordered by another collation
         const std::string minF = timeseries::controlMinPath(field);
         const std::string maxF = timeseries::controlMaxPath(field);
-        // NaN sorts below every number, so one NaN measurement makes control.min NaN, and
-        // comparisons with NaN match only NaN: min-based bounds must keep such buckets, and a
-        // NaN operand is decided by min alone.
-        static const BSONObj kNaN = BSON("" << std::numeric_limits<double>::quiet_NaN());
-        const bool nanOperand = v.isNumber() && std::isnan(v.numberDouble());
+        // As upstream: $_internalExpr* comparisons of control.min/max, which order values of
+        // all types (NaN below every number, as control.min/max do) and match an array
+        // (control values of array measurements), so no other bucket needs keeping.
         BSONObj core;
-        if (nanOperand &&
-            (op == "$eq" || op == "$lt" || op == "$lte" || op == "$gt" || op == "$gte"))
-            core = cmp(minF, "$eq", kNaN.firstElement());
-        else if (op == "$eq")
-            core = andOf({cmp(minF, "$lte", v), cmp(maxF, "$gte", v)});
+        if (op == "$eq")
+            core = andOf({cmp(minF, kExprLte, v), cmp(maxF, kExprGte, v)});
         else if (op == "$gt" || op == "$gte")
-            core = cmp(maxF, op, v);
+            core = cmp(maxF, exprOp(op), v);
         else if (op == "$lt" || op == "$lte")
-            core = cmp(minF, op, v);
+            core = cmp(minF, exprOp(op), v);
         else
             return Mapped{BSONObj(), std::nullopt};
         std::vector<BSONObj> alternatives{core};
-        if (v.isNumber() && !nanOperand && op != "$gt" && op != "$gte")
-            alternatives.push_back(cmp(minF, "$eq", kNaN.firstElement()));
-        // Arrays compare element by element: keep those buckets.
-        alternatives.push_back(BSON(minF << BSON("$type"
-                                                 << "array")));
-        alternatives.push_back(BSON(maxF << BSON("$type"
-                                                 << "array")));
         if (!_opts.assumeNoMixedSchemaData)
             alternatives.push_back(typeGuard(field));
         return Mapped{orOf(alternatives), std::nullopt};

@@ -8,7 +8,10 @@
 // operands), on top-level measurement fields (scalar operands; buckets whose
 // control.min/max types differ are always kept), and any predicate on the meta
 // field or below it (renamed to `meta`). $and keeps the children it can map;
-// $or needs all of them. Anything else maps to "no constraint".
+// $or needs all of them. Anything else maps to "no constraint". control.min/max are
+// compared with $_internalExpr{Gt,Gte,Lt,Lte} (§5.3.1, §5.3.2: all types in one order, an
+// array matches), `_id` with plain comparisons; the planner bounds a buckets index with
+// them when it is not multikey.
 //
 // Collation (§5.3.1): control.min/max order strings by the collection's default
 // collation, so a string operand is mapped only when the query's collation is that one.

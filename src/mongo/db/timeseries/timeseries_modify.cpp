@@ -6,6 +6,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/exec/planner.h"
+#include "mongo/db/matcher/explain_filter.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/matcher/expression_sort.h"
@@ -347,11 +348,44 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
     return out;
 }
 
+namespace {
+/** `filter` as explain prints an optimised filter: flattened, children in canonical order. */
+BSONObj canonicalForExplain(const BSONObj& filter) {
+    return serializeForExplain(
+        *canonicalizeMatchExpression(uassertStatusOK(parseMatchExpression(filter))));
+}
+
+/**
+ * A TS_MODIFY's bucketFilter as upstream prints it: {$and: [<closed-bucket filter>, <the
+ * optimised bucket predicate>]}.
+ */
+BSONObj bucketFilterForExplain(const BSONObj& bucketFilter) {
+    BSONElement e = bucketFilter.firstElement();
+    if (bucketFilter.nFields() != 1 || e.fieldNameStringData() != "$and" ||
+        e.type() != BSONType::kArray || e.Obj().nFields() != 2)
+        return bucketFilter;
+    BSONArrayBuilder arr;
+    int i = 0;
+    for (auto child : e.Obj())
+        arr.append(i++ == 0 ? child.Obj() : canonicalForExplain(child.Obj()));
+    return BSON("$and" << arr.arr());
+}
+}  // namespace
+
+BSONObj timeseriesModifyBucketFilter(const TimeseriesCollection& ts, const BSONObj& query,
+                                     const std::optional<BSONObj>& collation) {
+    StatementCollation c = resolveStatementCollation(ts, collation);
+    return canonicalForExplain(prepareTimeseriesModify(ts, query, c.matchesDefault).bucketFilter);
+}
+
 BSONObj explainTimeseriesModify(OperationContext* opCtx, const TimeseriesCollection& ts,
                                 const BSONObj& query, const BSONObj& hint, bool isDelete,
-                                bool multi, const TimeseriesModifyStats* stats) {
-    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, query);
-    FindPlanParams params = bucketPlanParams(ts, split, hint, ts.buckets->getDefaultCollator());
+                                bool multi, const std::optional<BSONObj>& collation,
+                                const TimeseriesModifyStats* stats) {
+    // The statement's collation decides the bucket predicates, as when it runs.
+    StatementCollation c = resolveStatementCollation(ts, collation);
+    TimeseriesQuerySplit split = prepareTimeseriesModify(ts, query, c.matchesDefault);
+    FindPlanParams params = bucketPlanParams(ts, split, hint, c.collator.get());
     auto exec = buildFindPlan(opCtx, ts.buckets, params);
     BSONObj input = exec->explainPlan(false);
     BSONObjBuilder b;
@@ -365,7 +399,7 @@ BSONObj explainTimeseriesModify(OperationContext* opCtx, const TimeseriesCollect
     b.append("stage", "TS_MODIFY");
     b.append("opType", isDelete ? (multi ? "deleteMany" : "deleteOne")
                                 : (multi ? "updateMany" : "updateOne"));
-    b.append("bucketFilter", split.bucketFilter);
+    b.append("bucketFilter", bucketFilterForExplain(split.bucketFilter));
     b.append("residualFilter", split.hasResidual() ? split.residualFilter : BSONObj());
     if (stats) {
         b.appendNumber("nBucketsUnpacked", stats->nBucketsUnpacked);

@@ -134,6 +134,15 @@ TimeseriesUpdateOutcome updateTimeseriesMeasurements(OperationContext* opCtx,
  */
 BSONObj explainTimeseriesModify(OperationContext* opCtx, const TimeseriesCollection& ts,
                                 const BSONObj& query, const BSONObj& hint, bool isDelete,
-                                bool multi, const TimeseriesModifyStats* stats);
+                                bool multi, const std::optional<BSONObj>& collation,
+                                const TimeseriesModifyStats* stats);
+
+/**
+ * The query over the buckets a statement with `query` and `collation` (nullopt: the
+ * collection's) reads, flattened and in canonical order: explain's parsedQuery, as upstream
+ * shows it.
+ */
+BSONObj timeseriesModifyBucketFilter(const TimeseriesCollection& ts, const BSONObj& query,
+                                     const std::optional<BSONObj>& collation);
 
 }  // namespace mongo::timeseries

@@ -48,7 +48,7 @@ bool renameInto(const BSONObj& query, const std::string* metaField, BSONObjBuild
 BSONObj andWithClosedFilter(const BSONObj& pred) {
     if (pred.isEmpty())
         return closedBucketFilter();
-    return BSON("$and" << BSON_ARRAY(pred << closedBucketFilter()));
+    return BSON("$and" << BSON_ARRAY(closedBucketFilter() << pred));  // upstream's order
 }
 
 }  // namespace

@@ -348,7 +348,9 @@ bool ModMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails
     if (!e.isNumber())
         return false;
     double d = e.numberDouble();
-    if (std::isnan(d) || std::isinf(d))
+    // As upstream: a dividend whose truncation is not an int64 (NaN, infinities, beyond
+    // +-2^63) matches nothing.
+    if (std::isnan(d) || std::isinf(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
         return false;
     long long v = e.numberLong();
     if (_divisor == -1)

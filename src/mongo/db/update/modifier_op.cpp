@@ -60,6 +60,11 @@ public:
                const LeafFn& leaf)
         : _comps(comps), _create(create), _ctx(ctx), _leaf(leaf) {}
 
+    /** A path blocked by a scalar (or an array met with a field name) fails (28), as $pop's. */
+    void failOnNonViablePath() {
+        _failNonViable = true;
+    }
+
     Status walk(MutableNode* container, size_t i) {
         const std::string& comp = _comps[i];
         bool last = i + 1 == _comps.size();
@@ -88,7 +93,7 @@ public:
             child = idx < els.size() ? els[idx].get() : nullptr;
         } else {
             if (!_create)
-                return Status::OK();
+                return nonViable(container, i);
             return Status(ErrorCodes::PathNotViable,
                           "Cannot create field '" + comp + "' in element {" +
                               (i ? _comps[i - 1] : std::string()) + ": " +
@@ -117,10 +122,21 @@ private:
             return badValue("Cannot apply array updates to non-array element " + _comps[j - 1] +
                             ": " + node->element().toString(false));
         if (!_create)
-            return Status::OK();
+            return nonViable(node, j);
         return Status(ErrorCodes::PathNotViable, "Cannot create field '" + _comps[j] +
                                                      "' in element {" + _comps[j - 1] + ": " +
                                                      node->element().toString(false) + "}");
+    }
+
+    /** The path cannot go through `node` at part `j`: no-op, or 28 with failOnNonViablePath. */
+    Status nonViable(MutableNode* node, size_t j) {
+        if (!_failNonViable)
+            return Status::OK();
+        return Status(ErrorCodes::PathNotViable, "Cannot use the part (" + _comps[j] + ") of (" +
+                                                     joinPath(_comps, _comps.size()) +
+                                                     ") to traverse the element ({" +
+                                                     (j ? _comps[j - 1] : std::string()) + ": " +
+                                                     node->element().toString(false) + "})");
     }
 
     bool filterMatches(const std::string& id, MutableNode* elem) {
@@ -134,6 +150,7 @@ private:
 
     const std::vector<std::string>& _comps;
     bool _create;
+    bool _failNonViable = false;
     const ModifierApplyContext& _ctx;
     const LeafFn& _leaf;
 };
@@ -212,6 +229,8 @@ Status ModifierOp::apply(MutableNode* root, const ModifierApplyContext& ctx) con
         return applyLeaf(container, name, existing, ctx);
     };
     PathWalker w(comps, createsPath(), ctx, leaf);
+    if (_kind == Kind::kPop)
+        w.failOnNonViablePath();
     return w.walk(root, 0);
 }
 

@@ -33,8 +33,15 @@ Status checkPath(const FieldPath& fp, bool allowDynamic, StringData opName) {
                       "The update path '" + fp.dotted() +
                           "' contains an empty field name, which is not allowed.");
     int dollars = 0;
+    bool first = true;
     for (const auto& c : fp.parts()) {
+        const bool isFirst = first;
+        first = false;
         if (c.empty() || c[0] != '$')
+            continue;
+        // The fields of a DBRef below the top level; the result must still be a valid DBRef
+        // (UpdateDriver::apply).
+        if (!isFirst && (c == "$id" || c == "$ref" || c == "$db"))
             continue;
         if (!isPositionalComponent(c))
             return Status(ErrorCodes::DollarPrefixedFieldName, "The dollar ($) prefixed field '" +

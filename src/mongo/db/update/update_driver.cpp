@@ -174,8 +174,28 @@ Status UpdateDriver::parseModifiers() {
     auto target = [](const ModifierOp& op) -> const FieldPath& {
         return op.kind() == ModifierOp::Kind::kRename ? op.renameTo() : op.path();
     };
+    // Field order, except that two numeric parts (array indexes) compare as numbers: "a.9"
+    // before "a.10", so that padding an array for one leaves the other to create its element.
+    auto isIndex = [](const std::string& p) {
+        return !p.empty() &&
+               std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    auto partLess = [&](const std::string& x, const std::string& y) {
+        if (isIndex(x) && isIndex(y)) {
+            const size_t zx = std::min(x.find_first_not_of('0'), x.size());
+            const size_t zy = std::min(y.find_first_not_of('0'), y.size());
+            const size_t lx = x.size() - zx, ly = y.size() - zy;
+            if (lx != ly)
+                return lx < ly;
+            if (int c = x.compare(zx, lx, y, zy, ly); c != 0)
+                return c < 0;
+        }
+        return x < y;
+    };
     std::stable_sort(_ops.begin(), _ops.end(), [&](const auto& a, const auto& b) {
-        return target(*a).parts() < target(*b).parts();
+        const auto& pa = target(*a).parts();
+        const auto& pb = target(*b).parts();
+        return std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end(), partLess);
     });
     return Status::OK();
 }
@@ -232,6 +252,62 @@ bool UpdateDriver::modifiesId() const {
 }
 
 namespace {
+/**
+ * An object holding $ref, $id or $db must be a DBRef: {$ref: <string>, $id: <any>, $db:
+ * <string>?, ...}, as upstream's storage validation requires (55 InvalidDBRef).
+ */
+Status checkDBRef(const BSONObj& obj) {
+    auto bad = [](const std::string& m) { return Status(ErrorCodes::InvalidDBRef, m); };
+    std::vector<BSONElement> fields;
+    for (auto e : obj) {
+        fields.push_back(e);
+        if (fields.size() == 3)
+            break;
+    }
+    auto field = [&](size_t i) { return i < fields.size() ? fields[i] : BSONElement(); };
+    BSONElement ref = field(0);
+    if (ref.fieldNameStringData() != "$ref")
+        return bad("The DBRef $ref field must be the first field of the object");
+    if (ref.type() != BSONType::kString)
+        return bad("The DBRef $ref field must be a String, not a " +
+                   std::string(typeName(ref.type())));
+    if (field(1).fieldNameStringData() != "$id")
+        return bad("The DBRef $ref field must be followed by a $id field");
+    if (BSONElement db = field(2); !db.eoo()) {
+        if (db.fieldNameStringData() == "$db" && db.type() != BSONType::kString)
+            return bad("The DBRef $db field must be a String, not a " +
+                       std::string(typeName(db.type())));
+    }
+    return Status::OK();
+}
+
+/** The DBRefs the paths of `ops` set a $id/$ref/$db field of, in `doc`, are valid DBRefs. */
+Status checkDBRefPaths(const std::vector<std::unique_ptr<ModifierOp>>& ops, const BSONObj& doc) {
+    for (const auto& op : ops) {
+        const auto& parts = op->path().parts();
+        for (size_t i = 1; i < parts.size(); ++i) {
+            if (parts[i] != "$id" && parts[i] != "$ref" && parts[i] != "$db")
+                continue;
+            BSONObj parent = doc;
+            bool found = true;
+            for (size_t j = 0; j < i && found; ++j) {
+                BSONElement e = parent[parts[j]];
+                found = e.type() == BSONType::kObject || e.type() == BSONType::kArray;
+                if (found)
+                    parent = e.Obj();
+            }
+            if (found &&
+                (parent.hasField("$ref") || parent.hasField("$id") || parent.hasField("$db"))) {
+                Status s = checkDBRef(parent);
+                if (!s.isOK())
+                    return s;
+            }
+            break;
+        }
+    }
+    return Status::OK();
+}
+
 Status checkIdType(const BSONObj& doc) {
     BSONElement id = doc["_id"];
     if (id.type() == BSONType::kArray || id.type() == BSONType::kRegEx ||
@@ -303,6 +379,8 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
         } catch (const DBException& ex) {
             return ex.toStatus();
         }
+        if (Status s = checkDBRefPaths(_ops, r.newDoc); !s.isOK())
+            return s;
         if (!params.isInsert && !params.idIsMutable && !oldId.eoo()) {
             BSONElement newId = r.newDoc["_id"];
             if (newId.eoo() || !oldId.binaryEqualValues(newId) || oldId.type() != newId.type())
@@ -428,6 +506,15 @@ StatusWith<BSONObj> UpdateDriver::produceUpsertDocument(const BSONObj& query,
         if (!r.isOK())
             return r.getStatus();
         doc = r.getValue().newDoc;
+        // The _id the query's equalities give is immutable for the insert too (upstream's).
+        BSONElement seedId = seed.getValue()["_id"];
+        BSONElement newId = doc["_id"];
+        if (!seedId.eoo() &&
+            (newId.eoo() || seedId.type() != newId.type() || !seedId.binaryEqualValues(newId)))
+            return Status(ErrorCodes::ImmutableField,
+                          "After applying the update, the (immutable) field '_id' was found to "
+                          "have been altered to _id: " +
+                              (newId.eoo() ? std::string("missing") : newId.toString(false)));
     }
     BSONElement id = doc["_id"];
     if (id.eoo() || doc.firstElementFieldNameStringData() == "_id")

@@ -87,6 +87,61 @@ bool DocumentSourceMatch::dependsOnlyOutside(const std::vector<std::string>& mod
 }
 
 namespace {
+/** The conjuncts of `filter`: its top-level predicates, through $and and one-child $or. */
+void collectConjuncts(const BSONObj& filter, std::vector<BSONObj>* out, int depth = 0) {
+    for (auto e : filter) {
+        StringData n = e.fieldNameStringData();
+        const bool list = e.type() == BSONType::kArray && depth < 100;
+        if (list && (n == "$and" || (n == "$or" && e.Obj().nFields() == 1))) {
+            bool objects = true;
+            for (auto sub : e.Obj())
+                objects = objects && sub.type() == BSONType::kObject;
+            if (objects) {
+                for (auto sub : e.Obj())
+                    collectConjuncts(sub.Obj(), out, depth + 1);
+                continue;
+            }
+        }
+        BSONObjBuilder b;
+        b.append(e);
+        out->push_back(b.obj());
+    }
+}
+
+BSONObj andOf(const std::vector<BSONObj>& parts) {
+    if (parts.size() == 1)
+        return parts[0];
+    BSONObjBuilder b;
+    BSONArrayBuilder arr(b.subarrayStart("$and"));
+    for (const auto& p : parts)
+        arr.append(p);
+    arr.done();
+    return b.obj();
+}
+}  // namespace
+
+bool DocumentSourceMatch::splitByIndependence(const std::vector<std::string>& modified,
+                                              BSONObj* independent, BSONObj* dependent) const {
+    std::vector<BSONObj> conjuncts, in, out;
+    collectConjuncts(_filter, &conjuncts);
+    for (const auto& c : conjuncts) {
+        std::vector<std::string> paths;
+        bool all = false;
+        collectTopLevelPaths(c, &paths, &all);
+        bool reads = all;
+        for (const auto& p : paths)
+            for (const auto& m : modified)
+                reads = reads || p == m;
+        (reads ? out : in).push_back(c);
+    }
+    if (in.empty() || out.empty())
+        return false;
+    *independent = andOf(in);
+    *dependent = andOf(out);
+    return true;
+}
+
+namespace {
 const bool kRegistered = [] {
     registerDocumentSource(
         "$match", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {

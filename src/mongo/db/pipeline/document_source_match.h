@@ -29,6 +29,13 @@ public:
     }
     /** True when the filter reads only top-level fields none of which is in `modified`. */
     bool dependsOnlyOutside(const std::vector<std::string>& modified, bool* all) const;
+    /**
+     * The filter's conjuncts (top-level predicates, through $and and one-child $or) that read
+     * only top-level fields outside `modified`, as `independent`, and the others as
+     * `dependent`; false (both unset) unless each part has at least one conjunct.
+     */
+    bool splitByIndependence(const std::vector<std::string>& modified, BSONObj* independent,
+                             BSONObj* dependent) const;
 
 private:
     BSONObj _filter;

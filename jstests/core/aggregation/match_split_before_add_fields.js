@@ -1,0 +1,30 @@
+/**
+ * A $match after $addFields/$set/$project (exclusion) is split as upstream splits it: the
+ * conjuncts (top-level predicates, through $and and a one-child $or) that read none of the
+ * fields the stage computes move before it, the others stay after it. So a computation that
+ * would fail on documents the moved part rejects is never evaluated on them.
+ */
+const coll = db[jsTestName()];
+coll.drop();
+assert.commandWorked(coll.insert([{_id: 0}, {_id: 1}, {_id: 2}, {_id: 3}, {_id: 4}]));
+
+// $sqrt of a negative number fails (28714): only _id 4 may reach the $addFields.
+const trap = {$addFields: {trap: {$sqrt: {$subtract: ["$_id", 4]}}}};
+assert.eq([], coll.aggregate([trap, {$match: {$or: [{_id: 4, trap: {$ne: 0}}]}}]).toArray());
+assert.eq([{_id: 4, trap: 0}], coll.aggregate([trap, {$match: {_id: 4, trap: 0}}]).toArray());
+assert.eq([{_id: 4, trap: 0}],
+          coll.aggregate([trap, {$match: {$and: [{trap: {$gte: 0}}, {_id: {$gte: 4}}]}}]).toArray());
+
+// The moved part is what the cursor stage reads; the rest stays after the $addFields.
+const explain = coll.explain().aggregate([trap, {$match: {_id: 4, trap: 0}}]);
+const stages = explain.stages;
+assert.eq({_id: {$eq: 4}}, stages[0].$cursor.queryPlanner.parsedQuery, tojson(explain));
+assert(stages.some(s => s.$match && tojson(s.$match).includes("trap")), tojson(explain));
+
+// A $match reading a computed field in every branch of an $or is not split.
+assert.throwsWithCode(() => coll.aggregate([trap, {$match: {$or: [{_id: 1}, {trap: 0}]}}]).toArray(), 28714);
+
+// Results equal those of the unoptimised order.
+const add = {$addFields: {x: {$add: ["$_id", 1]}}};
+assert.eq([{_id: 2, x: 3}, {_id: 3, x: 4}],
+          coll.aggregate([add, {$match: {_id: {$gte: 2}, x: {$lt: 5}}}, {$sort: {_id: 1}}]).toArray());

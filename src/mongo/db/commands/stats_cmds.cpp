@@ -12,6 +12,7 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/storage_stats.h"
 #include "mongo/db/cursor_manager.h"
+#include "mongo/db/exec/plan_stage.h"
 #include "mongo/db/logical_session_cache.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
@@ -185,6 +186,9 @@ public:
                                          sc->cursorManager ? sc->cursorManager->numOpen() : 0));
             }
             cur.done();
+            const auto& qe = queryExecutorCounters();
+            m.append("queryExecutor", BSON("scanned" << qe.scanned.load() << "scannedObjects"
+                                                     << qe.scannedObjects.load()));
             const auto& ttl = ttlMetrics();
             m.append("ttl", BSON("deletedDocuments" << ttl.deletedDocuments.load() << "passes"
                                                     << ttl.passes.load()));

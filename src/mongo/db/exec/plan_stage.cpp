@@ -143,6 +143,20 @@ void sumStats(const PlanStage* s, StageStats* t) {
 }
 }  // namespace
 
+QueryExecutorCounters& queryExecutorCounters() {
+    static QueryExecutorCounters counters;
+    return counters;
+}
+
+PlanExecutor::~PlanExecutor() {
+    if (!_root)
+        return;
+    StageStats t = totals();
+    auto& c = queryExecutorCounters();
+    c.scanned.fetch_add(t.keysExamined, std::memory_order_relaxed);
+    c.scannedObjects.fetch_add(t.docsExamined, std::memory_order_relaxed);
+}
+
 BSONObj PlanExecutor::explainPlan(bool withStats) const {
     BSONObjBuilder b;
     appendStage(_root.get(), &b, withStats);

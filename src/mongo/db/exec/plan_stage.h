@@ -6,6 +6,7 @@
 // is saved (storage cursors released) and restored on the next batch.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,10 +65,24 @@ protected:
     std::vector<std::unique_ptr<PlanStage>> _children;
 };
 
+/**
+ * serverStatus metrics.queryExecutor: keys (`scanned`) and documents (`scannedObjects`)
+ * examined by every plan run so far, added when the plan is destroyed.
+ */
+struct QueryExecutorCounters {
+    std::atomic<long long> scanned{0};
+    std::atomic<long long> scannedObjects{0};
+};
+QueryExecutorCounters& queryExecutorCounters();
+
 /** Drives a stage tree. */
 class PlanExecutor {
 public:
     explicit PlanExecutor(std::unique_ptr<PlanStage> root) : _root(std::move(root)) {}
+    /** Adds the tree's keys and documents examined to queryExecutorCounters(). */
+    ~PlanExecutor();
+    PlanExecutor(const PlanExecutor&) = delete;
+    PlanExecutor& operator=(const PlanExecutor&) = delete;
     /**
      * A plan to run instead when the first one fails with QueryExceededMemoryLimitNoDiskUseAllowed
      * (its blocking SORT outgrew its memory) before returning anything: upstream's multi-planner

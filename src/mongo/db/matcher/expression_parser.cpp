@@ -142,6 +142,24 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                                   std::string(name) + " must be an integer value of 1");
                 r = std::unique_ptr<MatchExpression>(
                     std::make_unique<ConstantMatchExpression>(name == "$alwaysTrue"));
+            } else if (name == "$sampleRate") {
+                // As upstream: {$expr: {$lt: [{$rand: {}}, {$const: <rate>}]}}.
+                if (!e.isNumber())
+                    return badValue("argument to $sampleRate must be a numeric type");
+                const double rate = e.numberDouble();
+                if (!(rate >= 0 && rate <= 1))
+                    return badValue("numeric argument to $sampleRate must be in [0, 1]");
+                ExprMatchParser hook;
+                {
+                    std::lock_guard<std::mutex> lk(gExprMutex);
+                    hook = gExprParser;
+                }
+                if (!hook)
+                    return badValue("$sampleRate is not supported yet");
+                BSONObj expr =
+                    BSON("$expr" << BSON("$lt" << BSON_ARRAY(BSON("$rand" << BSONObj())
+                                                             << BSON("$const" << rate))));
+                r = hook(expr.firstElement());
             } else if (name == "$expr" && _inElemMatch > 0) {
                 return badValue("$expr can only be applied to the top-level document");
             } else if (name == "$expr") {

@@ -425,6 +425,11 @@ void registerCheckedLog(StringData name, int typeCode, int domainCode, double (*
 ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e, const VariablesParseState& vps,
                    bool isAnd) {
     ExprVector args = Expression::parseArguments(expCtx, e, vps);
+    // As upstream's optimisation: a constant operand that decides the result (false for
+    // $and, true for $or) makes the whole expression that constant.
+    for (const auto& a : args)
+        if (a->isConstant() && a->evaluate(BSONObj(), nullptr).coerceToBool() != isAnd)
+            return std::make_unique<ExpressionConstant>(Value(!isAnd));
     std::vector<const Expression*> raw;
     for (auto& a : args)
         raw.push_back(a.get());

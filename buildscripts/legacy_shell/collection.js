@@ -455,7 +455,8 @@ class DBCollection {
     }
     createIndexes(keysArray, options, commitQuorum, cmdArgs) {
         // Legacy forms of the options: a string is the index name, a boolean `unique`.
-        if (typeof options === "string") options = {name: options};
+        // An empty string names nothing: the generated name is used, as the legacy shell does.
+        if (typeof options === "string") options = options ? {name: options} : {};
         else if (typeof options === "boolean") options = {unique: options};
         const indexes = keysArray.map((k) => {
             const spec = Object.assign({key: k}, options || {});

@@ -347,12 +347,21 @@ ModMatchExpression::ModMatchExpression(StringData path, long long divisor, long 
 bool ModMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*) const {
     if (!e.isNumber())
         return false;
-    double d = e.numberDouble();
     // As upstream: a dividend whose truncation is not an int64 (NaN, infinities, beyond
     // +-2^63) matches nothing.
-    if (std::isnan(d) || std::isinf(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
-        return false;
-    long long v = e.numberLong();
+    long long v;
+    if (e.type() == BSONType::kNumberDecimal) {
+        std::uint32_t flags = 0;
+        v = e.numberDecimal().toLong(&flags, Decimal128::kRoundTowardZero);
+        if (Decimal128::hasFlag(flags, Decimal128::kInvalid))
+            return false;
+    } else {
+        double d = e.numberDouble();
+        if (std::isnan(d) || std::isinf(d) || d < -9223372036854775808.0 ||
+            d >= 9223372036854775808.0)
+            return false;
+        v = e.numberLong();
+    }
     if (_divisor == -1)
         return _remainder == 0;
     return v % _divisor == _remainder;

@@ -1,5 +1,5 @@
 /**
- * A $match after $addFields/$set/$project (exclusion) is split as upstream splits it: the
+ * A $match after $addFields/$set/$project (exclusion) or $lookup is split as upstream splits it: the
  * conjuncts (top-level predicates, through $and and a one-child $or) that read none of the
  * fields the stage computes move before it, the others stay after it. So a computation that
  * would fail on documents the moved part rejects is never evaluated on them.
@@ -28,3 +28,16 @@ assert.throwsWithCode(() => coll.aggregate([trap, {$match: {$or: [{_id: 1}, {tra
 const add = {$addFields: {x: {$add: ["$_id", 1]}}};
 assert.eq([{_id: 2, x: 3}, {_id: 3, x: 4}],
           coll.aggregate([add, {$match: {_id: {$gte: 2}, x: {$lt: 5}}}, {$sort: {_id: 1}}]).toArray());
+
+// After a $lookup: what reads nothing of `as` runs before the join (fewer inner runs).
+const other = db[jsTestName() + "_other"];
+other.drop();
+assert.commandWorked(other.insert([{k: 3}, {k: 4}]));
+const lookupPipeline = [
+    {$lookup: {from: other.getName(), localField: "_id", foreignField: "k", as: "j"}},
+    {$match: {_id: {$gte: 3}, j: {$size: 1}}},
+    {$sort: {_id: 1}},
+];
+assert.eq([3, 4], coll.aggregate(lookupPipeline).toArray().map(d => d._id));
+const lookupExplain = coll.explain().aggregate(lookupPipeline);
+assert.eq({_id: {$gte: 3}}, lookupExplain.stages[0].$cursor.queryPlanner.parsedQuery, tojson(lookupExplain));

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/document_source_match.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/pipeline_d.h"
@@ -291,6 +292,10 @@ public:
     }
     const char* getSourceName() const override {
         return "$lookup";
+    }
+    /** A following $match, or its part, that reads nothing of `as` runs before the join. */
+    StageList::iterator optimizeAt(StageList::iterator it, StageList* container) override {
+        return DocumentSourceMatch::moveBefore(it, container, {_as.front()});
     }
     void serialize(BSONArrayBuilder* out) const override {
         BSONObjBuilder b(out->subobjStart());

@@ -141,6 +141,29 @@ bool DocumentSourceMatch::splitByIndependence(const std::vector<std::string>& mo
     return true;
 }
 
+StageList::iterator DocumentSourceMatch::moveBefore(StageList::iterator it, StageList* container,
+                                                    const std::vector<std::string>& modified) {
+    auto next = std::next(it);
+    auto* match =
+        next == container->end() ? nullptr : dynamic_cast<DocumentSourceMatch*>(next->get());
+    if (!match)
+        return next;
+    bool all = false;
+    if (match->dependsOnlyOutside(modified, &all)) {
+        std::iter_swap(it, next);
+        // Re-examine the stage before the moved $match (it may merge with an earlier $match).
+        return it == container->begin() ? it : std::prev(it);
+    }
+    // As upstream: the conjuncts that read none of those fields go before the stage.
+    BSONObj independent, dependent;
+    if (!match->splitByIndependence(modified, &independent, &dependent))
+        return next;
+    auto expCtx = match->getExpCtx();
+    *next = std::make_unique<DocumentSourceMatch>(expCtx, dependent);
+    auto moved = container->insert(it, std::make_unique<DocumentSourceMatch>(expCtx, independent));
+    return moved == container->begin() ? moved : std::prev(moved);
+}
+
 namespace {
 const bool kRegistered = [] {
     registerDocumentSource(

@@ -37,6 +37,15 @@ public:
     bool splitByIndependence(const std::vector<std::string>& modified, BSONObj* independent,
                              BSONObj* dependent) const;
 
+    /**
+     * For a stage at `it` that changes only the top-level fields `modified` and keeps every
+     * document otherwise: moves the following $match, or the part of it that reads none of
+     * those fields, before that stage. Returns where optimisation continues (std::next(it)
+     * when nothing moved).
+     */
+    static StageList::iterator moveBefore(StageList::iterator it, StageList* container,
+                                          const std::vector<std::string>& modified);
+
 private:
     BSONObj _filter;
     std::shared_ptr<MatchExpression> _matcher;

@@ -55,20 +55,7 @@ StageList::iterator DocumentSourceSingleDocumentTransformation::optimizeAt(Stage
         return next;
     if (_proj->kind() == ProjectionExecutor::Kind::kInclusion)
         return next;  // fields outside the projection vanish: keep the order
-    bool all = false;
-    if (!match->dependsOnlyOutside(_proj->modifiedTopLevelFields(), &all)) {
-        // As upstream: the conjuncts that read none of those fields go before this stage.
-        BSONObj independent, dependent;
-        if (!match->splitByIndependence(_proj->modifiedTopLevelFields(), &independent, &dependent))
-            return next;
-        auto expCtx = match->getExpCtx();
-        *next = std::make_unique<DocumentSourceMatch>(expCtx, dependent);
-        container->insert(it, std::make_unique<DocumentSourceMatch>(expCtx, independent));
-        return std::prev(it) == container->begin() ? std::prev(it) : std::prev(it, 2);
-    }
-    std::iter_swap(it, next);
-    // Re-examine the stage before the moved $match (it may merge with an earlier $match).
-    return it == container->begin() ? it : std::prev(it);
+    return DocumentSourceMatch::moveBefore(it, container, _proj->modifiedTopLevelFields());
 }
 
 namespace {

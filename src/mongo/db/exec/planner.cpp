@@ -1,5 +1,8 @@
 #include "mongo/db/exec/planner.h"
 
+#include <cctype>
+#include <cstring>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -141,24 +144,24 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
             }
             if (!usableValue(op, name == "$eq"))
                 continue;
-            if (name == "$_internalExprGt" || name == "$_internalExprGte") {
-                p.low = wrap(op);
-                p.lowInclusive = name == "$_internalExprGte";
-                p.lowFromExpr = true;
-            } else if (name == "$_internalExprLt" || name == "$_internalExprLte") {
-                p.high = wrap(op);
-                p.highInclusive = name == "$_internalExprLte";
-                p.highFromExpr = true;
-            } else if (name == "$eq") {
+            if (name == "$eq") {
                 p.eq = wrap(op);
-            } else if (name == "$gt" || name == "$gte") {
+                continue;
+            }
+            // $gt/$gte/$lt/$lte, or their $_internalExpr forms (fromExpr).
+            const bool fromExpr = name.starts_with("$_internalExpr");
+            std::string cmp(fromExpr ? name.substr(std::strlen("$_internalExpr")) : name.substr(1));
+            if (!cmp.empty())
+                cmp[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(cmp[0])));
+            const bool inclusive = cmp == "gte" || cmp == "lte";
+            if (cmp == "gt" || cmp == "gte") {
                 p.low = wrap(op);
-                p.lowInclusive = name == "$gte";
-                p.lowFromExpr = false;
-            } else if (name == "$lt" || name == "$lte") {
+                p.lowInclusive = inclusive;
+                p.lowFromExpr = fromExpr;
+            } else if (cmp == "lt" || cmp == "lte") {
                 p.high = wrap(op);
-                p.highInclusive = name == "$lte";
-                p.highFromExpr = false;
+                p.highInclusive = inclusive;
+                p.highFromExpr = fromExpr;
             }
         }
     }

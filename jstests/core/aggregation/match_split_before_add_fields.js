@@ -41,3 +41,15 @@ const lookupPipeline = [
 assert.eq([3, 4], coll.aggregate(lookupPipeline).toArray().map(d => d._id));
 const lookupExplain = coll.explain().aggregate(lookupPipeline);
 assert.eq({_id: {$gte: 3}}, lookupExplain.stages[0].$cursor.queryPlanner.parsedQuery, tojson(lookupExplain));
+
+// An $expr moves by the fields it reads; one drawing random numbers ($rand, $sampleRate)
+// stays where it is.
+const exprPipeline = [
+    {$lookup: {from: other.getName(), localField: "_id", foreignField: "k", as: "j"}},
+    {$match: {$and: [{$expr: {$lt: ["$_id", 4]}}, {$expr: {$lt: [{$rand: {}}, 2]}}]}},
+];
+assert.eq(5 - 1, coll.aggregate(exprPipeline).itcount());
+const exprExplain = coll.explain().aggregate(exprPipeline);
+assert.eq({$expr: {$lt: ["$_id", 4]}}, exprExplain.stages[0].$cursor.queryPlanner.parsedQuery,
+          tojson(exprExplain));
+assert(tojson(exprExplain.stages.find(s => s.$match)).includes("$rand"), tojson(exprExplain));

@@ -51,17 +51,46 @@ StageList::iterator DocumentSourceMatch::optimizeAt(StageList::iterator it, Stag
 
 namespace {
 
-void collectTopLevelPaths(const BSONObj& filter, std::vector<std::string>* out, bool* all) {
+/** Whether `e` holds a {$rand: ...} anywhere (a filter that must not move). */
+bool mentionsRand(const BSONElement& e, int depth = 0) {
+    if (e.fieldNameStringData() == "$rand" || depth > 100)
+        return true;
+    if (e.type() == BSONType::kObject || e.type() == BSONType::kArray)
+        for (auto sub : e.Obj())
+            if (mentionsRand(sub, depth + 1))
+                return true;
+    return false;
+}
+
+/**
+ * The top-level fields `filter` reads into `out`; `*all` when it may read any (a $where, a
+ * $text, an $expr over $$ROOT...) or draws random numbers. `expCtx` parses $expr to find
+ * the fields it reads.
+ */
+void collectTopLevelPaths(const BSONObj& filter, std::vector<std::string>* out, bool* all,
+                          ExpressionContext* expCtx) {
     for (auto e : filter) {
         StringData n = e.fieldNameStringData();
         if (n == "$and" || n == "$or" || n == "$nor") {
             if (e.type() == BSONType::kArray)
                 for (auto sub : e.Obj())
                     if (sub.type() == BSONType::kObject)
-                        collectTopLevelPaths(sub.Obj(), out, all);
+                        collectTopLevelPaths(sub.Obj(), out, all, expCtx);
             continue;
         }
-        if (n.starts_with("$")) {  // $expr, $where, $text...: unknown dependencies
+        if (n == "$expr" && expCtx && !mentionsRand(e)) {
+            std::vector<std::string> deps;
+            auto vps = expCtx->makeParseState();
+            Expression::parseOperand(expCtx, e, vps)->addDependencies(&deps);
+            for (auto& d : deps) {
+                if (d.empty())
+                    *all = true;
+                else
+                    out->push_back(d.substr(0, d.find('.')));
+            }
+            continue;
+        }
+        if (n.starts_with("$")) {  // $where, $text, $rand...: unknown dependencies
             *all = true;
             continue;
         }
@@ -76,7 +105,7 @@ bool DocumentSourceMatch::dependsOnlyOutside(const std::vector<std::string>& mod
                                              bool* all) const {
     std::vector<std::string> paths;
     *all = false;
-    collectTopLevelPaths(_filter, &paths, all);
+    collectTopLevelPaths(_filter, &paths, all, _expCtx.get());
     if (*all)
         return false;
     for (const auto& p : paths)
@@ -127,7 +156,7 @@ bool DocumentSourceMatch::splitByIndependence(const std::vector<std::string>& mo
     for (const auto& c : conjuncts) {
         std::vector<std::string> paths;
         bool all = false;
-        collectTopLevelPaths(c, &paths, &all);
+        collectTopLevelPaths(c, &paths, &all, _expCtx.get());
         bool reads = all;
         for (const auto& p : paths)
             for (const auto& m : modified)

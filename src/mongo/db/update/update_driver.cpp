@@ -197,6 +197,16 @@ Status UpdateDriver::parseModifiers() {
         const auto& pb = target(*b).parts();
         return std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end(), partLess);
     });
+    // The objects whose $id/$ref/$db field a path sets: checked to stay DBRefs after applying.
+    for (const auto& op : _ops) {
+        const auto& parts = op->path().parts();
+        for (size_t i = 1; i < parts.size(); ++i) {
+            if (parts[i] == "$id" || parts[i] == "$ref" || parts[i] == "$db") {
+                _dbRefParents.emplace_back(parts.begin(), parts.begin() + i);
+                break;
+            }
+        }
+    }
     return Status::OK();
 }
 
@@ -281,28 +291,22 @@ Status checkDBRef(const BSONObj& obj) {
     return Status::OK();
 }
 
-/** The DBRefs the paths of `ops` set a $id/$ref/$db field of, in `doc`, are valid DBRefs. */
-Status checkDBRefPaths(const std::vector<std::unique_ptr<ModifierOp>>& ops, const BSONObj& doc) {
-    for (const auto& op : ops) {
-        const auto& parts = op->path().parts();
-        for (size_t i = 1; i < parts.size(); ++i) {
-            if (parts[i] != "$id" && parts[i] != "$ref" && parts[i] != "$db")
-                continue;
-            BSONObj parent = doc;
-            bool found = true;
-            for (size_t j = 0; j < i && found; ++j) {
-                BSONElement e = parent[parts[j]];
-                found = e.type() == BSONType::kObject || e.type() == BSONType::kArray;
-                if (found)
-                    parent = e.Obj();
-            }
-            if (found &&
-                (parent.hasField("$ref") || parent.hasField("$id") || parent.hasField("$db"))) {
-                Status s = checkDBRef(parent);
-                if (!s.isOK())
-                    return s;
-            }
-            break;
+/** The objects at `parents` (paths into `doc`) that hold a DBRef field are valid DBRefs. */
+Status checkDBRefParents(const std::vector<std::vector<std::string>>& parents, const BSONObj& doc) {
+    for (const auto& path : parents) {
+        BSONObj parent = doc;
+        bool found = true;
+        for (size_t j = 0; j < path.size() && found; ++j) {
+            BSONElement e = parent[path[j]];
+            found = e.type() == BSONType::kObject || e.type() == BSONType::kArray;
+            if (found)
+                parent = e.Obj();
+        }
+        if (found &&
+            (parent.hasField("$ref") || parent.hasField("$id") || parent.hasField("$db"))) {
+            Status s = checkDBRef(parent);
+            if (!s.isOK())
+                return s;
         }
     }
     return Status::OK();
@@ -379,8 +383,9 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
         } catch (const DBException& ex) {
             return ex.toStatus();
         }
-        if (Status s = checkDBRefPaths(_ops, r.newDoc); !s.isOK())
-            return s;
+        if (!_dbRefParents.empty())
+            if (Status s = checkDBRefParents(_dbRefParents, r.newDoc); !s.isOK())
+                return s;
         if (!params.isInsert && !params.idIsMutable && !oldId.eoo()) {
             BSONElement newId = r.newDoc["_id"];
             if (newId.eoo() || !oldId.binaryEqualValues(newId) || oldId.type() != newId.type())

@@ -148,6 +148,8 @@ private:
     bool _replacement = false;
     bool _positional = false;
     std::vector<std::unique_ptr<ModifierOp>> _ops;  // sorted by target path
+    // Paths of the objects whose DBRef field ($id/$ref/$db) an op sets (parseModifiers).
+    std::vector<std::vector<std::string>> _dbRefParents;
     std::map<std::string, std::unique_ptr<MatchExpression>> _arrayFilters;
     std::vector<BSONObj> _arrayFilterSpecs;
     std::shared_ptr<const UpdatePipelineTransform> _pipeline;

@@ -6,6 +6,9 @@ const {DBQuery, DBCommandCursor, Explainable, commandError} = require("./query.j
 const W = require("./write_results.js");
 
 const kMaxBatch = 100000;
+// A write command's statements stay under the message limit (16 MiB of BSON plus the room the
+// server allows for the command around them), as the legacy shell splits its batches.
+const kMaxBatchBytes = 16 * 1024 * 1024;
 
 function makeCollection(mongo, db, name, fullName) {
     const target = new DBCollection(mongo, db, name, fullName);
@@ -109,7 +112,13 @@ function runBatches(coll, ops, ordered, wc, extra) {
     while (i < ops.length) {
         const kind = ops[i].kind;
         let j = i;
-        while (j < ops.length && ops[j].kind === kind && j - i < kMaxBatch) j++;
+        let bytes = 0;
+        while (j < ops.length && ops[j].kind === kind && j - i < kMaxBatch) {
+            const size = Object.bsonsize(ops[j].stmt);
+            if (j > i && bytes + size > kMaxBatchBytes) break;
+            bytes += size;
+            j++;
+        }
         const batch = ops.slice(i, j);
         const field = kind === "insert" ? "documents" : kind === "update" ? "updates" : "deletes";
         const cmd = {[kind]: coll.getName(), [field]: batch.map((o) => o.stmt), ordered};

@@ -6,6 +6,7 @@ const path = require("path");
 const vm = require("vm");
 const crypto = require("crypto");
 const childProcess = require("child_process");
+const moduleSyntax = require("./module_syntax.js");
 
 function install(g, opts) {
     const roots = opts.roots;  // where "jstests/..." and "src/..." paths resolve, first match wins
@@ -67,14 +68,25 @@ function install(g, opts) {
         return path.resolve(p);
     }
     g.__resolvePath = resolvePath;
+    // load() of an ES module (an older test loading a library that is a module now): the module
+    // runs once as a classic script, its imports become load()s and its exports globals.
+    const modulesLoaded = new Set();
     g.load = (...files) => {
         for (const f of files) {
             const full = resolvePath(f);
             const src = fs.readFileSync(full, "utf8");
-            vm.runInThisContext(src, {filename: full});
+            if (!moduleSyntax.isModule(src)) {
+                vm.runInThisContext(src, {filename: full});
+            } else if (!modulesLoaded.has(full)) {
+                modulesLoaded.add(full);
+                vm.runInThisContext(moduleSyntax.moduleAsScript(src), {filename: full});
+            }
         }
         return true;
     };
+    // The value of a classic script's top-level declaration, for the module that stands in for
+    // that script when a module imports it (module_hooks.mjs).
+    g.__scriptGlobal = (name) => vm.runInThisContext(name);
 
     // Random: seeded (mulberry32), as the legacy shell's Random.setRandomSeed/rand.
     let seed = null;

@@ -2,7 +2,10 @@
 // resolves against the configured roots (an upstream checkout first, then this repository).
 import fs from "node:fs";
 import path from "node:path";
-import {pathToFileURL} from "node:url";
+import {createRequire} from "node:module";
+import {fileURLToPath, pathToFileURL} from "node:url";
+
+const {isModule, scriptAsModule} = createRequire(import.meta.url)("./module_syntax.js");
 
 let roots = [];
 
@@ -23,10 +26,15 @@ export async function resolve(specifier, context, nextResolve) {
 
 export async function load(url, context, nextLoad) {
     // Every .js file under the roots is an ES module when imported (upstream's shell
-    // treats imported files as modules); Node would otherwise guess CommonJS.
+    // treats imported files as modules); Node would otherwise guess CommonJS. A file with no
+    // import or export is a classic script of an older tree: it runs as one, through load(),
+    // and a module standing in for it exports its top-level names.
     if (url.startsWith("file:") && url.endsWith(".js")) {
-        const r = await nextLoad(url, Object.assign({}, context, {format: "module"}));
-        return Object.assign(r, {format: "module", shortCircuit: true});
+        const file = fileURLToPath(url);
+        const src = fs.readFileSync(file, "utf8");
+        const script = !isModule(src) && !file.split(path.sep).includes("node_modules");
+        const source = script ? scriptAsModule(src, file) : src;
+        return {format: "module", source, shortCircuit: true};
     }
     return nextLoad(url, context);
 }

@@ -44,9 +44,7 @@ function parseArgs(argv) {
     return o;
 }
 
-function isModule(src) {
-    return /^\s*(import\s*[\w{*"'$]|export\s+(\{|default|const|let|var|function|class|async))/m.test(src);
-}
+const {isModule} = require("./module_syntax.js");
 
 function reportError(e) {
     const head = e && typeof e === "object" ? (e.name || "Error") + ": " + e.message : String(e);

@@ -66,6 +66,30 @@ function install(g) {
     }
     assert.fail = assert.fail || ((msg) => g.doassert(msg));
 
+    // String and Number helpers of the legacy shell.
+    if (!String.prototype.pad) {
+        Object.defineProperty(String.prototype, "pad", {
+            value: function(length, right, chr) {
+                const fill = chr === undefined ? " " : String(chr);
+                let s = String(this);
+                while (s.length < length) s = right ? s + fill : fill + s;
+                return s;
+            },
+            writable: true, configurable: true,
+        });
+    }
+    if (!Number.prototype.zeroPad) {
+        Object.defineProperty(Number.prototype, "zeroPad", {
+            value: function(width) {
+                return String(this).pad(width, false, "0");
+            },
+            writable: true, configurable: true,
+        });
+    }
+    if (!RegExp.escape) {
+        RegExp.escape = (text) => String(text).replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
+    }
+
     // Versions: this server speaks 8.0 (featureCompatibilityVersion "8.0").
     g.latestFCV = "8.0";
     g.lastContinuousFCV = "7.3";

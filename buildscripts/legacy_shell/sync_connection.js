@@ -7,6 +7,7 @@
 const path = require("path");
 const {Worker, MessageChannel, receiveMessageOnPort} = require("worker_threads");
 const BSON = require("bson");
+const {serializeBson} = require("./types.js");
 
 const OP_MSG = 2013;
 let nextRequestId = 1;
@@ -51,8 +52,7 @@ class SyncConnection {
         if (this.closed) throw new NetworkError("connection closed");
         const body = Object.assign({}, cmd);
         body.$db = dbName;
-        const bytes = BSON.serialize(body, Object.assign({checkKeys: false, ignoreUndefined: false},
-                                                         serializeOptions || {}));
+        const bytes = serializeBson(body, serializeOptions);
         const header = Buffer.alloc(21);
         const len = 21 + bytes.length;
         header.writeInt32LE(len, 0);

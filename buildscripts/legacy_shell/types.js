@@ -38,13 +38,18 @@ Object.defineProperty(Long.prototype, "floatApprox", {get() { return this.toNumb
 Object.defineProperty(Long.prototype, "top", {get() { return this.high; }});
 Object.defineProperty(Long.prototype, "bottom", {get() { return this.low >>> 0; }});
 Long.prototype.valueOf = function() { return this.toNumber(); };
+const longDigits = Long.prototype.toString;
 Long.prototype.tojson = function() {
     const n = this.toNumber();
-    return Number.isSafeInteger(n) ? "NumberLong(" + this.toString() + ")"
-                                   : "NumberLong(\"" + this.toString() + "\")";
+    return Number.isSafeInteger(n) ? "NumberLong(" + longDigits.call(this, 10) + ")"
+                                   : "NumberLong(\"" + longDigits.call(this, 10) + "\")";
+};
+// String(NumberLong(4)) is "NumberLong(4)", as in the legacy shell; with a radix, the digits.
+Long.prototype.toString = function(radix) {
+    return radix === undefined ? this.tojson() : longDigits.call(this, radix);
 };
 Long.prototype.compare = Long.prototype.compare;
-Long.prototype.exactValueString = function() { return this.toString(); };
+Long.prototype.exactValueString = function() { return longDigits.call(this, 10); };
 
 const NumberInt = callable(Int32, (v) => new Int32(v === undefined ? 0 : Number(v) | 0));
 Int32.prototype.toNumber = function() { return this.valueOf(); };
@@ -62,6 +67,12 @@ const ObjectIdCtor = callable(ObjectId, (v) => (v === undefined ? new ObjectId()
 Object.defineProperty(ObjectId.prototype, "str", {get() { return this.toHexString(); }});
 ObjectId.prototype.tojson = function() { return "ObjectId(\"" + this.toHexString() + "\")"; };
 ObjectId.prototype.valueOf = function() { return this.toHexString(); };
+// String(ObjectId(...)) is 'ObjectId("...")', as in the legacy shell; an encoding keeps the
+// driver's conversion.
+const objectIdToString = ObjectId.prototype.toString;
+ObjectId.prototype.toString = function(encoding) {
+    return encoding === undefined ? this.tojson() : objectIdToString.call(this, encoding);
+};
 ObjectIdCtor.fromDate = (d) => ObjectId.createFromTime(Math.floor(d.getTime() / 1000));
 ObjectIdCtor.createFromTime = (s) => ObjectId.createFromTime(s);
 ObjectIdCtor.isValid = (s) => ObjectId.isValid(s);
@@ -159,19 +170,80 @@ Object.defineProperty(MinKeyCtor, Symbol.hasInstance, {value: (x) => x instanceo
 Object.defineProperty(MaxKeyCtor, Symbol.hasInstance, {value: (x) => x instanceof MaxKey || x === MaxKeyCtor});
 
 const DBRefCtor = callable(DBRef, (coll, id, db) => new DBRef(coll, id, db));
+// The legacy shell's DBRef: $ref/$id/$db fields and fetch() of the document it names (through
+// the shell's current database connection).
+Object.defineProperties(DBRef.prototype, {
+    $ref: {get() { return this.collection; }, set(v) { this.collection = v; }, configurable: true},
+    $id: {get() { return this.oid; }, set(v) { this.oid = v; }, configurable: true},
+    $db: {get() { return this.db; }, set(v) { this.db = v; }, configurable: true},
+    getRef: {value() { return this.collection; }, configurable: true, writable: true},
+    getCollection: {value() { return this.collection; }, configurable: true, writable: true},
+    getId: {value() { return this.oid; }, configurable: true, writable: true},
+    getDb: {value() { return this.db; }, configurable: true, writable: true},
+    fetch: {
+        value() {
+            const current = globalThis.db;
+            const target = this.db ? current.getSiblingDB(this.db) : current;
+            return target.getCollection(this.collection).findOne({_id: this.oid});
+        },
+        configurable: true, writable: true,
+    },
+});
 const CodeCtor = callable(Code, (code, scope) => new Code(code, scope));
 function DBPointer(ns, id) {
     return new DBRef(ns, id);
 }
 
+// JS `undefined` goes out as BSON undefined (type 6), as the legacy shell sends it; the bson
+// package writes it as null. toBsonValue puts this marker in its place, and serializeBson
+// writes the document twice, the marker once as null and once as MinKey: both have no value
+// bytes, so the two encodings differ only in the type bytes of the markers, which become 6.
+let undefinedAs = null;
+let undefinedSeen = false;
+const undefinedMarker = Object.freeze({
+    toBSON() {
+        undefinedSeen = true;
+        return undefinedAs;
+    },
+});
+
+// The bson package writes into one buffer of 17 MiB; a larger message (up to the 48 MB a
+// server takes) needs a larger one.
+function serializeOnce(doc, opts) {
+    try {
+        return BSON.serialize(doc, opts);
+    } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+        BSON.setInternalBufferSize(BSON.calculateObjectSize(doc, opts) + 1024);
+        return BSON.serialize(doc, opts);
+    }
+}
+
+function serializeBson(doc, options) {
+    const opts = Object.assign({checkKeys: false, ignoreUndefined: false}, options || {});
+    undefinedSeen = false;
+    undefinedAs = null;
+    const asNull = serializeOnce(doc, opts);
+    if (!undefinedSeen) return asNull;
+    undefinedAs = minKey;
+    const asMinKey = serializeOnce(doc, opts);
+    undefinedAs = null;
+    for (let i = 0; i < asNull.length; i++) {
+        if (asNull[i] !== asMinKey[i]) asNull[i] = 0x06;
+    }
+    return asNull;
+}
+
 /**
  * A copy of `v` ready for BSON.serialize with the legacy shell's typing: JS numbers become
- * doubles; functions become Code; MinKey/MaxKey used without a call become the values.
+ * doubles; functions become Code; MinKey/MaxKey used without a call become the values;
+ * undefined becomes the marker serializeBson writes as BSON undefined.
  */
 function toBsonValue(v, depth) {
     depth = depth || 0;
     if (depth > 250) throw new Error("Object nested too deep");
     if (typeof v === "number") return new Double(v);
+    if (v === undefined) return undefinedMarker;
     if (v === null || typeof v !== "object") {
         if (v === MinKeyCtor) return minKey;
         if (v === MaxKeyCtor) return maxKey;
@@ -203,7 +275,7 @@ function bsonsize(doc) {
 }
 
 function serialize(doc) {
-    return BSON.serialize(toBsonValue(doc), {checkKeys: false, ignoreUndefined: false});
+    return serializeBson(toBsonValue(doc));
 }
 
 function bsonBinaryEqual(a, b) {
@@ -220,4 +292,4 @@ function install(g) {
     Object.bsonsize = bsonsize;
 }
 
-module.exports = {install, toBsonValue, serialize, bsonsize, BSON};
+module.exports = {install, toBsonValue, serialize, serializeBson, bsonsize, BSON};

@@ -6,7 +6,7 @@
  * MongoDB jstests expect (written for this project, not copied from upstream):
  *
  *   assert(cond, msg), assert.eq/neq/lt/lte/gt/gte/between, assert.docEq,
- *   assert.sameMembers, assert.contains, assert.includes, assert.hasFields,
+ *   assert.sameMembers, assert.contains, assert.doesNotContain, assert.includes, assert.hasFields,
  *   assert.commandWorked, assert.commandFailed, assert.commandFailedWithCode,
  *   assert.commandWorkedIgnoringWriteErrors, assert.writeOK, assert.writeError,
  *   assert.writeErrorWithCode, assert.throws, assert.throwsWithCode,
@@ -96,7 +96,7 @@ function tojson(x, indent, nolint, depth) {
         case "number":
             if (Object.is(x, -0)) return "-0";
             return String(x);
-        case "bigint": return "NumberLong(\"" + x.toString() + "\")";
+        case "bigint": return "NumberLong(\"" + x.toString(10) + "\")";
         case "string": return quoteString(x);
         case "boolean": return String(x);
         case "function": return x.toString();
@@ -107,7 +107,7 @@ function tojson(x, indent, nolint, depth) {
         case "regex": return x.toString();
         case "Int32": return "NumberInt(" + x.valueOf() + ")";
         case "Double": return String(x.valueOf());
-        case "Long": return "NumberLong(" + x.toString() + ")";
+        case "Long": return "NumberLong(" + x.toString(10) + ")";
         case "Decimal128": return "NumberDecimal(\"" + x.toString() + "\")";
         case "ObjectId":
         case "ObjectID": return "ObjectId(\"" + x.toHexString() + "\")";
@@ -204,7 +204,7 @@ function cmp3(a, b) {
 function compareNumbers(a, b) {
     const ta = bsonType(a), tb = bsonType(b);
     if ((ta === "Long" || ta === "bigint") && (tb === "Long" || tb === "bigint")) {
-        const ba = BigInt(a.toString()), bb = BigInt(b.toString());
+        const ba = BigInt(a.toString(10)), bb = BigInt(b.toString(10));
         return ba < bb ? -1 : (ba > bb ? 1 : 0);
     }
     const na = toNumber(a), nb = toNumber(b);
@@ -459,6 +459,16 @@ assert.contains = function(o, arr, msg) {
     }
     if (!arr.some((x) => friendlyEqual(x, o))) {
         doassert(tojson(o) + " was not in " + tojson(arr), msg);
+    }
+};
+
+assert.doesNotContain = function(o, arr, msg) {
+    if (!arr || typeof arr.some !== "function") {
+        doassert("assert.doesNotContain expects an array as second argument, got " + tojson(arr),
+                 msg);
+    }
+    if (arr.some((x) => friendlyEqual(x, o))) {
+        doassert(tojson(o) + " is in " + tojson(arr), msg);
     }
 };
 

@@ -50,6 +50,6 @@ const exprPipeline = [
 ];
 assert.eq(5 - 1, coll.aggregate(exprPipeline).itcount());
 const exprExplain = coll.explain().aggregate(exprPipeline);
-assert.eq({$expr: {$lt: ["$_id", 4]}}, exprExplain.stages[0].$cursor.queryPlanner.parsedQuery,
+assert.eq({$expr: {$lt: ["$_id", {$const: 4}]}}, exprExplain.stages[0].$cursor.queryPlanner.parsedQuery,
           tojson(exprExplain));
 assert(tojson(exprExplain.stages.find(s => s.$match)).includes("$rand"), tojson(exprExplain));

@@ -174,7 +174,7 @@ function computedMetaProjectionMovesBeforeUnpack() {
     let stages = stagesOf(p);
     assert.eq(["$cursor", "$addFields", "$match", "$_internalUnpackBucket"], names(stages),
               tojson(stages));
-    assert.docEq({h: {$toUpper: "$meta.host"}}, stages[1].$addFields);
+    assert.docEq({h: {$toUpper: ["$meta.host"]}}, stages[1].$addFields);
     assert.docEq({h: "H2"}, stages[2].$match);
     const unpack = stages[3].$_internalUnpackBucket;
     assert.eq(["h"], unpack.computedMetaProjFields, tojson(unpack));

@@ -40,7 +40,12 @@ std::optional<BSONObj> DocumentSourceSingleDocumentTransformation::getNext() {
 
 void DocumentSourceSingleDocumentTransformation::serialize(BSONArrayBuilder* out) const {
     BSONObjBuilder b(out->subobjStart());
-    b.append(_name, _spec);
+    if (!_proj) {
+        b.append(_name, _spec);
+        return;
+    }
+    BSONObjBuilder spec(b.subobjStart(_name));
+    _proj->serialize(&spec);
 }
 
 StageList::iterator DocumentSourceSingleDocumentTransformation::optimizeAt(StageList::iterator it,

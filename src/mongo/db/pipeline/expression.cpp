@@ -426,14 +426,21 @@ Value ExpressionNary::evaluate(const BSONObj& root, Variables* vars) const {
     return _fn(vals);
 }
 
-void ExpressionNary::serialize(BSONObjBuilder* b, StringData name) const {
+namespace {
+/** Appends {op: [<each argument serialized>]} under `name`. */
+void serializeOperator(BSONObjBuilder* b, StringData name, StringData op, const ExprVector& args) {
     BSONObjBuilder sub(b->subobjStart(name));
-    BSONArrayBuilder arr(sub.subarrayStart(_name));
-    for (const auto& a : _args) {
+    BSONArrayBuilder arr(sub.subarrayStart(op));
+    for (const auto& a : args) {
         BSONObjBuilder tmp;
         a->serialize(&tmp, "x");
         arr.append(tmp.obj().firstElement());
     }
+}
+}  // namespace
+
+void ExpressionNary::serialize(BSONObjBuilder* b, StringData name) const {
+    serializeOperator(b, name, _name, _args);
 }
 
 void ExpressionNary::addDependencies(std::vector<std::string>* fields) const {
@@ -441,7 +448,10 @@ void ExpressionNary::addDependencies(std::vector<std::string>* fields) const {
 }
 
 void ExpressionCustom::serialize(BSONObjBuilder* b, StringData name) const {
-    b->append(name, _spec);
+    if (_childrenAreArguments)
+        serializeOperator(b, name, _name, _children);
+    else
+        b->append(name, _spec);
 }
 
 void ExpressionCustom::addDependencies(std::vector<std::string>* fields) const {

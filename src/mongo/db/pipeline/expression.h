@@ -180,12 +180,20 @@ public:
     }
     void serialize(BSONObjBuilder* b, StringData name) const override;
     void addDependencies(std::vector<std::string>* fields) const override;
+    /**
+     * The children are the operator's arguments, in order ($and, $or): serialize prints
+     * {name: [<each child serialized>]}, as for an eager operator, not the spec as given.
+     */
+    void setChildrenAreArguments() {
+        _childrenAreArguments = true;
+    }
 
 private:
     std::string _name;
     BSONObj _spec;
     ExprVector _children;  // kept for dependency analysis
     Fn _fn;
+    bool _childrenAreArguments = false;
 };
 
 /**

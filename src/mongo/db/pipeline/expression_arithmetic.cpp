@@ -435,18 +435,42 @@ ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e, const Variab
         raw.push_back(a.get());
     BSONObjBuilder b;
     b.appendAs(e, isAnd ? "$and" : "$or");
-    return std::make_unique<ExpressionCustom>(isAnd ? "$and" : "$or", b.obj(), std::move(args),
-                                              [raw, isAnd](const BSONObj& root, Variables* vars) {
-                                                  for (const auto* x : raw) {
-                                                      bool t =
-                                                          x->evaluate(root, vars).coerceToBool();
-                                                      if (isAnd && !t)
-                                                          return Value(false);
-                                                      if (!isAnd && t)
-                                                          return Value(true);
-                                                  }
-                                                  return Value(isAnd);
-                                              });
+    auto out =
+        std::make_unique<ExpressionCustom>(isAnd ? "$and" : "$or", b.obj(), std::move(args),
+                                           [raw, isAnd](const BSONObj& root, Variables* vars) {
+                                               for (const auto* x : raw) {
+                                                   bool t = x->evaluate(root, vars).coerceToBool();
+                                                   if (isAnd && !t)
+                                                       return Value(false);
+                                                   if (!isAnd && t)
+                                                       return Value(true);
+                                               }
+                                               return Value(isAnd);
+                                           });
+    out->setChildrenAreArguments();
+    return out;
+}
+
+/**
+ * $bitAnd/$bitOr/$bitXor: every operand an int or a long (TypeMismatch otherwise), null if one
+ * is nullish; the result is a long when an operand is, else an int. No operand gives `identity`.
+ */
+void registerBitwise(StringData name, long long identity, long long (*op)(long long, long long)) {
+    std::string opName(name);
+    registerNaryExpression(name, 0, -1, [opName, identity, op](const ValueArgs& a) {
+        bool anyLong = false;
+        long long acc = identity;
+        for (const auto& v : a) {
+            if (v.nullish())
+                return Value::null();
+            BSONType t = v.getType();
+            uassert(ErrorCodes::TypeMismatch, opName + " only supports int and long operands.",
+                    t == BSONType::kNumberInt || t == BSONType::kNumberLong);
+            anyLong = anyLong || t == BSONType::kNumberLong;
+            acc = op(acc, v.getLong());
+        }
+        return anyLong ? Value(acc) : Value(static_cast<int>(acc));
+    });
 }
 
 void registerComparison(StringData name, bool (*pred)(int)) {
@@ -517,6 +541,17 @@ const bool kRegistered = [] {
         return Value(std::atan2(a[0].getDouble(), a[1].getDouble()));
     });
     registerNaryExpression("$pow", 2, 2, powFn);
+    registerBitwise("$bitAnd", -1, [](long long x, long long y) { return x & y; });
+    registerBitwise("$bitOr", 0, [](long long x, long long y) { return x | y; });
+    registerBitwise("$bitXor", 0, [](long long x, long long y) { return x ^ y; });
+    registerNaryExpression("$bitNot", 1, 1, [](const ValueArgs& a) {
+        if (a[0].nullish())
+            return Value::null();
+        BSONType t = a[0].getType();
+        uassert(ErrorCodes::TypeMismatch, "$bitNot only supports int and long operands.",
+                t == BSONType::kNumberInt || t == BSONType::kNumberLong);
+        return t == BSONType::kNumberLong ? Value(~a[0].getLong()) : Value(~a[0].getInt());
+    });
     registerNaryExpression("$round", 1, 2, [](const ValueArgs& a) { return roundLike(a, true); });
     registerNaryExpression("$trunc", 1, 2, [](const ValueArgs& a) { return roundLike(a, false); });
 

@@ -10,18 +10,18 @@ namespace {
 
 class ExprMatchExpression final : public MatchExpression {
 public:
-    ExprMatchExpression(std::shared_ptr<ExpressionContext> expCtx, ExprPtr expr, BSONObj spec)
+    ExprMatchExpression(std::shared_ptr<ExpressionContext> expCtx, ExprPtr expr)
         : MatchExpression(MatchType::kInternalExpr),
           _expCtx(std::move(expCtx)),
-          _expr(std::move(expr)),
-          _spec(spec.getOwned()) {}
+          _expr(std::move(expr)) {}
 
     bool matches(const BSONObj& doc, MatchDetails*) const override {
         Variables vars = _expCtx->variables;  // per call: matching may run on several threads
         return _expr->evaluate(doc, &vars).coerceToBool();
     }
+    /** The parsed expression, as upstream prints it: constants as {$const: ...}. */
     void serialize(BSONObjBuilder* out) const override {
-        out->appendElements(_spec);
+        _expr->serialize(out, "$expr");
     }
     /** The aggregation expression compares with the collation too (e.g. a find's). */
     void setCollator(const CollatorInterface* collator) override {
@@ -33,7 +33,6 @@ public:
 private:
     std::shared_ptr<ExpressionContext> _expCtx;
     ExprPtr _expr;
-    BSONObj _spec;
 };
 
 thread_local std::shared_ptr<ExpressionContext> tlsExpCtx;
@@ -49,10 +48,8 @@ StatusWith<std::unique_ptr<MatchExpression>> parseExpr(const BSONElement& e) {
             c && c->getValue().coerceToBool())
             return std::unique_ptr<MatchExpression>(
                 std::make_unique<ConstantMatchExpression>(true));
-        BSONObjBuilder b;
-        b.append(e);
         return std::unique_ptr<MatchExpression>(
-            std::make_unique<ExprMatchExpression>(expCtx, std::move(expr), b.obj()));
+            std::make_unique<ExprMatchExpression>(expCtx, std::move(expr)));
     } catch (const DBException& ex) {
         return ex.toStatus();
     }

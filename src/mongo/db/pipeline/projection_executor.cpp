@@ -167,6 +167,20 @@ BSONObj applyNode(const Node& node, ProjectionExecutor::Kind kind, const BSONObj
     return build(kept);
 }
 
+void serializeNode(const Node& node, BSONObjBuilder* b) {
+    for (const auto& c : node.children)
+        if (c.action == Action::kInclude || c.action == Action::kExclude)
+            b->append(c.name, c.action == Action::kInclude);
+    for (const auto& c : node.children) {
+        if (c.action == Action::kCompute) {
+            c.expr->serialize(b, c.name);
+        } else if (c.action == Action::kSub) {
+            BSONObjBuilder sub(b->subobjStart(c.name));
+            serializeNode(*c.sub, &sub);
+        }
+    }
+}
+
 void collectTopLevel(const Node& node, std::vector<std::string>* out) {
     for (const auto& c : node.children)
         out->push_back(c.name);
@@ -180,6 +194,12 @@ ProjectionExecutor::~ProjectionExecutor() = default;
 
 BSONObj ProjectionExecutor::apply(const BSONObj& doc, Variables* vars) const {
     return applyNode(*_root, _kind, doc, doc, vars);
+}
+
+void ProjectionExecutor::serialize(BSONObjBuilder* b) const {
+    serializeNode(*_root, b);
+    if (_kind == Kind::kExclusion && !_root->find("_id"))
+        b->append("_id", true);
 }
 
 std::vector<std::string> ProjectionExecutor::modifiedTopLevelFields() const {

@@ -41,6 +41,13 @@ public:
     Kind kind() const {
         return _kind;
     }
+    /**
+     * The projection as upstream prints it (explain, and a re-parseable spec): kept and dropped
+     * fields first as true/false, then computed fields and sub-objects in the order given,
+     * expressions serialised (constants as {$const: ...}). An exclusion that leaves _id alone
+     * ends with `_id: true`; an inclusion starts with `_id: true` unless _id is excluded.
+     */
+    void serialize(BSONObjBuilder* b) const;
     /** Top-level fields this projection may change or remove (for $match reordering). */
     std::vector<std::string> modifiedTopLevelFields() const;
 

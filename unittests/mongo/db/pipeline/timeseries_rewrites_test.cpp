@@ -335,7 +335,7 @@ TEST(TimeseriesRewritePipeline, ComputedMetaAddFieldsAndItsMatchMoveBeforeUnpack
                    fromjson(R"({"$match": {"h": "A", "m.rack": 1}})")});
     ASSERT_EQ(4u, out.size());
     EXPECT_EQ(fromjson(R"({"$match": {"meta.rack": 1}})").toString(), out[0].toString());
-    EXPECT_EQ(fromjson(R"({"$addFields": {"h": {"$toUpper": "$meta.host"}}})").toString(),
+    EXPECT_EQ(fromjson(R"({"$addFields": {"h": {"$toUpper": ["$meta.host"]}}})").toString(),
               out[1].toString());
     EXPECT_EQ(fromjson(R"({"$match": {"h": "A"}})").toString(), out[2].toString());
     BSONObj unpack = out[3]["$_internalUnpackBucket"].Obj();

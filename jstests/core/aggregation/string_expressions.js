@@ -49,7 +49,8 @@ function errors() {
     assert.commandFailedWithCode(evalError({$split: [1, ","]}), 40085);
     assert.commandFailedWithCode(evalError({$split: ["a", ""]}), 40087);
     assert.commandFailedWithCode(evalError({$strLenCP: 1}), 34471);
-    assert.commandFailedWithCode(evalError({$substrCP: ["abc", -1, 1]}), 34454);
+    assert.commandFailedWithCode(evalError({$substrCP: ["abc", -1, 1]}), 34455);
+    assert.commandFailedWithCode(evalError({$substrCP: ["abc", 1, -1]}), 34454);
     assert.commandFailedWithCode(evalError({$regexMatch: {input: 1, regex: "a"}}), 51104);
     assert.commandFailedWithCode(evalError({$regexMatch: {input: "a", regex: "a", options: "q"}}), 51108);
 }

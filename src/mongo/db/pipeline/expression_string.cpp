@@ -126,8 +126,8 @@ Value substrCPFn(const ValueArgs& a) {
     uassert(34453, "$substrCP: length cannot be represented as a 32-bit integral value",
             a[2].integral());
     long long start = a[1].getLong(), len = a[2].getLong();
-    uassert(34454, "$substrCP: the starting index must be nonnegative integer.", start >= 0);
-    uassert(34455, "$substrCP: length must be a nonnegative integer.", len >= 0);
+    uassert(34454, "$substrCP: length must be a nonnegative integer.", len >= 0);
+    uassert(34455, "$substrCP: the starting index must be nonnegative integer.", start >= 0);
     size_t b0 = cpToByte(s, start);
     size_t b1 = cpToByte(StringData(s).substr(b0), len) + b0;
     return Value(StringData(s).substr(b0, b1 - b0));

@@ -35,6 +35,22 @@ BSONObj createOptionsFromCommand(const BSONObj& body) {
     return b.obj();
 }
 
+/**
+ * `body` without the options given as null or undefined: `create`'s parser, as upstream's IDL
+ * parsers do, takes such an option as not given (`collation: undefined` from a shell script).
+ */
+BSONObj withoutNullOptions(const BSONObj& body) {
+    BSONObjBuilder b;
+    bool first = true;
+    for (auto e : body) {
+        if (!first && (e.type() == BSONType::kNull || e.type() == BSONType::kUndefined))
+            continue;
+        first = false;
+        b.append(e);
+    }
+    return b.obj();
+}
+
 BSONObj withoutUuid(const BSONObj& options) {
     return options.removeField("uuid");
 }
@@ -179,11 +195,12 @@ public:
     }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
-        auto cmd = CreateCommand::parse(req.body);
+        const BSONObj body = withoutNullOptions(req.body);
+        auto cmd = CreateCommand::parse(body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
         if (cmd.getTimeseries()) {
-            timeseries::createTimeseriesCollection(opCtx, nss, req.body);
+            timeseries::createTimeseriesCollection(opCtx, nss, body);
             return;
         }
         if (cmd.getViewOn() || cmd.getPipeline()) {
@@ -200,7 +217,7 @@ public:
                 "'clusteredIndex' option is specified",
                 !cmd.getExpireAfterSeconds() || clustered);
         if (cmd.getExpireAfterSeconds())
-            uassertStatusOK(validateClusteredExpireAfterSeconds(req.body["expireAfterSeconds"]));
+            uassertStatusOK(validateClusteredExpireAfterSeconds(body["expireAfterSeconds"]));
         uassert(ErrorCodes::InvalidOptions,
                 "The 'clusteredIndex' option is not supported with the 'idIndex' option",
                 !(clustered && cmd.getIdIndex()));
@@ -223,8 +240,8 @@ public:
                 "Invalid collection name: cannot create a collection in the system namespace " +
                     nss.ns(),
                 nss.isNormalCollection() || nss.isTimeseriesBucketsCollection());
-        BSONObj options = storedCreateOptions(
-            withNormalisedCollation(createOptionsFromCommand(req.body)), clustered);
+        BSONObj options =
+            storedCreateOptions(withNormalisedCollation(createOptionsFromCommand(body)), clustered);
         auto* catalog = opCtx->getServiceContext()->catalog;
         if (auto existing = catalog->lookup(nss)) {
             uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",

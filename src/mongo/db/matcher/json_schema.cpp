@@ -194,6 +194,21 @@ Status validateSchema(const BSONObj& schema, int depth) {
             if (!kw.isNumber())
                 return Status(ErrorCodes::TypeMismatch,
                               "$jsonSchema keyword '" + name + "' must be a number");
+            // The length and count keywords are non-negative integers (upstream's
+            // parseIntegerElementToNonNegativeLong): 12.5 and -1 fail to parse.
+            if (name != "minimum" && name != "maximum") {
+                double d = kw.numberDouble();
+                if (kw.type() == BSONType::kNumberDecimal)
+                    d = kw.numberDecimal().toDouble();
+                if (!(d == std::floor(d)) || d > 9.2e18)
+                    return failed("Expected an integer in: " + kw.toString());
+                if (d < 0)
+                    return failed("Expected a positive number in: " + kw.toString());
+            }
+        } else if (name == "uniqueItems") {
+            if (kw.type() != BSONType::kBool)
+                return Status(ErrorCodes::TypeMismatch,
+                              "$jsonSchema keyword 'uniqueItems' must be a boolean");
         }
     }
     return Status::OK();

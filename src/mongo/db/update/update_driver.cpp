@@ -400,7 +400,9 @@ StatusWith<UpdateResult> UpdateDriver::apply(const BSONObj& pre,
     if (r.newDoc.objsize() > BSONObjMaxUserSize)
         return Status(ErrorCodes::BSONObjectTooLarge,
                       "Resulting document after update is larger than 16777216");
-    r.changed = !r.newDoc.binaryEqual(pre);
+    // A replacement is a no-op only when the document is the replacement as given: upstream
+    // replaces {_id: 0} by {} (and validates it) although the result is the same document.
+    r.changed = _replacement && !_pipeline ? !pre.binaryEqual(_spec) : !r.newDoc.binaryEqual(pre);
     if (params.computeDiff && r.changed)
         r.diff = doc_diff::makeUpdateOplogObject(doc_diff::computeDiff(pre, r.newDoc));
     return r;

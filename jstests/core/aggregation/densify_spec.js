@@ -66,3 +66,15 @@ out = coll.aggregate([
     {$densify: {field: "x", partitionByFields: ["p"], range: {step: 1, bounds: [0, 3]}}}
 ]).toArray();
 assert.eq(out, []);
+
+// A value of the other kind than the range (a date in a numeric range, a number with a unit)
+// is upstream's 6053600.
+assert.commandWorked(coll.insert([{x: new Date(0)}, {x: new Date(86400000)}]));
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: coll.getName(), pipeline: [{$densify: {field: "x", range: {step: 1, bounds: "full"}}}], cursor: {}}),
+    6053600);
+assert.commandWorked(coll.remove({}));
+assert.commandWorked(coll.insert([{x: 1}, {x: 3}]));
+assert.commandFailedWithCode(
+    db.runCommand({aggregate: coll.getName(), pipeline: [{$densify: {field: "x", range: {step: 1, bounds: "full", unit: "day"}}}], cursor: {}}),
+    6053600);

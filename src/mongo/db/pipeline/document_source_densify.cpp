@@ -135,13 +135,19 @@ private:
     }
 
     void checkType(const Value& v) const {
-        if (_unit)
+        if (_unit) {
             uassert(6053600, "Encountered non-date value in $densify with a unit: " + v.toString(),
                     v.getType() == BSONType::kDate);
-        else
+        } else {
+            // A date in a numeric densification is upstream's mixed-kind error (6053600).
+            uassert(6053600,
+                    "Encountered date value in $densify without a unit (the range is numeric): " +
+                        v.toString(),
+                    v.getType() != BSONType::kDate);
             uassert(5733201,
                     "Densify field type must be numeric when no unit is given: " + v.toString(),
                     v.numeric());
+        }
     }
 
     BSONObj makeDoc(const BSONObj& partitionDoc, const Value& v) const {

@@ -29,3 +29,10 @@ assert.eq([{_id: 1, result: false}], coll.aggregate([{$project: {result: {$and: 
 const explain = coll.explain().find({$expr: {$lt: ["$c", 800]}}).finish();
 assert.docEq({$expr: {$lt: ["$c", {$const: 800}]}}, explain.queryPlanner.parsedQuery, tojson(explain));
 assert.eq(1, coll.find({$expr: {$lt: ["$c", 800]}}).itcount());
+
+// An empty $addFields/$set is dropped; the documents pass unchanged.
+for (const name of ["$addFields", "$set"]) {
+    const ex = coll.explain().aggregate([{$_internalInhibitOptimization: {}}, {[name]: {}}]);
+    assert(!ex.stages.some((s) => s.hasOwnProperty(name)), tojson(ex));
+    assert.eq([{_id: 1, x: 2, c: 5}], coll.aggregate([{[name]: {}}]).toArray());
+}

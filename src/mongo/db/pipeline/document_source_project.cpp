@@ -50,6 +50,12 @@ void DocumentSourceSingleDocumentTransformation::serialize(BSONArrayBuilder* out
 
 StageList::iterator DocumentSourceSingleDocumentTransformation::optimizeAt(StageList::iterator it,
                                                                            StageList* container) {
+    // An $addFields/$set of nothing does nothing: upstream drops it. The stage before it may
+    // then meet the one after it.
+    if (_proj && _proj->kind() == ProjectionExecutor::Kind::kAddFields && _spec.isEmpty()) {
+        auto after = container->erase(it);
+        return after == container->begin() ? after : std::prev(after);
+    }
     // Swap a following $match in front of this stage when it reads none of the fields
     // this stage may change.
     auto next = std::next(it);

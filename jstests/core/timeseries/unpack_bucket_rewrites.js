@@ -194,7 +194,7 @@ function computedMetaProjectionMovesBeforeUnpack() {
     stages = stagesOf(r);
     assert.eq(["$cursor", "$addFields", "$_internalUnpackBucket", "$project"], names(stages),
               tojson(stages));
-    assert.docEq({_id: 0, x: 1, h: 1}, stages[3].$project);
+    assert.docEq({_id: false, x: true, h: true}, stages[3].$project);
     assertSameResults(r, false);
 
     // Reading a measurement, the time field or $$ROOT keeps the stage after unpacking.

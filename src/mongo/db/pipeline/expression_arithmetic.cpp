@@ -433,10 +433,8 @@ ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e, const Variab
     std::vector<const Expression*> raw;
     for (auto& a : args)
         raw.push_back(a.get());
-    BSONObjBuilder b;
-    b.appendAs(e, isAnd ? "$and" : "$or");
     auto out =
-        std::make_unique<ExpressionCustom>(isAnd ? "$and" : "$or", b.obj(), std::move(args),
+        std::make_unique<ExpressionCustom>(isAnd ? "$and" : "$or", BSONObj(), std::move(args),
                                            [raw, isAnd](const BSONObj& root, Variables* vars) {
                                                for (const auto* x : raw) {
                                                    bool t = x->evaluate(root, vars).coerceToBool();
@@ -455,6 +453,14 @@ ExprPtr parseAndOr(ExpressionContext* expCtx, const BSONElement& e, const Variab
  * $bitAnd/$bitOr/$bitXor: every operand an int or a long (TypeMismatch otherwise), null if one
  * is nullish; the result is a long when an operand is, else an int. No operand gives `identity`.
  */
+/** True for a long operand of a bitwise operator; TypeMismatch unless an int or a long. */
+bool bitwiseOperandIsLong(const std::string& opName, const Value& v) {
+    BSONType t = v.getType();
+    uassert(ErrorCodes::TypeMismatch, opName + " only supports int and long operands.",
+            t == BSONType::kNumberInt || t == BSONType::kNumberLong);
+    return t == BSONType::kNumberLong;
+}
+
 void registerBitwise(StringData name, long long identity, long long (*op)(long long, long long)) {
     std::string opName(name);
     registerNaryExpression(name, 0, -1, [opName, identity, op](const ValueArgs& a) {
@@ -463,10 +469,7 @@ void registerBitwise(StringData name, long long identity, long long (*op)(long l
         for (const auto& v : a) {
             if (v.nullish())
                 return Value::null();
-            BSONType t = v.getType();
-            uassert(ErrorCodes::TypeMismatch, opName + " only supports int and long operands.",
-                    t == BSONType::kNumberInt || t == BSONType::kNumberLong);
-            anyLong = anyLong || t == BSONType::kNumberLong;
+            anyLong = bitwiseOperandIsLong(opName, v) || anyLong;
             acc = op(acc, v.getLong());
         }
         return anyLong ? Value(acc) : Value(static_cast<int>(acc));
@@ -547,10 +550,8 @@ const bool kRegistered = [] {
     registerNaryExpression("$bitNot", 1, 1, [](const ValueArgs& a) {
         if (a[0].nullish())
             return Value::null();
-        BSONType t = a[0].getType();
-        uassert(ErrorCodes::TypeMismatch, "$bitNot only supports int and long operands.",
-                t == BSONType::kNumberInt || t == BSONType::kNumberLong);
-        return t == BSONType::kNumberLong ? Value(~a[0].getLong()) : Value(~a[0].getInt());
+        return bitwiseOperandIsLong("$bitNot", a[0]) ? Value(~a[0].getLong())
+                                                     : Value(~a[0].getInt());
     });
     registerNaryExpression("$round", 1, 2, [](const ValueArgs& a) { return roundLike(a, true); });
     registerNaryExpression("$trunc", 1, 2, [](const ValueArgs& a) { return roundLike(a, false); });

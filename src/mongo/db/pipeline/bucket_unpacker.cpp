@@ -249,7 +249,8 @@ BSONObj BucketUnpacker::getNext() {
         _allReady = true;
     }
     size_t i = _next++;
-    BSONObjBuilder b(256);
+    // Measurements of a bucket are nearly the same size: one allocation, no regrowth.
+    BSONObjBuilder b(_measurementBytes);
     auto appendMeta = [&] {
         if (_spec.metaField && !_meta.eoo() && _spec.includes(*_spec.metaField))
             b.appendAs(_meta, *_spec.metaField);
@@ -268,7 +269,9 @@ BSONObj BucketUnpacker::getNext() {
         if (!e.eoo())
             b.append(e);
     }
-    return b.obj();
+    BSONObj out = b.obj();
+    _measurementBytes = std::max(256, out.objsize() + 16);
+    return out;
 }
 
 }  // namespace mongo

@@ -112,6 +112,7 @@ private:
     std::vector<BSONElement> _dataColumns;  // reset()'s scratch: included non-time columns
     size_t _count = 0;
     size_t _next = 0;
+    int _measurementBytes = 256;  // the last measurement's size: the next builder's capacity
 };
 
 }  // namespace mongo

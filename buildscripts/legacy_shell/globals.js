@@ -129,6 +129,35 @@ function install(g, opts) {
             return arr;
         },
     };
+    // Geo: the legacy shell's reference distances that geo tests compare the server with. A
+    // point is an array or an object; its first two values are x and y (longitude and latitude,
+    // in degrees, for sphereDistance).
+    function firstTwo(p) {
+        const v = Object.keys(p).slice(0, 2).map((k) => p[k]);
+        return [v[0], v[1]];
+    }
+    g.Geo = {
+        distance(a, b) {
+            const [ax, ay] = firstTwo(a);
+            const [bx, by] = firstTwo(b);
+            const dx = bx - ax, dy = by - ay;
+            return Math.sqrt(dx * dx + dy * dy);
+        },
+        // The angle (radians) between the two points seen from the sphere's centre: the arc
+        // cosine of the dot product of their unit vectors, clamped to [-1, 1].
+        sphereDistance(a, b) {
+            const rad = Math.PI / 180;
+            const unit = (p) => {
+                const [lng, lat] = firstTwo(p).map((x) => x * rad);
+                return [Math.cos(lat) * Math.cos(lng), Math.cos(lat) * Math.sin(lng), Math.sin(lat)];
+            };
+            const u = unit(a), w = unit(b);
+            const dot = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+            if (dot >= 1) return 0;
+            if (dot <= -1) return Math.PI;
+            return Math.acos(dot);
+        },
+    };
     g._srand = (s) => g.Random.srand(s);
     g._rand = () => g.Random.rand();
 

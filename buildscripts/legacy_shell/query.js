@@ -34,8 +34,10 @@ class DBCommandCursor {
         this._collName = this._ns.slice(dot + 1);
     }
     _idIsZero() { return this._id === 0 || this._id === undefined || (this._id.isZero && this._id.isZero()); }
+    // One getMore when the batch is used up, as the legacy shell does: a tailable cursor with
+    // nothing new returns an empty batch and stays open, and hasNext() is then false.
     _more() {
-        while (this._batch.length === 0 && !this._idIsZero()) {
+        if (this._batch.length === 0 && !this._idIsZero()) {
             const cmd = {getMore: this._id, collection: this._collName};
             if (this._batchSize) cmd.batchSize = NumberInt(this._batchSize);
             if (this._maxAwaitTimeMS) cmd.maxTimeMS = this._maxAwaitTimeMS;

@@ -15,6 +15,10 @@ function callable(ctor, make) {
     };
     f.prototype = ctor.prototype;
     Object.defineProperty(f, Symbol.hasInstance, {value: (x) => x instanceof ctor});
+    // x.constructor is the shell's constructor (tests compare it with NumberLong and the
+    // others); the bson package does not read it.
+    Object.defineProperty(ctor.prototype, "constructor",
+                          {value: f, writable: true, configurable: true, enumerable: false});
     return f;
 }
 

@@ -53,3 +53,13 @@ for (let i = 0; i < 3; i++)
     bulk.insert({_id: 10 + i, big});
 assert.eq(3, bulk.execute().nInserted);
 assert.eq(3, coll.find({_id: {$gte: 10}}).itcount());
+
+// A value's constructor is the shell's: a NumberInt $inc past 2^31 comes back a NumberLong.
+assert.eq(NumberLong, NumberLong(5).constructor);
+assert.eq(NumberInt, NumberInt(5).constructor);
+assert.eq(ObjectId, ObjectId().constructor);
+coll.drop();
+assert.commandWorked(coll.insert({_id: 1, a: NumberInt(2147483647)}));
+assert.commandWorked(coll.update({_id: 1}, {$inc: {a: NumberInt(1)}}));
+assert.eq(NumberLong, coll.findOne().a.constructor);
+assert.eq(NumberLong("2147483648"), coll.findOne().a);

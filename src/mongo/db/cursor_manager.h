@@ -38,6 +38,13 @@ public:
     virtual std::optional<RecordId> lastRecordId() const {
         return std::nullopt;
     }
+    /**
+     * True when a tailable source will return nothing more, inserts or not (its limit is
+     * reached): the cursor then closes instead of waiting for data.
+     */
+    virtual bool finished() const {
+        return false;
+    }
 };
 
 struct ClientCursor {

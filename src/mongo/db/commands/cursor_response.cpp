@@ -78,7 +78,7 @@ bool fillBatch(OperationContext* opCtx, ClientCursor* cursor, long long batchSiz
     }
     cursor->nReturned += n;
     ++cursor->nBatchesReturned;
-    return exhausted && !cursor->tailable;
+    return exhausted && (!cursor->tailable || cursor->source->finished());
 }
 
 void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cursor,

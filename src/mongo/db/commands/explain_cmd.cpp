@@ -269,9 +269,17 @@ public:
                 inner.type() == BSONType::kObject);
         ExplainCommandRequest::parse(req.body);  // unknown fields: IDLUnknownField 40415
         Verbosity verbosity = parseVerbosity(req.body["verbosity"]);
+        // The explained command runs in the explain's database: a $db of its own must name it.
+        BSONElement innerDb = inner.embeddedObject()["$db"];
+        uassert(
+            ErrorCodes::InvalidNamespace,
+            "Mismatched $db in explain command. Expected " + std::string(req.dbName) + " but got " +
+                (innerDb.type() == BSONType::kString ? innerDb.str() : innerDb.toString(false)),
+            innerDb.eoo() ||
+                (innerDb.type() == BSONType::kString && innerDb.valueStringData() == req.dbName));
         BSONObjBuilder withDb;
         withDb.appendElements(inner.embeddedObject());
-        if (!inner.embeddedObject().hasField("$db"))
+        if (innerDb.eoo())
             withDb.append("$db", req.dbName);
         BSONObj cmdObj = withDb.obj();
         StringData name = cmdObj.firstElementFieldNameStringData();

@@ -104,6 +104,19 @@ public:
         auto cmd = FindCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        // The request's own rules, before any collection is looked at (upstream's find
+        // validation): a tailable cursor stays open, reads in natural order.
+        uassert(ErrorCodes::BadValue, "Cannot set 'awaitData' without also setting 'tailable'",
+                !cmd.getAwaitData() || cmd.getTailable());
+        uassert(ErrorCodes::BadValue, "cannot use tailable option with the 'singleBatch' option",
+                !cmd.getTailable() || !cmd.getSingleBatch());
+        if (cmd.getTailable() && !cmd.getSort().isEmpty()) {
+            BSONElement natural = cmd.getSort()["$natural"];
+            uassert(
+                ErrorCodes::BadValue,
+                "cannot use tailable option with a sort other than {$natural: 1}",
+                cmd.getSort().nFields() == 1 && natural.isNumber() && natural.numberDouble() == 1);
+        }
         opCtx->getServiceContext()->opCounters.query.fetch_add(1);
 
         // $near / $nearSphere: an aggregate of $geoNear (pipeline_d.h findToPipeline). A find
@@ -136,7 +149,10 @@ public:
         bool singleBatch = cmd.getSingleBatch();
         long long batchSize =
             cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());
-        if (params.limit > 0 && (batchSize == 0 ? false : params.limit <= batchSize))
+        // A limit that fits the first batch ends the cursor there; a tailable cursor stays
+        // open for later inserts until its limit is used up (TailableCappedSource::finished).
+        if (params.limit > 0 && !cmd.getTailable() &&
+            (batchSize == 0 ? false : params.limit <= batchSize))
             singleBatch = true;
 
         if (isView(opCtx, nss)) {
@@ -160,7 +176,7 @@ public:
             // Tailable: natural order, resumes after the last record on each getMore.
             opCtx->setPlanSummary("COLLSCAN");
             cursor->source = std::make_unique<TailableCappedSource>(
-                coll.getCollection(), params.matcher, params.projection);
+                coll.getCollection(), params.matcher, params.projection, params.skip, params.limit);
         } else {
             auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
             opCtx->setPlanSummary(exec->planSummary());
@@ -192,6 +208,13 @@ public:
         auto* cm = opCtx->getServiceContext()->cursorManager;
         opCtx->getServiceContext()->opCounters.getmore.fetch_add(1);
         auto cursor = uassertStatusOK(cm->checkOut(id, nss));
+        // maxTimeMS on a getMore bounds an awaitData cursor's wait; other cursors refuse it
+        // (and stay open).
+        if (!req.body["maxTimeMS"].eoo() && !cursor->awaitData) {
+            cm->checkIn(std::move(cursor));
+            uasserted(ErrorCodes::BadValue,
+                      "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
+        }
         opCtx->setPlanSummary(cursor->planSummary);
         // The cursor's snapshot continues in this operation.
         auto ownRu = opCtx->swapRecoveryUnit(std::move(cursor->ru));

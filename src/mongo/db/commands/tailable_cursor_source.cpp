@@ -12,21 +12,28 @@
 namespace mongo {
 
 bool TailableCappedSource::next(OperationContext* opCtx, BSONObj* out) {
-    if (_coll->isDropped())
+    if (_coll->isDropped() || finished())
         return false;
     if (!_cursor) {
         _cursor = _coll->recordStore()->getCursor(opCtx->recoveryUnit(), true);
         if (!_last.isNull())
             _cursor->seekExact(_last);  // next() continues after _last either way
     }
+    _atEnd = false;
     while (auto rec = _cursor->next()) {
         _last = rec->id;
         if (_filter && !_filter->matchesBSON(rec->data))
             continue;
+        if (_skip > 0) {
+            --_skip;
+            continue;
+        }
+        ++_returned;
         *out = _projection ? _projection(rec->data) : std::move(rec->data);
         return true;
     }
     _cursor.reset();
+    _atEnd = true;
     return false;
 }
 

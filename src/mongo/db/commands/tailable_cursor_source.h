@@ -19,11 +19,24 @@ class MatchExpression;
 
 class TailableCappedSource : public CursorSource {
 public:
+    /** `skip`: matching records dropped first; `limit`: the most returned (0: no limit). */
     TailableCappedSource(std::shared_ptr<Collection> coll, std::shared_ptr<MatchExpression> filter,
-                         std::function<BSONObj(const BSONObj&)> projection)
-        : _coll(std::move(coll)), _filter(std::move(filter)), _projection(std::move(projection)) {}
+                         std::function<BSONObj(const BSONObj&)> projection, long long skip = 0,
+                         long long limit = 0)
+        : _coll(std::move(coll)),
+          _filter(std::move(filter)),
+          _projection(std::move(projection)),
+          _skip(skip),
+          _limit(limit) {}
 
     bool next(OperationContext* opCtx, BSONObj* out) override;
+    /**
+     * The limit is used up, or the scan reached the end without a record to resume after
+     * (the collection was empty): a tailable cursor there is dead, as upstream's.
+     */
+    bool finished() const override {
+        return (_limit > 0 && _returned >= _limit) || (_atEnd && _last.isNull());
+    }
     /** Releases the storage cursor (before the snapshot is abandoned). */
     void detach() {
         _cursor.reset();
@@ -35,6 +48,10 @@ private:
     std::function<BSONObj(const BSONObj&)> _projection;
     std::unique_ptr<RecordCursor> _cursor;
     RecordId _last;
+    long long _skip;
+    long long _limit;
+    long long _returned = 0;
+    bool _atEnd = false;  // the last next() found no more records
 };
 
 /**

@@ -71,7 +71,9 @@ private:
         if (isArrayIndexComponent(comp)) {
             BSONElement sub = arr.Obj().getField(comp);
             if (!sub.eoo()) {
-                int idx = outer < 0 ? std::atoi(std::string(comp).c_str()) : outer;
+                // An element reached by its offset is not a position for `$` (only arrays
+                // traversed implicitly give one): the outer index stays as it was.
+                const int idx = outer;
                 if (j + 1 == _path.numParts())
                     return emitLeaf(sub, idx);
                 if (sub.type() == BSONType::kObject)

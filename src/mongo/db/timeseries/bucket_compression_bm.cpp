@@ -26,9 +26,9 @@ constexpr long long kStart = 1451606400000LL;  // 2016-01-01T00:00:00Z
 constexpr const char* kFields[] = {
     "usage_user", "usage_system",  "usage_idle",  "usage_nice",  "usage_iowait",
     "usage_irq",  "usage_softirq", "usage_steal", "usage_guest", "usage_guest_nice"};
-constexpr const char* kTagKeys[] = {"hostname", "region",  "datacenter",      "rack",
-                                    "os",       "arch",    "team",            "service",
-                                    "service_version",     "service_environment"};
+constexpr const char* kTagKeys[] = {
+    "hostname", "region",          "datacenter",         "rack", "os", "arch", "team",
+    "service",  "service_version", "service_environment"};
 
 /** One host-hour of measurements, fields in the loader's order; random walks in 0..100. */
 std::vector<BSONObj> makeMeasurements(int decimals) {

@@ -17,3 +17,17 @@ assert.commandFailedWithCode(out({db: "", coll: target}), ErrorCodes.InvalidName
 assert.eq(db[target].find().itcount(), 0);
 assert.commandWorked(out({db: db.getName(), coll: target}));
 assert.eq(db[target].find().toArray(), [{_id: 1}]);
+
+// Targets that are never written: internal databases (31321 for $out, 31320 for $merge) and
+// system collections (17385 / 31319), in either form.
+const merge = (spec) =>
+    db.runCommand({aggregate: coll.getName(), pipeline: [{$merge: spec}], cursor: {}});
+for (const internalDb of ["admin", "config", "local"]) {
+    assert.commandFailedWithCode(out({db: internalDb, coll: target}), 31321);
+    assert.commandFailedWithCode(merge({into: {db: internalDb, coll: target}}), 31320);
+}
+assert.commandFailedWithCode(out("system.out_spec"), 17385);
+assert.commandFailedWithCode(out({db: db.getName(), coll: "system.out_spec"}), 17385);
+assert.commandFailedWithCode(merge("system.out_spec"), 31319);
+assert.commandFailedWithCode(merge({into: {db: db.getName(), coll: "system.out_spec"}}), 31319);
+assert(!db.getCollectionNames().includes("system.out_spec"));

@@ -34,6 +34,25 @@ TimeseriesOutWriter& timeseriesOutWriter() {
     return writer;
 }
 
+/**
+ * Refuses an output namespace of an internal database (admin, config, local: 31321 for $out,
+ * 31320 for $merge) or a system collection (17385 / 31319), then an invalid name (73).
+ */
+void checkOutputTarget(const NamespaceString& nss, StringData stage) {
+    const bool out = stage == "$out";
+    const std::string db = nss.db();
+    uassert(out ? 31321 : 31320,
+            std::string(out ? "Can't $out" : "Cannot $merge") + " to internal database: " + db,
+            db != "admin" && db != "config" && db != "local");
+    const std::string coll = nss.coll();
+    uassert(out ? 17385 : 31319,
+            std::string(out ? "Can't $out" : "Cannot $merge") + " to special collection: " + coll,
+            !StringData(coll).starts_with("system."));
+    uassert(ErrorCodes::InvalidNamespace,
+            "Invalid " + std::string(stage) + " target namespace, " + nss.ns(),
+            nss.validateCollectionName().isOK() && nss.isNormalCollection());
+}
+
 NamespaceString parseTarget(const BSONElement& e, const NamespaceString& base, StringData stage) {
     NamespaceString nss;
     if (e.type() == BSONType::kString) {
@@ -50,9 +69,7 @@ NamespaceString parseTarget(const BSONElement& e, const NamespaceString& base, S
         std::string db = o["db"].type() == BSONType::kString ? o["db"].str() : base.db();
         nss = NamespaceString(db, o["coll"].str());
     }
-    uassert(ErrorCodes::InvalidNamespace,
-            "Invalid " + std::string(stage) + " target namespace, " + nss.ns(),
-            nss.validateCollectionName().isOK() && nss.isNormalCollection());
+    checkOutputTarget(nss, stage);
     return nss;
 }
 
@@ -415,8 +432,7 @@ const bool kRegistered = [] {
             timeseries = spec.getTimeseries();
             uassertStatusOK(NamespaceString::validateDatabaseName(spec.getDb()));
             target = NamespaceString(spec.getDb(), spec.getColl());
-            uassert(ErrorCodes::InvalidNamespace, "Invalid $out target namespace, " + target.ns(),
-                    target.validateCollectionName().isOK() && target.isNormalCollection());
+            checkOutputTarget(target, "$out");
         } else {
             target = parseTarget(e, expCtx->ns, "$out");
         }

@@ -1,8 +1,8 @@
 /**
- * collectionUUID on insert, update, delete, findAndModify, createIndexes, dropIndexes and
- * collMod: the right UUID runs the command; another gives CollectionUUIDMismatch (361) with
- * db, collectionUUID, expectedCollection and actualCollection (the collection that has it,
- * else null); a UUID of the wrong type is a TypeMismatch.
+ * collectionUUID on insert, update, delete, findAndModify, createIndexes, dropIndexes, collMod,
+ * aggregate and find: the right UUID runs the command; another gives CollectionUUIDMismatch
+ * (361) with db, collectionUUID, expectedCollection and actualCollection (the collection that
+ * has it, else null); a UUID of the wrong type is a TypeMismatch.
  */
 const coll = db[jsTestName()];
 const other = db[jsTestName() + "_other"];
@@ -22,6 +22,8 @@ const commands = [
     u => ({createIndexes: coll.getName(), indexes: [{key: {a: 1}, name: "a_1"}], collectionUUID: u}),
     u => ({dropIndexes: coll.getName(), index: "a_1", collectionUUID: u}),
     u => ({collMod: coll.getName(), collectionUUID: u}),
+    u => ({aggregate: coll.getName(), pipeline: [{$match: {}}], cursor: {}, collectionUUID: u}),
+    u => ({find: coll.getName(), filter: {}, collectionUUID: u}),
 ];
 for (const make of commands) {
     assert.commandWorked(db.runCommand(make(uuid)), tojson(make(uuid)));
@@ -40,3 +42,11 @@ for (const make of commands) {
     assert.eq(null, res.actualCollection, tojson(res));
     assert.commandFailedWithCode(db.runCommand(make("not a uuid")), ErrorCodes.TypeMismatch);
 }
+
+// aggregate takes no collectionUUID on a change stream (4928900) or without a collection (4928901).
+assert.commandFailedWithCode(db.runCommand({aggregate: coll.getName(), collectionUUID: uuid,
+                                            pipeline: [{$changeStream: {}}], cursor: {}}),
+                             4928900);
+assert.commandFailedWithCode(db.adminCommand({aggregate: 1, collectionUUID: uuid,
+                                              pipeline: [{$currentOp: {}}], cursor: {}}),
+                             4928901);

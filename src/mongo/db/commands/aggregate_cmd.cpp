@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
@@ -59,7 +60,17 @@ public:
         if (const auto* name = std::get_if<std::string>(&cmd.getCommandParameter())) {
             nss = NamespaceString(req.dbName, *name);
             uassertStatusOK(nss.validateCollectionName());
+            if (const auto& uuid = cmd.getCollectionUUID()) {
+                const bool changeStream =
+                    !cmd.getPipeline().empty() &&
+                    cmd.getPipeline().front().firstElementFieldNameStringData() == "$changeStream";
+                uassert(4928900, "collectionUUID is not supported on change streams",
+                        !changeStream);
+                checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
+            }
         } else {
+            uassert(4928901, "collectionUUID is not supported on collectionless aggregations",
+                    !cmd.getCollectionUUID());
             uassert(ErrorCodes::FailedToParse,
                     "Invalid command format: the 'aggregate' field must specify a collection "
                     "name or 1",

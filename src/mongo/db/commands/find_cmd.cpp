@@ -1,5 +1,6 @@
 // find, getMore and killCursors.
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
@@ -104,6 +105,8 @@ public:
         auto cmd = FindCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         // The request's own rules, before any collection is looked at (upstream's find
         // validation): a tailable cursor stays open, reads in natural order.
         uassert(ErrorCodes::BadValue, "Cannot set 'awaitData' without also setting 'tailable'",

@@ -423,24 +423,24 @@ private:
 };
 
 const bool kRegistered = [] {
-    registerDocumentSource("$out", [](const BSONElement& e,
-                                      const std::shared_ptr<ExpressionContext>& expCtx) {
-        NamespaceString target;
-        std::optional<BSONObj> timeseries;
-        if (e.type() == BSONType::kObject) {
-            const auto spec = DocumentSourceOutSpec::parse(IDLParserContext("$out"), e.Obj());
-            timeseries = spec.getTimeseries();
-            uassertStatusOK(NamespaceString::validateDatabaseName(spec.getDb()));
-            target = NamespaceString(spec.getDb(), spec.getColl());
-            checkOutputTarget(target, "$out");
-        } else {
-            target = parseTarget(e, expCtx->ns, "$out");
-        }
-        std::vector<StagePtr> out;
-        out.push_back(
-            std::make_unique<DocumentSourceOut>(expCtx, std::move(target), std::move(timeseries)));
-        return out;
-    });
+    registerDocumentSource(
+        "$out", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+            NamespaceString target;
+            std::optional<BSONObj> timeseries;
+            if (e.type() == BSONType::kObject) {
+                const auto spec = DocumentSourceOutSpec::parse(IDLParserContext("$out"), e.Obj());
+                timeseries = spec.getTimeseries();
+                uassertStatusOK(NamespaceString::validateDatabaseName(spec.getDb()));
+                target = NamespaceString(spec.getDb(), spec.getColl());
+                checkOutputTarget(target, "$out");
+            } else {
+                target = parseTarget(e, expCtx->ns, "$out");
+            }
+            std::vector<StagePtr> out;
+            out.push_back(std::make_unique<DocumentSourceOut>(expCtx, std::move(target),
+                                                              std::move(timeseries)));
+            return out;
+        });
     registerDocumentSource(
         "$merge", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
             std::vector<StagePtr> out;

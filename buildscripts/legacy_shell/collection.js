@@ -161,6 +161,11 @@ class DBCollection {
     }
     getName() { return this._name; }
     getFullName() { return this._fullName; }
+    // Sharded when config.collections lists it (never, on a standalone or replica set).
+    _isSharded() {
+        return this._db.getSiblingDB("config").collections.countDocuments(
+                   {_id: this._fullName, dropped: {$ne: true}}) > 0;
+    }
     getDB() { return this._db; }
     getMongo() { return this._mongo; }
     toString() { return this._fullName; }

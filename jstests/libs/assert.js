@@ -344,7 +344,9 @@ function formatMsg(msg) {
     return String(msg);
 }
 
-function doassert(msg, extraMsg) {
+// `res`: the failed reply, whose codes the thrown error carries (code, codeName, writeErrors,
+// writeConcernError), so that assert.commandFailedWithCode(assert.throws(...), code) reads them.
+function doassert(msg, extraMsg, res) {
     let text = formatMsg(msg);
     const extra = formatMsg(extraMsg);
     if (extra) text = extra + " : " + text;
@@ -353,7 +355,17 @@ function doassert(msg, extraMsg) {
     // message names them (innermost first). mongosh prints the uncaught message.
     const where = testFunctionsOnStack();
     if (where) text += "\n    in: " + where;
-    throw new AssertionError(text);
+    const err = new AssertionError(text);
+    if (res !== null && typeof res === "object") {
+        for (const k of ["code", "codeName", "errmsg", "writeErrors", "writeConcernError", "errorLabels"]) {
+            if (res[k] !== undefined && err[k] === undefined) err[k] = res[k];
+        }
+        if (err.writeErrors === undefined && typeof res.getWriteErrors === "function") {
+            const wes = res.getWriteErrors();
+            if (wes && wes.length) err.writeErrors = wes;
+        }
+    }
+    throw err;
 }
 
 function testFunctionsOnStack() {
@@ -701,7 +713,7 @@ assert.commandWorked = function(res, msg) {
     res = evaluate(res);
     checkIsResult(res, "commandWorked");
     if (isFailure(res)) {
-        doassert("command failed: " + resultToString(res), msg);
+        doassert("command failed: " + resultToString(res), msg, res);
     }
     return res;
 };
@@ -710,10 +722,10 @@ assert.commandWorkedIgnoringWriteErrors = function(res, msg) {
     res = evaluate(res);
     checkIsResult(res, "commandWorkedIgnoringWriteErrors");
     if (isErrorObject(res) && writeErrorsOf(res).length === 0) {
-        doassert("command failed: " + resultToString(res), msg);
+        doassert("command failed: " + resultToString(res), msg, res);
     }
     if (!isErrorObject(res) && (res.ok === 0 || res.ok === false)) {
-        doassert("command failed: " + resultToString(res), msg);
+        doassert("command failed: " + resultToString(res), msg, res);
     }
     return res;
 };
@@ -723,7 +735,7 @@ assert.commandWorkedIgnoringWriteConcernErrors = function(res, msg) {
     checkIsResult(res, "commandWorkedIgnoringWriteConcernErrors");
     if (res.ok === 0 || (isErrorObject(res) && !writeConcernErrorOf(res)) ||
         writeErrorsOf(res).length > 0) {
-        doassert("command failed: " + resultToString(res), msg);
+        doassert("command failed: " + resultToString(res), msg, res);
     }
     return res;
 };
@@ -760,7 +772,7 @@ assert.writeOK = function(res, msg) {
     res = evaluate(res);
     checkIsResult(res, "writeOK");
     if (isFailure(res)) {
-        doassert("write failed: " + resultToString(res), msg);
+        doassert("write failed: " + resultToString(res), msg, res);
     }
     return res;
 };

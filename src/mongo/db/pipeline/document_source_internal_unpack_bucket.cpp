@@ -46,6 +46,8 @@ std::set<std::string> parseFieldList(const BSONElement& e, StringData stage) {
         uassert(5346503,
                 "include or exclude field element must be a single-element field path string",
                 f.valueStringData().find('.') == StringData::npos);
+        uassert(9568705, "include or exclude field element must not contain embedded null bytes",
+                f.valueStringData().find('\0') == StringData::npos);
         out.insert(f.str());
     }
     return out;
@@ -93,6 +95,8 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
             uassert(external ? 5612401 : 5346504,
                     "timeField field must be a string, got: " + std::string(typeName(e.type())),
                     e.type() == BSONType::kString);
+            uassert(external ? 9568703 : 9568701, "timeField must not contain embedded null bytes",
+                    e.valueStringData().find('\0') == StringData::npos);
             spec.timeField = e.str();
             haveTime = true;
         } else if (f == "metaField") {
@@ -102,6 +106,8 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
             uassert(external ? 5612403 : 5545700,
                     "metaField field must be a single-element field path",
                     e.valueStringData().find('.') == StringData::npos);
+            uassert(external ? 9568704 : 9568702, "metaField must not contain embedded null bytes",
+                    e.valueStringData().find('\0') == StringData::npos);
             spec.metaField = e.str();
         } else if (!external && f == "bucketMaxSpanSeconds") {
             uassert(5510600,
@@ -132,6 +138,9 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
                         "computedMetaProjFields field element must be a single-element field path "
                         "string",
                         c.valueStringData().find('.') == StringData::npos);
+                uassert(9568706,
+                        "computedMetaProjFields field element must not contain embedded null bytes",
+                        c.valueStringData().find('\0') == StringData::npos);
                 spec.computedMetaProjFields.push_back(c.str());
             }
         } else if (!external && f == "includeMinTimeAsMetadata") {
@@ -163,6 +172,23 @@ StagePtr DocumentSourceInternalUnpackBucket::createFromBson(
             haveTime);
     uassert(5510602, "The $_internalUnpackBucket stage requires a bucketMaxSpanSeconds parameter",
             external || haveSpan);
+    if (external && expCtx->opCtx && expCtx->opCtx->getServiceContext() &&
+        expCtx->opCtx->getServiceContext()->catalog) {
+        // $_unpackBucket names no span: the buckets collection's options give it, and a
+        // collection with a meta field needs it named.
+        if (auto coll = expCtx->opCtx->getServiceContext()->catalog->lookup(expCtx->ns)) {
+            BSONElement ts = coll->options()["timeseries"];
+            if (ts.type() == BSONType::kObject) {
+                uassert(5369601,
+                        "The $_unpackBucket stage requires metaField parameter if the time-series "
+                        "collection has a metaField",
+                        spec.metaField || ts.Obj()["metaField"].type() != BSONType::kString);
+                BSONElement maxSpan = ts.Obj()["bucketMaxSpanSeconds"];
+                if (maxSpan.isNumber() && maxSpan.numberLong() > 0)
+                    span = static_cast<int>(maxSpan.numberLong());
+            }
+        }
+    }
     auto stage =
         std::make_unique<DocumentSourceInternalUnpackBucket>(expCtx, std::move(spec), span);
     stage->_assumeNoMixedSchemaData = assumeNoMixed;

@@ -69,3 +69,13 @@ function viewsRefuseThem() {
 }
 
 runScenarios(ascendingCompound, descendingKeyField, errors, returnKey, viewsRefuseThem);
+
+// returnKey gives the key the scan found the record at: a multikey document has several, and
+// min() chooses where the scan starts.
+const mk = db.find_return_key_multikey;
+mk.drop();
+assert.commandWorked(mk.createIndex({"a.b": 1}));
+assert.commandWorked(mk.insert({_id: 0, a: [{b: 5}, {c: 1}]}));  // keys {a.b: null}, {a.b: 5}
+assert.eq([{"a.b": null}], mk.find({_id: 0}).hint({"a.b": 1}).min({"a.b": null}).returnKey(true).toArray());
+assert.eq([{"a.b": 5}], mk.find({_id: 0}).hint({"a.b": 1}).min({"a.b": 1}).returnKey(true).toArray());
+assert.eq([{"a.b": 5}], mk.find({"a.b": 5}).hint({"a.b": 1}).returnKey(true).toArray());

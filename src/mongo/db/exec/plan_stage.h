@@ -25,6 +25,8 @@ class OperationContext;
 struct WorkingMember {
     RecordId id;
     BSONObj doc;
+    /** The index key the record was found at, under the key pattern's names (returnKey only). */
+    BSONObj indexKey;
 };
 
 struct StageStats {

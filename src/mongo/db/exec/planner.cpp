@@ -720,9 +720,13 @@ std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root, const Fin
         root = std::make_unique<SkipStage>(std::move(root), params.skip);
     if (params.limit > 0)
         root = std::make_unique<LimitStage>(std::move(root), params.limit);
-    if (params.projection)
-        root = std::make_unique<ProjectionStage>(std::move(root), params.projection,
-                                                 params.projectionSpec, params.simpleProjection);
+    if (params.projection) {
+        auto projection = std::make_unique<ProjectionStage>(
+            std::move(root), params.projection, params.projectionSpec, params.simpleProjection);
+        if (params.returnKey)
+            projection->useIndexKey();  // the key the IXSCAN found the record at
+        root = std::move(projection);
+    }
     return root;
 }
 
@@ -743,7 +747,10 @@ void checkNaturalParam(const BSONObj& spec, StringData what) {
             spec.nFields() == 1 && natural.isNumber() &&
                 (natural.numberDouble() == 1 || natural.numberDouble() == -1));
 }
-/** returnKey's projection: the document's first key in `index` ({} without an index). */
+/**
+ * returnKey's projection where the scan gives no key: the document's first key in `index` ({}
+ * without an index). An IXSCAN's results carry the key they were found at, used instead.
+ */
 std::function<BSONObj(const BSONObj&)> returnKeyProjection(const IndexEntry* index) {
     if (!index)
         return [](const BSONObj&) { return BSONObj(); };
@@ -828,6 +835,7 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     bool sortProvided = false;
     if (geoBounds) {
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, *geoBounds, true);
+        ixscan->setReturnKeys(params.returnKey);
         root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
     } else if (choice.index) {
         bool forward = choice.sortDirection >= 0;
@@ -838,6 +846,7 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         else
             makeBounds(*choice.index, preds, params.collator, &bounds, nullptr, forward);
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, bounds, forward);
+        ixscan->setReturnKeys(params.returnKey);
         root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
     } else {
         bool forward = true;

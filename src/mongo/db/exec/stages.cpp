@@ -104,7 +104,7 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
     if (!_started) {
         _started = true;
         _cursor = _index->sdi->newCursor(opCtx->recoveryUnit(), _forward);
-        _cursor->setReturnKeys(false);  // record ids are all this stage returns
+        _cursor->setReturnKeys(_returnKeys);  // else record ids are all this stage returns
         ++_stats.works;
         if (multiInterval) {
             e = _seekInterval();
@@ -155,7 +155,16 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
             continue;
         }
         ++_stats.advanced;
-        return WorkingMember{e->loc, BSONObj()};
+        if (!_returnKeys)
+            return WorkingMember{e->loc, BSONObj()};
+        BSONObjBuilder key;
+        auto names = _index->desc.keyPattern.begin();
+        for (BSONElement v : e->key) {
+            if (!names.more())
+                break;
+            key.appendAs(v, names.next().fieldNameStringData());
+        }
+        return WorkingMember{e->loc, BSONObj(), key.obj()};
     }
 }
 
@@ -370,7 +379,7 @@ std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
             continue;
         }
         ++_stats.advanced;
-        return WorkingMember{m->id, std::move(doc)};
+        return WorkingMember{m->id, std::move(doc), std::move(m->indexKey)};
     }
 }
 
@@ -530,7 +539,7 @@ std::optional<WorkingMember> ProjectionStage::next(OperationContext* opCtx) {
     auto m = _children[0]->next(opCtx);
     if (!m)
         return std::nullopt;
-    m->doc = _fn(m->doc);
+    m->doc = _useIndexKey && !m->indexKey.isEmpty() ? m->indexKey : _fn(m->doc);
     ++_stats.advanced;
     return m;
 }

@@ -105,6 +105,10 @@ public:
     const IndexBounds& bounds() const {
         return _bounds;
     }
+    /** Each result carries the key it was found at (WorkingMember::indexKey): find's returnKey. */
+    void setReturnKeys(bool returnKeys) {
+        _returnKeys = returnKeys;
+    }
     bool isForward() const {
         return _forward;
     }
@@ -120,6 +124,7 @@ private:
     std::unique_ptr<SortedDataCursor> _cursor;
     bool _started = false;
     bool _stoppedAtBound = false;
+    bool _returnKeys = false;
     size_t _interval = 0;           // current entry of _bounds.intervals (scan order)
     std::string _countedPastBound;  // key bytes of the entry that ended the last interval
     std::unordered_set<RecordId> _seen;
@@ -240,8 +245,13 @@ public:
     void appendExplainInfo(BSONObjBuilder* bob) const override {
         bob->append("transformBy", _spec);
     }
+    /** The result is the member's index key when it has one (returnKey), else _fn(doc). */
+    void useIndexKey() {
+        _useIndexKey = true;
+    }
 
 private:
+    bool _useIndexKey = false;
     std::function<BSONObj(const BSONObj&)> _fn;
     BSONObj _spec;
     bool _simple;

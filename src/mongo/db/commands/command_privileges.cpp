@@ -51,6 +51,7 @@ const std::map<std::string, CommandAuthRule, std::less<>>& table() {
         {"drop", {K::kNamespace, {A::k_dropCollection}}},
         {"createIndexes", {K::kNamespace, {A::k_createIndex}}},
         {"dropIndexes", {K::kNamespace, {A::k_dropIndex}}},
+        {"reIndex", {K::kNamespace, {A::k_reIndex}}},
         {"listIndexes", {K::kNamespace, {A::k_listIndexes}}},
         {"collMod", {K::kNamespace, {A::k_collMod}}},
         {"collStats", {K::kNamespace, {A::k_collStats}}},

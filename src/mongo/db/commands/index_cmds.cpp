@@ -2,9 +2,11 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/cursor_response.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
@@ -215,6 +217,62 @@ public:
     }
 };
 MONGO_REGISTER_COMMAND(DropIndexesCmd)
+
+/**
+ * reIndex (deprecated upstream, standalone only): drops and rebuilds every index of a
+ * collection but its _id (or cluster) index, which stays. Refused in a replica set
+ * (IllegalOperation), on views (CommandNotSupportedOnView) and on time-series collections
+ * (CommandNotSupported). As upstream's, it is not atomic: a crash between the drops and the
+ * builds leaves the collection without those indexes.
+ */
+class ReIndexCmd : public Command {
+public:
+    ReIndexCmd() : Command("reIndex") {}
+
+    void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
+        BSONElement first = req.body.firstElement();
+        uassert(ErrorCodes::BadValue, "reIndex requires a collection name",
+                first.type() == BSONType::kString);
+        NamespaceString nss(req.dbName, first.str());
+        uassertStatusOK(nss.validateCollectionName());
+        auto* repl = repl::ReplicationCoordinator::get();
+        uassert(ErrorCodes::IllegalOperation,
+                "reIndex is only allowed on a standalone mongod instance",
+                !repl || !repl->isReplEnabled());
+        uassert(ErrorCodes::CommandNotSupported,
+                "reIndex is not allowed on a time-series collection: " + nss.ns(),
+                !timeseries::lookupTimeseriesCollection(opCtx, nss) &&
+                    !nss.isTimeseriesBucketsCollection());
+        uassert(ErrorCodes::CommandNotSupportedOnView, "can't re-index a view: " + nss.ns(),
+                !isView(opCtx, nss));
+        auto* catalog = opCtx->getServiceContext()->catalog;
+        auto coll = catalog->lookup(nss);
+        uassert(ErrorCodes::NamespaceNotFound, "collection does not exist: " + nss.ns(), coll);
+        std::vector<std::string> names;
+        std::vector<BSONObj> specs, all;
+        {
+            std::shared_lock<std::shared_mutex> lk(coll->lock());
+            for (const auto& idx : coll->indexes()) {
+                all.push_back(idx->desc.spec.getOwned());
+                if (idx->desc.isIdIndex() || idx->desc.spec["clustered"].trueValue())
+                    continue;
+                names.push_back(idx->desc.name);
+                specs.push_back(idx->desc.spec.getOwned());
+            }
+        }
+        for (const auto& n : names)
+            uassertStatusOK(catalog->dropIndex(opCtx, nss, n));
+        if (!specs.empty())
+            uassertStatusOK(catalog->createIndexes(opCtx, nss, specs));
+        result.append("nIndexesWas", static_cast<int>(all.size()));
+        result.append("nIndexes", static_cast<int>(all.size()));
+        BSONArrayBuilder indexes(result.subarrayStart("indexes"));
+        for (const auto& spec : all)
+            indexes.append(spec);
+        indexes.done();
+    }
+};
+MONGO_REGISTER_COMMAND(ReIndexCmd)
 
 }  // namespace
 }  // namespace mongo

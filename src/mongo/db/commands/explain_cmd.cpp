@@ -381,6 +381,30 @@ public:
             // The plan that finds the document (its read part); nothing is written.
             auto cmd = FindAndModifyCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
+            if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
+                // On a time-series view: the TS_MODIFY plan of the one measurement it
+                // deletes or updates, as for delete and update.
+                TimeseriesWriteExplain w;
+                w.query = cmd.getQuery();
+                w.hint = timeseries::hintToBSON(cmd.getHint());
+                w.isDelete = cmd.getRemove().value_or(false);
+                w.multi = false;
+                w.upsert = cmd.getUpsert().value_or(false);
+                w.collation = cmd.getCollation();
+                auto collator = resolveCollator(opCtx, nss, cmd.getCollation());  // outlives w
+                if (!w.isDelete) {
+                    uassert(ErrorCodes::FailedToParse,
+                            "Either an update or remove=true must be specified",
+                            cmd.getUpdate().has_value());
+                    w.driver.emplace(parseUpdateStatement(
+                        *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
+                        {opCtx, nss, cmd.getLet().value_or(BSONObj()), std::nullopt,
+                         collator.get()}));
+                    w.driver->setCollator(collator.get());
+                }
+                explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
+                return;
+            }
             params = makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
                                     cmd.getHint(),
                                     {opCtx, nss, cmd.getLet().value_or(BSONObj()),

@@ -628,10 +628,14 @@ def main(argv):
     if args.files:
         wanted = []
         for f in args.files:
-            if args.upstream_root and os.path.isfile(os.path.join(args.upstream_root, f)) and \
-                    any(s["upstream"] for s in suites):
-                wanted.append(f)
-                continue
+            if args.upstream_root and any(s["upstream"] for s in suites):
+                # A file of the upstream tree, named from it or by a path into it: recorded
+                # by its path in the tree (the manifest's key).
+                rel = os.path.relpath(os.path.abspath(f), args.upstream_root) \
+                    if os.path.isabs(f) else f
+                if not rel.startswith("..") and os.path.isfile(os.path.join(args.upstream_root, rel)):
+                    wanted.append(rel)
+                    continue
             if not os.path.isfile(f) and os.path.isfile(os.path.join(REPO_ROOT, f)):
                 f = os.path.join(REPO_ROOT, f)
             if not os.path.isfile(f):

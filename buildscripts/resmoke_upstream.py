@@ -117,11 +117,15 @@ def expected_outcome(manifest, suite_name, relpath):
 
 
 def write_manifest(results, suites_run):
-    """Records this run's outcomes (keeps the reasons already written for known failures)."""
+    """
+    Records this run's outcomes in the manifest: the tests of the run get their outcome (a known
+    failure keeps the reason already written), every other entry stays as it was, since a run
+    may cover a few files or one partial upstream tree of several.
+    """
     manifest = load_manifest()
     for name in suites_run:
         old = manifest.get(name) or {}
-        new = {}
+        new = dict(old)
         for r in results:
             if r["suite"] != name:
                 continue

@@ -48,6 +48,16 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = run(manifest)
     check("no regression once recorded", "REGRESSION" not in out, out[-1000:])
     check("known failures do not fail the run", rc == 0, str(rc))
+    # A run over one file, named by its absolute path: it is recorded under its path in the
+    # tree, and the other entries stay.
+    with open(manifest, "a") as f:
+        f.write("  jstests/core/timeseries/z_elsewhere.js: pass\n")
+    rc, out = run(manifest, "--update-manifest",
+                  os.path.join(ROOT, "jstests/core/timeseries/b_fail.js"))
+    text = open(manifest).read()
+    check("partial update keeps the other entries",
+          "z_elsewhere.js: pass" in text and "a_pass.js: pass" in text and
+          "b_fail.js:\n    fail:" in text and ROOT not in text, text)
 
 passed = sum(1 for c in checks if c)
 print("%d passed, %d failed" % (passed, len(checks) - passed))

@@ -1,6 +1,6 @@
 /**
  * collectionUUID on insert, update, delete, findAndModify, createIndexes, dropIndexes, collMod,
- * aggregate and find: the right UUID runs the command; another gives CollectionUUIDMismatch
+ * aggregate, find, count and distinct: the right UUID runs the command; another gives CollectionUUIDMismatch
  * (361) with db, collectionUUID, expectedCollection and actualCollection (the collection that
  * has it, else null); a UUID of the wrong type is a TypeMismatch.
  */
@@ -24,6 +24,8 @@ const commands = [
     u => ({collMod: coll.getName(), collectionUUID: u}),
     u => ({aggregate: coll.getName(), pipeline: [{$match: {}}], cursor: {}, collectionUUID: u}),
     u => ({find: coll.getName(), filter: {}, collectionUUID: u}),
+    u => ({count: coll.getName(), collectionUUID: u}),
+    u => ({distinct: coll.getName(), key: "a", collectionUUID: u}),
 ];
 for (const make of commands) {
     assert.commandWorked(db.runCommand(make(uuid)), tojson(make(uuid)));

@@ -3,6 +3,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
@@ -33,6 +34,8 @@ public:
         auto cmd = CountCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         long long limit = cmd.getLimit().value_or(0);
         const long long skip = cmd.getSkip().value_or(0);
         limit = limit < 0 ? -limit : limit;  // negative limits count like positive ones
@@ -88,6 +91,8 @@ public:
         auto cmd = DistinctCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
         uassertStatusOK(nss.validateCollectionName());
+        if (const auto& uuid = cmd.getCollectionUUID())
+            checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
         const std::string& key = cmd.getKey();
         uassert(ErrorCodes::BadValue, "key cannot be empty", !key.empty());
         uassert(31032, "Key field cannot contain an embedded null byte",

@@ -97,3 +97,13 @@ runScenarios(
     removeWithUpdateIsRejected,
     positionalProjectionAndEmptyCollation,
 );
+
+// explain applies the command's option rules too.
+assert.commandFailedWithCode(
+    db.runCommand({explain: {findAndModify: "find_and_modify_explain_rules", query: {}, remove: true,
+                             update: {$set: {a: 1}}}}),
+    ErrorCodes.FailedToParse);
+assert.commandFailedWithCode(
+    db.runCommand({explain: {findAndModify: "find_and_modify_explain_rules", query: {}, remove: true,
+                             upsert: true}}),
+    ErrorCodes.FailedToParse);

@@ -9,6 +9,7 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
+#include "mongo/db/commands/update_util.h"
 #include "mongo/db/db_raii.h"
 #include "mongo/db/exec/planner.h"
 #include "mongo/db/matcher/explain_filter.h"
@@ -381,6 +382,7 @@ public:
             // The plan that finds the document (its read part); nothing is written.
             auto cmd = FindAndModifyCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
+            checkFindAndModifyOptions(cmd);
             if (auto ts = timeseries::lookupTimeseriesCollection(opCtx, nss)) {
                 // On a time-series view: the TS_MODIFY plan of the one measurement it
                 // deletes or updates, as for delete and update.
@@ -393,9 +395,6 @@ public:
                 w.collation = cmd.getCollation();
                 auto collator = resolveCollator(opCtx, nss, cmd.getCollation());  // outlives w
                 if (!w.isDelete) {
-                    uassert(ErrorCodes::FailedToParse,
-                            "Either an update or remove=true must be specified",
-                            cmd.getUpdate().has_value());
                     w.driver.emplace(parseUpdateStatement(
                         *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
                         {opCtx, nss, cmd.getLet().value_or(BSONObj()), std::nullopt,

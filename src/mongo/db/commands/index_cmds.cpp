@@ -248,20 +248,17 @@ public:
         auto* catalog = opCtx->getServiceContext()->catalog;
         auto coll = catalog->lookup(nss);
         uassert(ErrorCodes::NamespaceNotFound, "collection does not exist: " + nss.ns(), coll);
-        std::vector<std::string> names;
-        std::vector<BSONObj> specs, all;
+        std::vector<BSONObj> specs, all;  // the indexes rebuilt; every index
         {
             std::shared_lock<std::shared_mutex> lk(coll->lock());
             for (const auto& idx : coll->indexes()) {
                 all.push_back(idx->desc.spec.getOwned());
-                if (idx->desc.isIdIndex() || idx->desc.spec["clustered"].trueValue())
-                    continue;
-                names.push_back(idx->desc.name);
-                specs.push_back(idx->desc.spec.getOwned());
+                if (!idx->desc.isIdIndex() && !idx->desc.spec["clustered"].trueValue())
+                    specs.push_back(all.back());
             }
         }
-        for (const auto& n : names)
-            uassertStatusOK(catalog->dropIndex(opCtx, nss, n));
+        for (const auto& spec : specs)
+            uassertStatusOK(catalog->dropIndex(opCtx, nss, spec["name"].str()));
         if (!specs.empty())
             uassertStatusOK(catalog->createIndexes(opCtx, nss, specs));
         result.append("nIndexesWas", static_cast<int>(all.size()));

@@ -208,19 +208,10 @@ public:
         uassertStatusOK(nss.validateCollectionName());
         if (const auto& uuid = cmd.getCollectionUUID())
             checkCollectionUUIDMismatch(opCtx, nss, uuid->getElement());
+        checkFindAndModifyOptions(cmd);
         bool remove = cmd.getRemove().value_or(false);
         bool upsert = cmd.getUpsert().value_or(false);
         bool returnNew = cmd.getNew().value_or(false);
-        uassert(ErrorCodes::FailedToParse, "Either an update or remove=true must be specified",
-                remove || cmd.getUpdate());
-        uassert(ErrorCodes::FailedToParse, "Cannot specify both an update and remove=true",
-                !(remove && cmd.getUpdate()));
-        uassert(ErrorCodes::FailedToParse, "Cannot specify both upsert=true and remove=true",
-                !(remove && upsert));
-        uassert(ErrorCodes::FailedToParse,
-                "Cannot specify both new=true and remove=true; 'remove' always returns the deleted "
-                "document",
-                !(remove && returnNew));
         auto collator = resolveCollator(opCtx, nss, cmd.getCollation());
         const BSONObj letVars = cmd.getLet().value_or(BSONObj());
         LetVariablesScope letScope(opCtx, nss, letVars);

@@ -13,6 +13,7 @@
 #include "mongo/db/storage/write_conflict_exception.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/update/update_driver.h"
+#include "mongo/idl/write_ops_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -52,6 +53,20 @@ std::optional<std::string> matchedIndexFor(const MatchExpression* matcher, const
 }
 
 }  // namespace
+
+void checkFindAndModifyOptions(const FindAndModifyCommandRequest& cmd) {
+    const bool remove = cmd.getRemove().value_or(false);
+    uassert(ErrorCodes::FailedToParse, "Either an update or remove=true must be specified",
+            remove || cmd.getUpdate());
+    uassert(ErrorCodes::FailedToParse, "Cannot specify both an update and remove=true",
+            !(remove && cmd.getUpdate()));
+    uassert(ErrorCodes::FailedToParse, "Cannot specify both upsert=true and remove=true",
+            !(remove && cmd.getUpsert().value_or(false)));
+    uassert(ErrorCodes::FailedToParse,
+            "Cannot specify both new=true and remove=true; 'remove' always returns the deleted "
+            "document",
+            !(remove && cmd.getNew().value_or(false)));
+}
 
 UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                             const FindPlanParams& params, const UpdateDriver& driver, bool multi,

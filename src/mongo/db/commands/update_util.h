@@ -15,8 +15,15 @@
 namespace mongo {
 
 class Collection;
+class FindAndModifyCommandRequest;
 class OperationContext;
 class UpdateDriver;
+
+/**
+ * findAndModify's option rules, for the command and its explain: an update or remove=true, not
+ * both, and neither upsert nor new with remove (FailedToParse).
+ */
+void checkFindAndModifyOptions(const FindAndModifyCommandRequest& cmd);
 
 struct UpdateOutcome {
     long long matched = 0;

@@ -26,6 +26,7 @@ LIBRARIES = [
     # Operation/service state, namespaces, the cursor registry and write errors (db/ops), used
     # by every layer above storage.
     ('db_base', ['mongo/db/namespace_string.cpp', 'mongo/db/operation_context.cpp',
+                 'mongo/db/api_parameters.cpp',
                  'mongo/db/service_context.cpp', 'mongo/db/cursor_manager.cpp', 'mongo/db/stats',
                  'mongo/db/ops'],
      [], ['storage', 'bson']),

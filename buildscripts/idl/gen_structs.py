@@ -36,6 +36,11 @@ class Field:
         self.has_default = 'default' in spec
         self.default = spec.get('default')
         self.validator = spec.get('validator') or {}
+        # stability: unstable - outside API Version 1: refused under apiStrict (by the caller,
+        # which knows the operation's API parameters, through unstableFieldNames()).
+        self.stability = spec.get('stability', 'stable')
+        if self.stability not in ('stable', 'unstable'):
+            raise SystemExit('idlc: field %s: stability must be stable or unstable' % name)
         self.required = not self.optional and not self.has_default
         if self.optional and self.has_default:
             raise SystemExit('idlc: field %s is both optional and has a default' % name)
@@ -198,7 +203,9 @@ def _gen_struct(s, out, generic):
     h.append('    static StatusWith<%s> parseNoThrow(const BSONObj& obj, StringData ctxName = %s);'
              % (cls, ctx_default))
     h.append('    /** True when `name` is one of this struct\'s declared fields. */')
-    h.append('    static bool isKnownField(StringData name);\n')
+    h.append('    static bool isKnownField(StringData name);')
+    h.append('    /** The fields marked `stability: unstable` (not in API Version 1). */')
+    h.append('    static const std::vector<StringData>& unstableFieldNames();\n')
     h.append('    /** Appends the fields to `builder`. */')
     h.append('    void serialize(BSONObjBuilder* builder) const;')
     h.append('    /** An owned document with the fields. */')
@@ -290,6 +297,11 @@ def _gen_struct_cpp(s, out):
         c.append('    if (name == %s)' % f.const)
         c.append('        return true;')
     c.append('    return false;')
+    c.append('}\n')
+    c.append('const std::vector<StringData>& %s::unstableFieldNames() {' % cls)
+    names = ', '.join(f.const for f in s.fields if f.stability == 'unstable')
+    c.append('    static const std::vector<StringData> kNames{%s};' % names)
+    c.append('    return kNames;')
     c.append('}\n')
     _gen_parse(s, c)
     _gen_serialize(s, c)

@@ -511,11 +511,36 @@ class DBCollection {
         if (typeof opts !== "object" || opts === null) opts = opts ? {full: true} : {};
         return this._db.runCommand(Object.assign({validate: this._name}, opts));
     }
+    // As the legacy shell's: collStats, then indexDetails kept only when asked for (all of
+    // them, or the one index named by indexDetailsKey / indexDetailsName).
     stats(opts) {
+        const o = typeof opts === "number" ? {scale: opts} : Object.assign({}, opts || {});
+        if (o.indexDetailsKey && o.indexDetailsName)
+            throw new Error("Cannot filter indexDetails on both indexDetailsKey and indexDetailsName");
+        if (o.indexDetailsKey && typeof o.indexDetailsKey !== "object")
+            throw new Error("Expected indexDetailsKey to be an object");
+        if (o.indexDetailsName && typeof o.indexDetailsName !== "string")
+            throw new Error("Expected indexDetailsName to be a string");
         const cmd = {collStats: this._name};
-        if (typeof opts === "number") cmd.scale = opts;
-        else if (opts && typeof opts === "object") Object.assign(cmd, opts);
-        return this._db.runCommand(cmd);
+        for (const [k, v] of Object.entries(o))
+            if (!["indexDetails", "indexDetailsKey", "indexDetailsName"].includes(k)) cmd[k] = v;
+        const res = this._db.runCommand(cmd);
+        if (!res.ok || !res.indexDetails) return res;
+        if (!o.indexDetails) {
+            delete res.indexDetails;
+            return res;
+        }
+        let name = o.indexDetailsName;
+        if (o.indexDetailsKey) {
+            const found = this.getIndexes().find((i) => globalThis.friendlyEqual(i.key, o.indexDetailsKey));
+            name = found ? found.name : undefined;
+        }
+        if (name !== undefined) {
+            const kept = {};
+            if (res.indexDetails[name]) kept[name] = res.indexDetails[name];
+            res.indexDetails = kept;
+        }
+        return res;
     }
     dataSize() { return this.stats().size; }
     storageSize() { return this.stats().storageSize; }

@@ -234,6 +234,24 @@ class DB {
     }
     serverStatus(opts) { return this.adminCommand(Object.assign({serverStatus: 1}, opts || {})); }
     serverBuildInfo() { return this.adminCommand({buildinfo: 1}); }
+    // The legacy shell's wrapper of buildInfo: the reply and questions about the build.
+    getServerBuildInfo() {
+        const info = this.serverBuildInfo();
+        const flags = String(info.buildEnvironment && info.buildEnvironment.ccflags || "");
+        const sanitize = (name) => flags.includes("-fsanitize=") &&
+            flags.split(/\s+/).some((f) => f.startsWith("-fsanitize=") && f.split("=")[1].split(",").includes(name));
+        return {
+            rawData: () => info,
+            getVersion: () => info.version,
+            getBits: () => info.bits,
+            isDebug: () => !!info.debug,
+            isOptimizationsEnabled: () => /(^|\s)-O[1-3s]?(\s|$)/.test(flags),
+            isAddressSanitizerActive: () => sanitize("address"),
+            isLeakSanitizerActive: () => sanitize("leak") || sanitize("address"),
+            isThreadSanitizerActive: () => sanitize("thread"),
+            isUndefinedBehaviorSanitizerActive: () => sanitize("undefined"),
+        };
+    }
     serverBits() { return this.serverBuildInfo().bits; }
     version() { return this.serverBuildInfo().version; }
     hello() { return this.runCommand({hello: 1}); }

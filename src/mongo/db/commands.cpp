@@ -1,5 +1,7 @@
 #include "mongo/db/commands.h"
 
+#include <set>
+
 #include "mongo/idl/server_parameters_gen.h"
 
 #include "mongo/util/assert_util.h"
@@ -25,6 +27,39 @@ void CommandRegistry::registerCommand(Command* c) {
     byAlias()[c->getName()] = c;
     for (const auto& a : c->getAliases())
         byAlias()[a] = c;
+}
+
+bool isInAPIVersion1(StringData invokedName) {
+    static const std::set<std::string, std::less<>> kV1 = {"abortTransaction",
+                                                           "aggregate",
+                                                           "authenticate",
+                                                           "collMod",
+                                                           "commitTransaction",
+                                                           "count",
+                                                           "create",
+                                                           "createIndexes",
+                                                           "delete",
+                                                           "drop",
+                                                           "dropDatabase",
+                                                           "dropIndexes",
+                                                           "endSessions",
+                                                           "explain",
+                                                           "find",
+                                                           "findAndModify",
+                                                           "getMore",
+                                                           "hello",
+                                                           "insert",
+                                                           "killCursors",
+                                                           "listCollections",
+                                                           "listDatabases",
+                                                           "listIndexes",
+                                                           "ping",
+                                                           "refreshSessions",
+                                                           "saslContinue",
+                                                           "saslStart",
+                                                           "update",
+                                                           "testDeprecation"};
+    return kV1.count(invokedName) > 0;
 }
 
 Command* CommandRegistry::find(StringData name) {

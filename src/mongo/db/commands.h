@@ -80,6 +80,17 @@ public:
     virtual std::string help() const {
         return "";
     }
+    /**
+     * Under apiStrict: throws APIStrictError 323 when the request uses a field outside API
+     * Version 1 (the IDL's `stability: unstable` fields). The dispatcher calls it before run();
+     * explain calls the explained command's.
+     */
+    virtual void checkAPIStrictFields(const OperationContext* opCtx,
+                                      const CommandRequest& request) const {}
+    /** Deprecated in API Version 1: refused with apiDeprecationErrors: true (324). */
+    virtual bool deprecatedInAPIVersion1() const {
+        return false;
+    }
     /** How the command counts in per-collection latency statistics (Top). */
     virtual ReadWriteType getReadWriteType() const {
         return ReadWriteType::kCommand;
@@ -113,6 +124,12 @@ public:
         return true;                                          \
     }();                                                      \
     }
+
+/**
+ * True when the command invoked as `name` is in API Version 1 (as upstream 8.0: by the name it
+ * is invoked with, so `findAndModify` is and its alias `findandmodify` is not).
+ */
+bool isInAPIVersion1(StringData invokedName);
 
 /** Appends {ok: 0, errmsg, code, codeName} (and any extra info) for `status`. */
 void appendCommandStatusNoThrow(BSONObjBuilder& result, const Status& status);

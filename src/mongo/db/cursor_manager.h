@@ -18,6 +18,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/api_parameters.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/storage/record_id.h"
 #include "mongo/util/time_support.h"
@@ -62,6 +63,8 @@ struct ClientCursor {
     bool killed = false;
     long long nReturned = 0;
     BSONObj originatingCommand;
+    /** The API parameters of the command that made the cursor; its getMores must repeat them. */
+    APIParameters apiParameters;
     /** A document read but not yet returned (did not fit the previous batch). */
     std::optional<BSONObj> stash;
     std::optional<RecordId> stashRecordId;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/api_parameters.h"
 #include "mongo/idl/error_codes_gen.h"
 
 namespace mongo {
@@ -112,6 +113,14 @@ public:
         _bypassDocumentValidation = b;
     }
 
+    /** The command's apiVersion/apiStrict/apiDeprecationErrors (set by the dispatcher). */
+    const APIParameters& apiParameters() const {
+        return _apiParameters;
+    }
+    void setAPIParameters(APIParameters p) {
+        _apiParameters = std::move(p);
+    }
+
 private:
     ServiceContext* _service;
     Client* _client;
@@ -121,6 +130,7 @@ private:
     std::atomic<int> _killCode{0};
     const std::atomic<bool>* _clientDisconnected = nullptr;
     bool _bypassDocumentValidation = false;
+    APIParameters _apiParameters;
     long long _startMicros;
     Description _description;
     mutable std::mutex _planSummaryMutex;  // guards the two strings below

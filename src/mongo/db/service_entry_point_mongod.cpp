@@ -75,6 +75,40 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
 }
 
 /**
+ * Reads the command's Stable API parameters onto the operation and applies the rules that
+ * concern the command as a whole: it must be in API Version 1 under apiStrict (by the name it
+ * was invoked with), not deprecated under apiDeprecationErrors, and apiStrict writes may not
+ * touch system.js (stored JavaScript is outside API Version 1).
+ */
+void applyAPIParameters(OperationContext* opCtx, const Command& cmd, const CommandRequest& req) {
+    APIParameters api = APIParameters::parse(req.body);
+    const std::string name(req.commandName());
+    if (api.isStrict()) {
+        uassert(ErrorCodes::APIStrictError,
+                "Provided apiStrict:true, but the command " + name +
+                    " is not in API Version 1. Information on supported commands and migrations "
+                    "in API Version 1 can be found at "
+                    "https://dochub.mongodb.org/core/manual-versioned-api",
+                isInAPIVersion1(name));
+        const bool isWrite =
+            name == "insert" || name == "update" || name == "delete" || name == "findAndModify";
+        BSONElement target = req.body.firstElement();
+        uassert(
+            ErrorCodes::APIStrictError,
+            "Provided apiStrict:true, but the command " + name + " attempts to write to system.js",
+            !isWrite || target.type() != BSONType::kString ||
+                target.valueStringData() != "system.js");
+    }
+    uassert(ErrorCodes::APIDeprecationError,
+            "Provided apiDeprecationErrors: true, but the command " + name +
+                " is deprecated in API Version 1",
+            !api.wantsDeprecationErrors() || !cmd.deprecatedInAPIVersion1());
+    opCtx->setAPIParameters(std::move(api));
+    if (isAPIStrict(opCtx))
+        cmd.checkAPIStrictFields(opCtx, req);
+}
+
+/**
  * Refuses a write (OutOfDiskSpace 14031) while the data directory's filesystem has less than
  * diskSpaceMinFreeMB free: WiredTiger must never meet a full disk in its journal.
  */
@@ -164,6 +198,7 @@ BSONObj runCommandDirect(ServiceContext* sc, Client* client, const CommandReques
         // collections in it stay invalid (their namespaces are validated on their own).
         if (req.dbName != "$external")
             uassertStatusOK(NamespaceString::validateDatabaseName(req.dbName));
+        applyAPIParameters(&opCtx, *cmd, req);
         checkAuthForCommand(&opCtx, *cmd, req);  // a no-op without --auth
         applyGenericArguments(&opCtx, req);
         if (BSONElement lsid = req.body["lsid"]; lsid.type() == BSONType::kObject)

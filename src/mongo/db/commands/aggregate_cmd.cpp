@@ -46,6 +46,12 @@ public:
         return ReadWriteType::kRead;
     }
 
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        uassertStableFields(opCtx, "aggregate", req.body,
+                            AggregateCommandRequest::unstableFieldNames());
+    }
+
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = AggregateCommandRequest::parse(req.body);
         bool explain = cmd.getExplain().value_or(false);

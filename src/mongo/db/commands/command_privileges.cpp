@@ -35,6 +35,7 @@ const std::map<std::string, CommandAuthRule, std::less<>>& table() {
         {"getMore", {K::kAuthenticated, {}}},
         {"listDatabases", {K::kAuthenticated, {}}},
         {"configureFailPoint", {K::kAuthenticated, {}}},
+        {"testDeprecation", {K::kAuthenticated, {}}},  // test command: does nothing
         // CRUD and queries.
         {"find", {K::kNamespace, {A::k_find}}},
         {"count", {K::kNamespace, {A::k_find}}},

@@ -98,6 +98,7 @@ void runBatchAndReply(OperationContext* opCtx, std::unique_ptr<ClientCursor> cur
     if (!exhausted && !singleBatch) {
         auto* engine = opCtx->getServiceContext()->storageEngine;
         cursor->ru = opCtx->swapRecoveryUnit(engine ? engine->newRecoveryUnit() : nullptr);
+        cursor->apiParameters = opCtx->apiParameters();
         id = opCtx->getServiceContext()->cursorManager->registerCursor(std::move(cursor));
     } else {
         cursor.reset();

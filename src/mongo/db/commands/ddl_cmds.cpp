@@ -11,6 +11,7 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/idl/ddl_commands_gen.h"
 #include "mongo/idl/generic_argument.h"
@@ -193,6 +194,10 @@ public:
     bool writesData(const CommandRequest&) const override {
         return true;
     }
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        uassertStableFields(opCtx, "create", req.body, CreateCommand::unstableFieldNames());
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder&) override {
         const BSONObj body = withoutNullOptions(req.body);
@@ -225,12 +230,20 @@ public:
                 !(clustered && cmd.getCapped()));
         if (cmd.getValidator())
             uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()).getStatus());
+        // The storage engine options are checked as a collection's are (registered engines,
+        // documents, the options each knows).
+        if (cmd.getIndexOptionDefaults() && cmd.getIndexOptionDefaults()->getStorageEngine())
+            uassertStatusOK(
+                DurableCatalog::tableConfigString(
+                    "", BSON("storageEngine" << *cmd.getIndexOptionDefaults()->getStorageEngine()))
+                    .getStatus());
         if (cmd.getCapped()) {
             uassert(ErrorCodes::InvalidOptions,
                     "the 'size' field is required when 'capped' is true",
                     cmd.getSize().has_value());
             uassert(ErrorCodes::InvalidOptions, "the 'size' field must be positive",
                     *cmd.getSize() > 0);
+            uassertStableField(opCtx, "create", "capped");  // capped collections are not in V1
         } else {
             uassert(ErrorCodes::InvalidOptions,
                     "the 'size' field is only valid for capped collections",
@@ -391,6 +404,13 @@ public:
     CollModCmd() : Command("collMod") {}
     bool writesData(const CommandRequest&) const override {
         return true;
+    }
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        uassertStableFields(opCtx, "collMod", req.body, CollModCommand::unstableFieldNames());
+        if (BSONElement index = req.body["index"]; index.type() == BSONType::kObject)
+            uassertStableFields(opCtx, "collMod", index.embeddedObject(),
+                                CollModIndex::unstableFieldNames());
     }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {

@@ -264,6 +264,20 @@ class ExplainCmd : public Command {
 public:
     ExplainCmd() : Command("explain") {}
 
+    /** The explained command must itself keep to API Version 1 (under the explain's params). */
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        BSONElement inner = req.body.firstElement();
+        if (inner.type() != BSONType::kObject || inner.embeddedObject().isEmpty())
+            return;
+        if (const Command* explained =
+                CommandRegistry::find(inner.embeddedObject().firstElementFieldNameStringData())) {
+            CommandRequest sub = req;
+            sub.body = inner.embeddedObject();
+            explained->checkAPIStrictFields(opCtx, sub);
+        }
+    }
+
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         BSONElement inner = req.body.firstElement();
         uassert(ErrorCodes::BadValue, "explain command requires a nested object",

@@ -101,6 +101,11 @@ public:
         return ReadWriteType::kRead;
     }
 
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        uassertStableFields(opCtx, "find", req.body, FindCommandRequest::unstableFieldNames());
+    }
+
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = FindCommandRequest::parse(req.body);
         NamespaceString nss(req.dbName, cmd.getCollectionName());
@@ -211,6 +216,14 @@ public:
         auto* cm = opCtx->getServiceContext()->cursorManager;
         opCtx->getServiceContext()->opCounters.getmore.fetch_add(1);
         auto cursor = uassertStatusOK(cm->checkOut(id, nss));
+        if (cursor->apiParameters != opCtx->apiParameters()) {
+            const std::string msg = "API parameter mismatch: getMore used params " +
+                                    opCtx->apiParameters().toBSON().toString() +
+                                    ", the cursor-creating command used params " +
+                                    cursor->apiParameters.toBSON().toString();
+            cm->checkIn(std::move(cursor));
+            uasserted(ErrorCodes::APIMismatchError, msg);
+        }
         // maxTimeMS on a getMore bounds an awaitData cursor's wait; other cursors refuse it
         // (and stay open).
         if (!req.body["maxTimeMS"].eoo() && !cursor->awaitData) {

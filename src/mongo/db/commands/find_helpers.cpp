@@ -128,6 +128,13 @@ AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const Name
     opts.collectionless = collectionless;
     if (!collectionless)
         opts.hint = hintForExecution(opCtx, nss, cmd.getHint());
+    if (const auto& rc = cmd.getRuntimeConstants()) {
+        BSONElement localNow = (*rc)["localNow"];
+        uassert(ErrorCodes::TypeMismatch, "runtimeConstants.localNow must be a date",
+                localNow.eoo() || localNow.type() == BSONType::kDate);
+        if (!localNow.eoo())
+            opts.now = localNow.date();
+    }
     return opts;
 }
 

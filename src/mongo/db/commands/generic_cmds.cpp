@@ -29,6 +29,20 @@ public:
 };
 MONGO_REGISTER_COMMAND(PingCmd)
 
+/** Test command (enableTestCommands): a command in API Version 1 that is deprecated there. */
+class TestDeprecationCmd : public Command {
+public:
+    TestDeprecationCmd() : Command("testDeprecation") {}
+    bool testOnly() const override {
+        return true;
+    }
+    bool deprecatedInAPIVersion1() const override {
+        return true;
+    }
+    void run(OperationContext*, const CommandRequest&, BSONObjBuilder&) override {}
+};
+MONGO_REGISTER_COMMAND(TestDeprecationCmd)
+
 /**
  * The allocator mongod runs on, in 8.0's words: gperftools' tcmalloc when the binary links it
  * (site_scons/mongo_build.py does, except under sanitizers), else the C library's.
@@ -218,8 +232,9 @@ public:
             c.append("requiresAuth", true);
             c.append("secondaryOk", !cmd->isWriteCommand());
             c.append("adminOnly", cmd->adminOnly());
-            c.append("apiVersions", BSONArray());
-            c.append("deprecatedApiVersions", BSONArray());
+            c.append("apiVersions", isInAPIVersion1(name) ? BSON_ARRAY("1") : BSONArray());
+            c.append("deprecatedApiVersions",
+                     cmd->deprecatedInAPIVersion1() ? BSON_ARRAY("1") : BSONArray());
         }
     }
 };

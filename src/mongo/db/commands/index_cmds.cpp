@@ -55,6 +55,24 @@ public:
     bool writesData(const CommandRequest&) const override {
         return true;
     }
+    /** Text indexes and the options background, bucketSize, sparse, storageEngine are not in V1. */
+    void checkAPIStrictFields(const OperationContext* opCtx,
+                              const CommandRequest& req) const override {
+        uassertStableFields(opCtx, "createIndexes", req.body,
+                            CreateIndexesCommand::unstableFieldNames());
+        if (!req.hasArray("indexes"))
+            return;
+        for (const BSONObj& spec : req.getObjectArray("indexes")) {
+            uassertStableFields(opCtx, "createIndexes", spec,
+                                {"background", "bucketSize", "sparse", "storageEngine"});
+            BSONElement key = spec["key"];
+            if (key.type() != BSONType::kObject)
+                continue;
+            for (BSONElement k : key.embeddedObject())
+                if (k.type() == BSONType::kString && k.valueStringData() == "text")
+                    uassertAllowedWithAPIStrict(opCtx, "The text index type");
+        }
+    }
 
     void run(OperationContext* opCtx, const CommandRequest& req, BSONObjBuilder& result) override {
         auto cmd = CreateIndexesCommand::parse(req.body);

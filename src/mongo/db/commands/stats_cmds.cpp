@@ -57,7 +57,19 @@ public:
         spec.setScale(cmd.getScale());
         spec.setVerbose(cmd.getVerbose().value_or(false));
         result.append("ns", nss.ns());
-        appendCollectionStorageStats(opCtx, nss, spec, &result);
+        try {
+            appendCollectionStorageStats(opCtx, nss, spec, &result);
+        } catch (const DBException& ex) {
+            if (ex.code() != ErrorCodes::NamespaceNotFound)
+                throw;
+            // As upstream, the command (unlike $collStats) reports a missing collection as
+            // empty rather than failing.
+            for (const char* f : {"size", "count", "numOrphanDocs", "storageSize", "totalSize",
+                                  "nindexes", "totalIndexSize"})
+                result.append(f, 0);
+            result.append("indexSizes", BSONObj());
+            result.append("scaleFactor", cmd.getScale().value_or(1));
+        }
     }
 };
 MONGO_REGISTER_COMMAND(CollStatsCmd)

@@ -9,6 +9,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/api_parameters.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/exec/geo_index_bounds.h"
@@ -546,6 +547,21 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
     return used;
 }
 
+/**
+ * Under apiStrict, sparse and text indexes are outside API Version 1: for the planner they do
+ * not exist (as upstream; a hint of one is refused like a hint of no index).
+ */
+bool isOutsideAPIVersion1(const IndexEntry& index, const FindPlanParams& params) {
+    if (!params.apiStrict)
+        return false;
+    if (index.desc.sparse)
+        return true;
+    for (auto k : index.desc.keyPattern)
+        if (k.type() == BSONType::kString && k.valueStringData() == "text")
+            return true;
+    return false;
+}
+
 IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params) {
     IndexEntry* found = nullptr;
     if (!params.hintName.empty()) {
@@ -563,7 +579,7 @@ IndexEntry* findHintedIndex(const Collection& coll, const FindPlanParams& params
             "error processing query: ns=" + coll.ns().ns() +
                 " planner returned error :: caused by :: hint provided does not correspond to an "
                 "existing index",
-            found && !found->desc.hidden);
+            found && !found->desc.hidden && !isOutsideAPIVersion1(*found, params));
     return found;
 }
 
@@ -587,7 +603,7 @@ bool canProvideSort(const IndexEntry& index, const CollatorInterface* queryColla
  * every match has one of its key fields (so the index holds every match).
  */
 bool isEligible(const IndexEntry& index, const FindPlanParams& params) {
-    if (index.desc.hidden || index.desc.isGeoIndex())
+    if (index.desc.hidden || index.desc.isGeoIndex() || isOutsideAPIVersion1(index, params))
         return false;
     if (!index.desc.partialFilterExpression.isEmpty() &&
         !index_selection::filterImpliesPartialFilter(params.filter,
@@ -772,6 +788,11 @@ std::function<BSONObj(const BSONObj&)> returnKeyProjection(const IndexEntry* ind
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
                                             std::shared_ptr<Collection> coll,
                                             const FindPlanParams& params) {
+    if (isAPIStrict(opCtx) && !params.apiStrict) {
+        FindPlanParams strict = params;
+        strict.apiStrict = true;
+        return buildFindPlan(opCtx, std::move(coll), strict);
+    }
     checkNaturalParam(params.sort, "sort");
     checkNaturalParam(params.hint, "hint");
     uassert(ErrorCodes::BadValue, "a $natural sort cannot be used with an index hint",

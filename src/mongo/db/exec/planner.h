@@ -46,6 +46,8 @@ struct FindPlanParams {
     BSONObj hint;         // {} none; {$natural: 1}; key pattern; {"$hint": "name"}
     std::string hintName;
     bool allowDiskUse = false;
+    /** apiStrict: indexes outside API Version 1 (sparse, text) are not used nor hintable. */
+    bool apiStrict = false;
     /** Blocking SORT budget; defaults to internalQueryMaxBlockingSortMemoryUsageBytes. */
     long long maxSortMemoryBytes = defaultMaxSortMemoryBytes();
     /**

@@ -1,7 +1,10 @@
 #include "mongo/db/pipeline/document_source.h"
 
 #include <map>
+#include <set>
 
+#include "mongo/db/api_parameters.h"
+#include "mongo/db/operation_context.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -12,6 +15,45 @@ std::map<std::string, StageParser, std::less<>>& stageRegistry() {
     return r;
 }
 }  // namespace
+
+/**
+ * APIStrictError 323 under apiStrict for a stage outside API Version 1: the diagnostic and
+ * session stages, and $collStats with anything but `count`. Internal stages the server adds
+ * itself (a time-series view's $_internalUnpackBucket) are parsed in the same operation, so they
+ * are not refused here.
+ */
+void checkStageInAPIVersion1(const ExpressionContext& expCtx, StringData name,
+                             const BSONElement& spec) {
+    if (!isAPIStrict(expCtx.opCtx))
+        return;
+    static const std::set<std::string, std::less<>> kNotInV1 = {
+        "$currentOp",      "$indexStats",  "$listLocalSessions", "$listSessions",
+        "$planCacheStats", "$listCatalog", "$queryStats",        "$listCachedAndActiveUsers"};
+    if (kNotInV1.count(name))
+        uassertAllowedWithAPIStrict(expCtx.opCtx, "stage " + std::string(name));
+    // Sub-pipelines are checked before the stage parses its own spec (as upstream's first,
+    // lite, parse of the whole request does).
+    auto checkSubPipeline = [&](const BSONElement& pipeline) {
+        if (pipeline.type() != BSONType::kArray)
+            return;
+        for (BSONElement stage : pipeline.embeddedObject())
+            if (stage.type() == BSONType::kObject && stage.embeddedObject().nFields() == 1)
+                checkStageInAPIVersion1(expCtx,
+                                        stage.embeddedObject().firstElementFieldNameStringData(),
+                                        stage.embeddedObject().firstElement());
+    };
+    if ((name == "$lookup" || name == "$unionWith") && spec.type() == BSONType::kObject)
+        checkSubPipeline(spec.embeddedObject()["pipeline"]);
+    if (name == "$facet" && spec.type() == BSONType::kObject)
+        for (BSONElement facet : spec.embeddedObject())
+            checkSubPipeline(facet);
+    if (name == "$collStats" && spec.type() == BSONType::kObject) {
+        for (BSONElement option : spec.embeddedObject())
+            if (option.fieldNameStringData() != "count")
+                uassertAllowedWithAPIStrict(expCtx.opCtx, "stage $collStats with option " +
+                                                              std::string(option.fieldName()));
+    }
+}
 
 void registerDocumentSource(StringData name, StageParser parser) {
     stageRegistry()[std::string(name)] = std::move(parser);
@@ -33,6 +75,7 @@ std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
     StringData name = e.fieldNameStringData();
     auto& r = stageRegistry();
     auto it = r.find(name);
+    checkStageInAPIVersion1(*expCtx, name, e);  // also for those this server does not have
     uassert(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'", it != r.end());
     return it->second(e, expCtx);
 }

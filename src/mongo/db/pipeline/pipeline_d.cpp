@@ -240,6 +240,9 @@ PreparedPipeline preparePipeline(OperationContext* opCtx, const NamespaceString&
     expCtx->allowDiskUse = opts.allowDiskUse;
     expCtx->explain = opts.explain;
     expCtx->subPipelineDepth = opts.subPipelineDepth;
+    if (opts.now) {
+        expCtx->variables.now = *opts.now;
+    }
     expCtx->setCollator(resolveCollator(opCtx, out.executionNss, viewCollation, opts));
     uassert(ErrorCodes::MaxSubPipelineDepthExceeded,
             "Maximum number of nested sub-pipelines exceeded. Limit is 20",

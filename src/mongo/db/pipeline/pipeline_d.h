@@ -37,6 +37,8 @@ struct AggregationRequestOptions {
      * translated to its buckets collection by the caller.
      */
     BSONObj hint;
+    /** $$NOW (and $$CLUSTER_TIME's seconds) when the request fixes it (runtimeConstants). */
+    std::optional<Date_t> now;
 };
 
 /**

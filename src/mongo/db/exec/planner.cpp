@@ -656,9 +656,17 @@ IndexChoice chooseIndex(const Collection& coll, const std::map<std::string, Fiel
         IndexChoice c = evaluateIndex(idx.get(), preds, params, wantsSort);
         if (c.fieldsBounded == 0 && c.sortDirection == 0)
             continue;
-        bool better = !best.index || c.fieldsBounded > best.fieldsBounded ||
-                      (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
-                       best.sortDirection == 0);
+        // Among equals, a partial index (eligible: the filter implies its filter) holds a subset
+        // of the others' entries for the same matches, so it scans no more keys.
+        const auto isPartial = [](const IndexChoice& x) {
+            return !x.index->desc.partialFilterExpression.isEmpty();
+        };
+        const bool sameSort = (c.sortDirection != 0) == (best.sortDirection != 0);
+        bool better =
+            !best.index || c.fieldsBounded > best.fieldsBounded ||
+            (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
+             best.sortDirection == 0) ||
+            (c.fieldsBounded == best.fieldsBounded && sameSort && isPartial(c) && !isPartial(best));
         if (better)
             best = c;
     }

@@ -406,6 +406,40 @@ bool DocumentSourceInternalUnpackBucket::_pushDownComputedMetaProjection(StageLi
 
 namespace {
 
+/**
+ * With fixed buckets (rounding equal to the span, parameters never changed) every bucket holds
+ * the times [start, start + span), `start` a multiple of the span. A $lt or $gte on the time field
+ * against a date on such a boundary then takes whole buckets or none, so the bucket-level $match
+ * decides it alone. True when `filter` is made only of such predicates (under $and/$or).
+ */
+bool isExactOnFixedBuckets(const BSONObj& filter, StringData timeField, long long spanMillis) {
+    if (filter.isEmpty() || spanMillis <= 0)
+        return false;
+    for (BSONElement e : filter) {
+        StringData name = e.fieldNameStringData();
+        if (name == "$and" || name == "$or") {
+            if (e.type() != BSONType::kArray || e.embeddedObject().isEmpty())
+                return false;
+            for (BSONElement sub : e.embeddedObject())
+                if (sub.type() != BSONType::kObject ||
+                    !isExactOnFixedBuckets(sub.embeddedObject(), timeField, spanMillis))
+                    return false;
+            continue;
+        }
+        if (name != timeField || e.type() != BSONType::kObject || e.embeddedObject().isEmpty())
+            return false;
+        for (BSONElement op : e.embeddedObject()) {
+            StringData cmp = op.fieldNameStringData();
+            if ((cmp != "$lt" && cmp != "$gte") || op.type() != BSONType::kDate)
+                return false;
+            const long long ms = op.date().toMillisSinceEpoch();
+            if ((ms % spanMillis + spanMillis) % spanMillis != 0)
+                return false;
+        }
+    }
+    return true;
+}
+
 // `filter` without its top-level conjuncts on the meta field alone that the bucket-level
 // predicates decide exactly (empty when nothing is left).
 BSONObj withoutExactMetaConjuncts(const BSONObj& filter, const BucketSpec& spec,
@@ -512,6 +546,12 @@ void DocumentSourceInternalUnpackBucket::_absorbMatch(StageList::iterator it,
     _eventFilterRedundant = spec.metaField && fields && !preds.tight.isEmpty() &&
                             !preds.loose.isEmpty() && fields->size() == 1 &&
                             *fields->begin() == *spec.metaField;
+    // So is one made only of time bounds on bucket boundaries, with fixed buckets (as upstream,
+    // for the whole filter: a conjunct on another field keeps every conjunct in the
+    // eventFilter).
+    if (_fixedBuckets && !_usesExtendedRange && !_predicatesPartial && !preds.loose.isEmpty() &&
+        isExactOnFixedBuckets(_eventFilterSpec, spec.timeField, _bucketMaxSpanSeconds * 1000LL))
+        _eventFilterRedundant = true;
     if (_eventFilterRedundant || _eventFilterSpec.isEmpty()) {
         _eventFilter = nullptr;
         _wholeBucketFilter = nullptr;

@@ -14,8 +14,7 @@ std::optional<bool> parseBool(const BSONObj& body, StringData name) {
         return std::nullopt;
     uassert(ErrorCodes::TypeMismatch,
             "BSON field '" + std::string(name) + "' is the wrong type '" +
-                std::string(typeName(e.type())) +
-                "', expected type 'bool'",
+                std::string(typeName(e.type())) + "', expected type 'bool'",
             e.type() == BSONType::kBool);
     return e.boolean();
 }
@@ -34,8 +33,7 @@ APIParameters APIParameters::parse(const BSONObj& body) {
     }
     p.strict = parseBool(body, "apiStrict");
     p.deprecationErrors = parseBool(body, "apiDeprecationErrors");
-    uassert(4886600,
-            "Provided apiStrict and/or apiDeprecationErrors without passing apiVersion",
+    uassert(4886600, "Provided apiStrict and/or apiDeprecationErrors without passing apiVersion",
             p.version || (!p.strict && !p.deprecationErrors));
     uassert(ErrorCodes::APIVersionError, "API version must be \"1\"",
             !p.version || *p.version == "1");
@@ -60,8 +58,7 @@ bool isAPIStrict(const OperationContext* opCtx) {
 void uassertStableField(const OperationContext* opCtx, StringData command, StringData field) {
     uassert(ErrorCodes::APIStrictError,
             "Provided apiStrict:true, but the command " + std::string(command) +
-                " specified the field '" + std::string(field) +
-                "', which is not in API Version 1",
+                " specified the field '" + std::string(field) + "', which is not in API Version 1",
             !isAPIStrict(opCtx));
 }
 

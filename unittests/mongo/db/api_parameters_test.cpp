@@ -26,9 +26,10 @@ TEST(APIParameters, NoneGivenIsNotStrict) {
 }
 
 TEST(APIParameters, ReadsTheThreeFields) {
-    APIParameters p = APIParameters::parse(
-        BSON("ping" << 1 << "apiVersion" << "1" << "apiStrict" << true << "apiDeprecationErrors"
-                    << false));
+    APIParameters p = APIParameters::parse(BSON("ping" << 1 << "apiVersion"
+                                                       << "1"
+                                                       << "apiStrict" << true
+                                                       << "apiDeprecationErrors" << false));
     EXPECT_EQ("1", *p.version);
     EXPECT_TRUE(p.isStrict());
     EXPECT_FALSE(p.wantsDeprecationErrors());
@@ -39,18 +40,28 @@ TEST(APIParameters, RefusesMalformedParameters) {
     EXPECT_EQ(4886600, parseCode(BSON("ping" << 1 << "apiStrict" << true)));
     EXPECT_EQ(4886600, parseCode(BSON("ping" << 1 << "apiDeprecationErrors" << false)));
     EXPECT_EQ(ErrorCodes::TypeMismatch, parseCode(BSON("ping" << 1 << "apiVersion" << 1)));
-    EXPECT_EQ(ErrorCodes::APIVersionError, parseCode(BSON("ping" << 1 << "apiVersion" << "2")));
-    EXPECT_EQ(ErrorCodes::TypeMismatch,
-              parseCode(BSON("ping" << 1 << "apiVersion" << "1" << "apiStrict" << "true")));
-    EXPECT_EQ(ErrorCodes::TypeMismatch,
-              parseCode(BSON("ping" << 1 << "apiVersion" << "1" << "apiDeprecationErrors" << 1)));
+    EXPECT_EQ(ErrorCodes::APIVersionError, parseCode(BSON("ping" << 1 << "apiVersion"
+                                                                 << "2")));
+    EXPECT_EQ(ErrorCodes::TypeMismatch, parseCode(BSON("ping" << 1 << "apiVersion"
+                                                              << "1"
+                                                              << "apiStrict"
+                                                              << "true")));
+    EXPECT_EQ(ErrorCodes::TypeMismatch, parseCode(BSON("ping" << 1 << "apiVersion"
+                                                              << "1"
+                                                              << "apiDeprecationErrors" << 1)));
 }
 
 TEST(APIParameters, EqualityComparesWhatWasGiven) {
-    auto a = APIParameters::parse(BSON("ping" << 1 << "apiVersion" << "1"));
-    auto b = APIParameters::parse(BSON("ping" << 1 << "apiVersion" << "1" << "apiStrict" << false));
+    auto a = APIParameters::parse(BSON("ping" << 1 << "apiVersion"
+                                              << "1"));
+    auto b = APIParameters::parse(BSON("ping" << 1 << "apiVersion"
+                                              << "1"
+                                              << "apiStrict" << false));
     EXPECT_NE(a, b);  // apiStrict: false is not the same request as no apiStrict
-    EXPECT_EQ(a, APIParameters::parse(BSON("find" << "c" << "apiVersion" << "1")));
+    EXPECT_EQ(a, APIParameters::parse(BSON("find"
+                                           << "c"
+                                           << "apiVersion"
+                                           << "1")));
 }
 
 TEST(APIParameters, StrictChecksNeedAStrictOperation) {

@@ -74,6 +74,10 @@ void validateSubPipeline(const std::shared_ptr<ExpressionContext>& expCtx,
                          const std::vector<std::string>& letNames = {}) {
     auto sub = expCtx->copyForSubPipeline(expCtx->ns);
     sub->subPipelineDepth = expCtx->subPipelineDepth + 1;
+    // Checked here too, at parse time: a sub-pipeline over no data never runs.
+    uassert(ErrorCodes::MaxSubPipelineDepthExceeded,
+            "Maximum number of nested sub-pipelines exceeded. Limit is 20",
+            sub->subPipelineDepth <= 20);
     if (!sub->facetNesting.empty())
         sub->facetNesting = std::string(owner);
     for (const auto& n : letNames)
@@ -413,8 +417,9 @@ public:
                     "$documents as first stage",
                     spec.getColl() || startsWithDocuments(_pipeline));
         }
-        if (!_pipeline.empty())
-            validateSubPipeline(_expCtx, _pipeline, "$unionWith");
+        if (!_pipeline.empty() || e.type() == BSONType::kObject)
+            validateSubPipeline(_expCtx, _pipeline,
+                                "$unionWith");  // also the depth of an empty one
     }
 
     std::optional<BSONObj> getNext() override {

@@ -181,3 +181,14 @@ runScenarios(granularityTransitions, spanAndRounding, expireAfterSeconds, reject
              hideIndexByUserKey, expireAfterSecondsErrors, indexOptionsOtherThanHidden,
              nothingChangesWhenOneOptionIsBad, collectionUUIDOnTheView, newBucketsUseNewParameters,
              openBucketGrowsToNewSpan);
+
+// The buckets' clustered _id index is not an index of the time-series collection.
+(function clusteredIdIndexIsNotAnIndexOfTheCollection() {
+    const c = db.ts_collmod_id_index;
+    c.drop();
+    assert.commandWorked(db.createCollection(c.getName(), {timeseries: {timeField: "t"}}));
+    assert.commandFailedWithCode(db.runCommand({collMod: c.getName(), index: {name: "_id_", hidden: true}}),
+                                 ErrorCodes.IndexNotFound);
+    assert.commandWorked(c.createIndex({a: 1}));
+    assert.commandWorked(db.runCommand({collMod: c.getName(), index: {keyPattern: {a: 1}, hidden: true}}));
+})();

@@ -414,6 +414,13 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
             bucketsKey = converted.getValue();
         }
         IndexEntry* idx = resolveCollModIndex(*ts->buckets, *request, bucketsKey);
+        // The buckets' clustered _id index is not one of the collection's indexes (listIndexes
+        // does not show it either).
+        uassert(ErrorCodes::IndexNotFound,
+                "cannot find index " +
+                    (request->getName() ? *request->getName() : bucketsKey.toString()) +
+                    " for ns " + nss.ns(),
+                !idx->desc.spec["clustered"].trueValue());
         indexChange =
             validateCollModIndex(*ts->buckets, *idx, *request, CollModTarget::kTimeseries);
     }

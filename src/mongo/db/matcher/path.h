@@ -41,6 +41,14 @@ private:
     std::vector<std::string> _parts;
 };
 
+/**
+ * True for the field names of a DBRef ($ref, $id, $db): the only '$'-prefixed names a field path
+ * may hold (as upstream's FieldPath).
+ */
+inline bool isDBRefFieldName(StringData s) {
+    return s == "$ref" || s == "$id" || s == "$db";
+}
+
 /** True when `s` is a non-empty run of decimal digits (an array index component). */
 bool isArrayIndexComponent(StringData s);
 

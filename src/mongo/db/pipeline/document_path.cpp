@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/document_path.h"
 
+#include "mongo/db/matcher/path.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -16,7 +17,7 @@ std::vector<std::string> splitFieldPath(StringData dotted) {
         uassert(16410,
                 "FieldPath field names may not start with '$'. Consider using $getField or "
                 "$setField.",
-                !part.starts_with("$"));
+                !part.starts_with("$") || isDBRefFieldName(part));
         parts.emplace_back(part);
         if (dot == StringData::npos)
             break;

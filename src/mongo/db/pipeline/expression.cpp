@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "mongo/db/matcher/path.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/expression_memory.h"
 #include "mongo/util/assert_util.h"
@@ -180,7 +181,7 @@ ExprPtr Expression::parseObject(ExpressionContext* expCtx, const BSONObj& obj,
         uassert(16410,
                 "FieldPath field names may not start with '$'. Consider using $getField or "
                 "$setField.",
-                !name.starts_with("$"));
+                !name.starts_with("$") || isDBRefFieldName(name));
         uassert(15998, "FieldPath field names may not be empty strings.", !name.empty());
         for (const auto& f : fields)
             uassert(16406, "duplicate field name specified in object literal: " + std::string(name),
@@ -297,7 +298,7 @@ std::unique_ptr<ExpressionFieldPath> ExpressionFieldPath::parse(StringData raw,
         uassert(16410,
                 "FieldPath field names may not start with '$'. Consider using $getField or "
                 "$setField.",
-                !part.starts_with("$"));
+                !part.starts_with("$") || isDBRefFieldName(part));
         uassert(16411, "FieldPath field names may not contain '\\0'.",
                 part.find('\0') == StringData::npos);
         parts.emplace_back(part);

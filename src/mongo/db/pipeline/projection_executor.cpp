@@ -1,9 +1,19 @@
 #include "mongo/db/pipeline/projection_executor.h"
 
+#include "mongo/db/matcher/path.h"
 #include "mongo/db/pipeline/document_path.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
+
+namespace {
+/** A sub-object of a projection is a nested projection unless it is an expression ({$op: ...});
+ * DBRef field names ($ref, $id, $db) are fields, not operators. */
+bool startsNestedProjection(const BSONObj& o) {
+    StringData first = o.firstElementFieldNameStringData();
+    return !first.starts_with("$") || isDBRefFieldName(first);
+}
+}  // namespace
 
 struct ProjectionExecutor::Node {
     enum class Action { kInclude, kExclude, kCompute, kSub };
@@ -262,7 +272,7 @@ void parseProjectFields(ProjectParseState* st, const BSONObj& spec, const std::s
             continue;
         }
         if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
-            !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
+            startsNestedProjection(e.Obj())) {
             parseProjectFields(st, e.Obj(), path);
             continue;
         }
@@ -331,7 +341,7 @@ std::unique_ptr<ProjectionExecutor> ProjectionExecutor::parseAddFields(Expressio
             std::string path = prefix.empty() ? std::string(e.fieldNameStringData())
                                               : prefix + "." + std::string(e.fieldNameStringData());
             if (e.type() == BSONType::kObject && !e.Obj().isEmpty() &&
-                !e.Obj().firstElementFieldNameStringData().starts_with("$")) {
+                startsNestedProjection(e.Obj())) {
                 walk(e.Obj(), path);
                 continue;
             }

@@ -5,6 +5,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/path.h"
 
 namespace mongo {
 
@@ -429,7 +430,7 @@ Status parseElement(ParseState* st, const std::string& path, const BSONElement& 
             st->elemMatches.emplace_back(path, leaf.get());
             return insertPath(st->root, path, std::move(leaf));
         }
-        if (!first.empty() && first[0] == '$') {
+        if (!first.empty() && first[0] == '$' && !isDBRefFieldName(first)) {
             if (!*st->parseExpression)
                 return err(ErrorCodes::BadValue, "Unsupported projection option: " + e.toString() +
                                                      " (not supported in find projections)");
@@ -458,7 +459,7 @@ StatusWith<Projection> Projection::parse(const BSONObj& spec,
     st.parseExpression = &parseExpression;
     for (BSONElement e : p._spec) {
         StringData name = e.fieldNameStringData();
-        if (name.empty() || name[0] == '$')
+        if (name.empty() || (name[0] == '$' && !isDBRefFieldName(name)))
             return Status(
                 ErrorCodes::BadValue,
                 "projection field names may not be empty or start with '$': " + e.toString());

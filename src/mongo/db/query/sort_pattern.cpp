@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/matcher/path.h"
 #include "mongo/db/query/collation/collator_interface.h"
 
 namespace mongo {
@@ -17,7 +18,7 @@ Status checkSortPath(StringData name) {
         if (part.empty())
             return Status(ErrorCodes::Error(15998),
                           "FieldPath field names may not be empty strings.");
-        if (part[0] == '$' && !(name == "$natural"))
+        if (part[0] == '$' && !(name == "$natural") && !isDBRefFieldName(part))
             return Status(ErrorCodes::Error(16410),
                           "FieldPath field names may not start with '$'. Consider using "
                           "$getField or $setField.");

@@ -99,7 +99,9 @@ function tojson(x, indent, nolint, depth) {
         case "bigint": return "NumberLong(\"" + x.toString(10) + "\")";
         case "string": return quoteString(x);
         case "boolean": return String(x);
-        case "function": return x.toString();
+        case "function":
+            // MinKey and MaxKey used without a call are the values, as in the legacy shell.
+            return typeof x.tojson === "function" ? x.tojson() : x.toString();
         case "date": {
             const v = x.getTime();
             return isNaN(v) ? "new Date(NaN)" : "ISODate(\"" + x.toISOString() + "\")";

@@ -6,6 +6,7 @@
 #include "mongo/bson/json.h"
 #include "mongo/db/query/collation/collator_interface_mock.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/util/assert_util.h"
 
 namespace mongo {
 namespace {
@@ -73,6 +74,61 @@ TEST(SortPattern, DottedPathsAndSortKeys) {
     EXPECT_EQ(p.getSortKey(doc)[""].numberInt(), 7);
     SortPattern asc = pattern(R"({"a.b": 1})");
     EXPECT_TRUE(asc.getSortKey(doc)[""].isNull());
+}
+
+TEST(SortPattern, PartsThroughOneArrayPairValuesOfTheSameElement) {
+    // Keys are made per element of `a`: {c: 1, b: 9} and {c: 5, b: 0}, never (1, 0).
+    std::vector<BSONObj> docs = {
+        fromjson(R"({"_id": 1, "a": [{"b": 9, "c": 1}, {"b": 0, "c": 5}]})"),
+        fromjson(R"({"_id": 2, "a": [{"b": 3, "c": 1}, {"b": 8, "c": 2}]})"),
+        fromjson(R"({"_id": 3, "a": {"b": 1, "c": 1}})"),
+    };
+    EXPECT_EQ(sortedIds(pattern(R"({"a.c": 1, "a.b": 1})"), docs), (std::vector<int>{3, 2, 1}));
+    EXPECT_EQ(sortedIds(pattern(R"({"a.c": -1, "a.b": 1})"), docs), (std::vector<int>{1, 2, 3}));
+    // A path and its prefix go through the same array as well.
+    SortPattern prefix = pattern(R"({"a.b": 1, "a": -1})");
+    BSONObj key = prefix.getSortKey(docs[0]);
+    auto it = key.begin();
+    EXPECT_EQ(it.next().numberInt(), 0);
+    EXPECT_EQ(it.next().Obj()["c"].numberInt(), 5);
+}
+
+TEST(SortPattern, PositionalComponentTakesTheElementAsItIs) {
+    SortPattern p = pattern(R"({"a.0": 1})");
+    EXPECT_EQ(p.getSortKey(fromjson(R"({"a": [[4, 2], 1]})")).firstElement().type(),
+              BSONType::kArray);
+    EXPECT_TRUE(p.getSortKey(fromjson(R"({"a": []})")).firstElement().isNull());
+    EXPECT_TRUE(p.getSortKey(fromjson(R"({"a": 3})")).firstElement().isNull());
+    // The array below the positional element is a leaf array again: expanded.
+    SortPattern q = pattern(R"({"a.0.b": -1})");
+    EXPECT_EQ(
+        q.getSortKey(fromjson(R"({"a": [{"b": [6, 2]}, {"b": 9}]})")).firstElement().numberInt(),
+        6);
+}
+
+TEST(SortPattern, EmptyArrayInTheMiddleOfAPathIsNull) {
+    SortPattern p = pattern(R"({"a.b": 1})");
+    EXPECT_TRUE(p.getSortKey(fromjson(R"({"a": []})")).firstElement().isNull());
+    EXPECT_EQ(p.getSortKey(fromjson(R"({"a": {"b": []}})")).firstElement().type(),
+              BSONType::kUndefined);
+}
+
+TEST(SortPattern, ParallelArraysAreRefused) {
+    SortPattern p = pattern(R"({"x": 1, "y.z": 1})");
+    EXPECT_NO_THROW(p.getSortKey(fromjson(R"({"x": [1, 2], "y": {"z": 3}})")));
+    try {
+        p.getSortKey(fromjson(R"({"x": [1, 2], "y": {"z": [3]}})"));
+        FAIL() << "expected parallel arrays";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), ErrorCodes::BadValue);
+    }
+    // Empty arrays are arrays too.
+    EXPECT_THROW(pattern(R"({"a": 1, "b": 1})").getSortKey(fromjson(R"({"a": [], "b": []})")),
+                 DBException);
+    // Different elements of one array may each hold one of the arrays.
+    SortPattern q = pattern(R"({"a.b": 1, "a.c": 1})");
+    EXPECT_NO_THROW(q.getSortKey(fromjson(R"({"a": [{"b": [1], "c": 2}, {"b": 1, "c": [2]}]})")));
+    EXPECT_THROW(q.getSortKey(fromjson(R"({"a": [{"b": [1], "c": [2]}]})")), DBException);
 }
 
 TEST(SortPattern, NaturalIsIgnoredByTheComparator) {

@@ -416,10 +416,19 @@ StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createInde
         }
         bool skip = false;
         for (IndexEntry* same : coll->findIndexesByKeyPattern(key)) {
-            if (indexSpecsEquivalent(same->desc.spec, spec))
-                return Status(ErrorCodes::IndexOptionsConflict,
-                              "Index already exists with a different name: " + same->desc.name);
+            if (!indexSpecsEquivalent(same->desc.spec, spec))
+                continue;
+            // The _id index exists whatever name the request gives it ({_id: 1} named
+            // "_id_1" by the shells), as upstream.
+            if (same->desc.name == IndexDescriptor::kIdIndexName) {
+                skip = true;
+                break;
+            }
+            return Status(ErrorCodes::IndexOptionsConflict,
+                          "Index already exists with a different name: " + same->desc.name);
         }
+        if (skip)
+            continue;
         for (const auto& other : toBuild) {
             if (other["name"].str() == name)
                 skip = true;

@@ -10,26 +10,41 @@
 namespace mongo {
 
 namespace {
-std::map<std::string, StageParser, std::less<>>& stageRegistry() {
-    static std::map<std::string, StageParser, std::less<>> r;
+struct RegisteredStage {
+    StageParser parser;
+    StageStability stability;
+};
+
+std::map<std::string, RegisteredStage, std::less<>>& stageRegistry() {
+    static std::map<std::string, RegisteredStage, std::less<>> r;
     return r;
+}
+
+/** Stages outside API Version 1 that upstream has and this server does not register. */
+bool isUnregisteredStageNotInV1(StringData name) {
+    static const std::set<std::string, std::less<>> kNames = {"$listLocalSessions", "$listSessions",
+                                                              "$planCacheStats", "$queryStats",
+                                                              "$listCachedAndActiveUsers"};
+    return kNames.count(name) > 0;
 }
 }  // namespace
 
 /**
- * APIStrictError 323 under apiStrict for a stage outside API Version 1: the diagnostic and
- * session stages, and $collStats with anything but `count`. Internal stages the server adds
- * itself (a time-series view's $_internalUnpackBucket) are parsed in the same operation, so they
- * are not refused here.
+ * APIStrictError 323 under apiStrict for a stage outside API Version 1: those registered as
+ * StageStability::kNotInAPIVersion1 (the diagnostic stages), upstream's session and diagnostic
+ * stages this server lacks, and $collStats with anything but `count`. Internal stages the server
+ * adds itself (a time-series view's $_internalUnpackBucket) are parsed in the same operation, so
+ * they are not refused here.
  */
 void checkStageInAPIVersion1(const ExpressionContext& expCtx, StringData name,
                              const BSONElement& spec) {
     if (!isAPIStrict(expCtx.opCtx))
         return;
-    static const std::set<std::string, std::less<>> kNotInV1 = {
-        "$currentOp",      "$indexStats",  "$listLocalSessions", "$listSessions",
-        "$planCacheStats", "$listCatalog", "$queryStats",        "$listCachedAndActiveUsers"};
-    if (kNotInV1.count(name))
+    const auto& registry = stageRegistry();
+    auto registered = registry.find(name);
+    if (registered != registry.end()
+            ? registered->second.stability == StageStability::kNotInAPIVersion1
+            : isUnregisteredStageNotInV1(name))
         uassertAllowedWithAPIStrict(expCtx.opCtx, "stage " + std::string(name));
     // Sub-pipelines are checked before the stage parses its own spec (as upstream's first,
     // lite, parse of the whole request does).
@@ -55,8 +70,8 @@ void checkStageInAPIVersion1(const ExpressionContext& expCtx, StringData name,
     }
 }
 
-void registerDocumentSource(StringData name, StageParser parser) {
-    stageRegistry()[std::string(name)] = std::move(parser);
+void registerDocumentSource(StringData name, StageParser parser, StageStability stability) {
+    stageRegistry()[std::string(name)] = RegisteredStage{std::move(parser), stability};
 }
 
 void uassertNotInFacet(const ExpressionContext& expCtx, StringData stage) {
@@ -77,7 +92,7 @@ std::vector<StagePtr> parseDocumentSource(const BSONObj& stage,
     auto it = r.find(name);
     checkStageInAPIVersion1(*expCtx, name, e);  // also for those this server does not have
     uassert(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'", it != r.end());
-    return it->second(e, expCtx);
+    return it->second.parser(e, expCtx);
 }
 
 Value makeSortKeyMetadata(const SortPattern& pattern, const BSONObj& doc) {

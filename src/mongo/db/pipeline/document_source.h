@@ -134,7 +134,14 @@ private:
 using StageParser = std::function<std::vector<StagePtr>(const BSONElement&,
                                                         const std::shared_ptr<ExpressionContext>&)>;
 
-void registerDocumentSource(StringData name, StageParser parser);
+/**
+ * Whether a stage is part of the Stable API, Version 1: under apiStrict a request naming one
+ * that is not fails with APIStrictError 323 (any depth, view definitions included).
+ */
+enum class StageStability { kStable, kNotInAPIVersion1 };
+
+void registerDocumentSource(StringData name, StageParser parser,
+                            StageStability stability = StageStability::kStable);
 
 /**
  * For the parsers of stages a $facet refuses even when they come in the sub-pipeline of a

@@ -201,14 +201,16 @@ const bool kRegistered = [] {
             return out;
         });
     registerDocumentSource(
-        kIndexStats, [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+        kIndexStats,
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
             uassert(28803, "The $indexStats stage specification must be an empty object",
                     e.type() == BSONType::kObject && e.Obj().isEmpty());
             std::vector<StagePtr> out;
             out.push_back(std::make_unique<DocumentSourceComputed>(expCtx, kIndexStats, BSONObj(),
                                                                    indexStats));
             return out;
-        });
+        },
+        StageStability::kNotInAPIVersion1);
     registerDocumentSource(
         kConvertBucketIndexStats,
         [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {

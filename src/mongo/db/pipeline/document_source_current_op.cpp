@@ -120,7 +120,7 @@ std::vector<StagePtr> parseCurrentOp(const BSONElement& e,
 }
 
 const bool kRegistered = [] {
-    registerDocumentSource(kStageName, parseCurrentOp);
+    registerDocumentSource(kStageName, parseCurrentOp, StageStability::kNotInAPIVersion1);
     return true;
 }();
 

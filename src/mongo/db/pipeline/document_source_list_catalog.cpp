@@ -98,7 +98,8 @@ public:
 
 const bool kRegistered = [] {
     registerDocumentSource(
-        "$listCatalog", [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
+        "$listCatalog",
+        [](const BSONElement& e, const std::shared_ptr<ExpressionContext>& expCtx) {
             uassert(ErrorCodes::FailedToParse,
                     "$listCatalog must be an object, but found: " + std::string(typeName(e.type())),
                     e.type() == BSONType::kObject);
@@ -109,7 +110,8 @@ const bool kRegistered = [] {
             std::vector<StagePtr> out;
             out.push_back(std::make_unique<DocumentSourceListCatalog>(expCtx));
             return out;
-        });
+        },
+        StageStability::kNotInAPIVersion1);
     return true;
 }();
 

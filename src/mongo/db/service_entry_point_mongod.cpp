@@ -82,10 +82,10 @@ void applyGenericArguments(OperationContext* opCtx, const CommandRequest& req) {
  */
 void applyAPIParameters(OperationContext* opCtx, const Command& cmd, const CommandRequest& req) {
     APIParameters api = APIParameters::parse(req.body);
-    const std::string name(req.commandName());
+    const StringData name = req.commandName();  // messages are built only on failure
     if (api.isStrict()) {
         uassert(ErrorCodes::APIStrictError,
-                "Provided apiStrict:true, but the command " + name +
+                "Provided apiStrict:true, but the command " + std::string(name) +
                     " is not in API Version 1. Information on supported commands and migrations "
                     "in API Version 1 can be found at "
                     "https://dochub.mongodb.org/core/manual-versioned-api",
@@ -93,14 +93,14 @@ void applyAPIParameters(OperationContext* opCtx, const Command& cmd, const Comma
         const bool isWrite =
             name == "insert" || name == "update" || name == "delete" || name == "findAndModify";
         BSONElement target = req.body.firstElement();
-        uassert(
-            ErrorCodes::APIStrictError,
-            "Provided apiStrict:true, but the command " + name + " attempts to write to system.js",
-            !isWrite || target.type() != BSONType::kString ||
-                target.valueStringData() != "system.js");
+        uassert(ErrorCodes::APIStrictError,
+                "Provided apiStrict:true, but the command " + std::string(name) +
+                    " attempts to write to system.js",
+                !isWrite || target.type() != BSONType::kString ||
+                    target.valueStringData() != "system.js");
     }
     uassert(ErrorCodes::APIDeprecationError,
-            "Provided apiDeprecationErrors: true, but the command " + name +
+            "Provided apiDeprecationErrors: true, but the command " + std::string(name) +
                 " is deprecated in API Version 1",
             !api.wantsDeprecationErrors() || !cmd.deprecatedInAPIVersion1());
     opCtx->setAPIParameters(std::move(api));

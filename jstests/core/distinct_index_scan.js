@@ -2,6 +2,7 @@
  * distinct over an index on the key (DISTINCT_SCAN + FETCH, one document per distinct indexed
  * value) returns what a collection scan returns: null and missing values, numbers of different
  * types, strings under an index collation, filters on the key, and a multikey index (not used).
+ * (Filters the bounds decide exactly are covered instead: distinct_covered.js.)
  */
 const indexed = db[jsTestName() + "_indexed"];
 const plain = db[jsTestName() + "_plain"];

@@ -9,7 +9,6 @@
 #include "mongo/db/commands.h"
 #include "mongo/db/commands/find_helpers.h"
 #include "mongo/db/db_raii.h"
-#include "mongo/db/exec/distinct_scan.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
@@ -123,9 +122,8 @@ public:
         } else {
             coll.emplace(opCtx, nss, AutoGetCollection::Mode::kRead);
             // One document per distinct indexed value when an index serves it (DISTINCT_SCAN).
-            exec = buildDistinctScanPlan(coll->getCollection(), key, params);
-            if (!exec)
-                exec = buildFindPlan(opCtx, coll->getCollection(), params);
+            exec = buildDistinctPlan(opCtx, coll->getCollection(), key, params,
+                                     FindExpressionContext{opCtx, nss, {}, collator});
             nextDoc = [&](BSONObj* out) { return exec->getNext(opCtx, out); };
         }
         // Values equal under the collation collapse to the first one seen.

@@ -322,6 +322,9 @@ public:
             return;
         }
         FindPlanParams params;
+        std::string distinctKey;  // set for distinct: its plan may be a DISTINCT_SCAN
+        // params.collator points into it: alive until the plan is explained.
+        std::shared_ptr<const CollatorInterface> collator;
         NamespaceString nss;
         if (name == "find") {
             auto cmd = FindCommandRequest::parse(cmdObj);
@@ -329,19 +332,20 @@ public:
             params =
                 makeFindParams(cmd.getFilter(), cmd.getSort(), cmd.getProjection(), cmd.getHint(),
                                {opCtx, nss, cmd.getLet().value_or(BSONObj()),
-                                resolveCollator(opCtx, nss, cmd.getCollation())});
+                                (collator = resolveCollator(opCtx, nss, cmd.getCollation()))});
             params.skip = cmd.getSkip().value_or(0);
             params.limit = cmd.getLimit().value_or(0);
             params.min = cmd.getMin().getOwned();
             params.max = cmd.getMax().getOwned();
             params.returnKey = cmd.getReturnKey();
             params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
+            params.allowExpress = true;
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
-            params =
-                makeFindParams(cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
-                               {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
+            params = makeFindParams(
+                cmd.getQuery(), BSONObj(), BSONObj(), cmd.getHint(),
+                {opCtx, nss, {}, (collator = resolveCollator(opCtx, nss, cmd.getCollation()))});
         } else if (name == "delete") {
             auto cmd = DeleteCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
@@ -361,9 +365,9 @@ public:
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params =
-                makeFindParams(d.getQ(), BSONObj(), BSONObj(), d.getHint(),
-                               {opCtx, nss, {}, resolveCollator(opCtx, nss, d.getCollation())});
+            params = makeFindParams(
+                d.getQ(), BSONObj(), BSONObj(), d.getHint(),
+                {opCtx, nss, {}, (collator = resolveCollator(opCtx, nss, d.getCollation()))});
             params.limit = d.getLimit();
             // executionStats run the read plan only: what would be deleted, nothing deleted.
         } else if (name == "update") {
@@ -380,16 +384,16 @@ public:
                 w.multi = u.getMulti();
                 w.upsert = u.getUpsert();
                 w.collation = u.getCollation();
-                auto collator = resolveCollator(opCtx, nss, u.getCollation());
+                collator = resolveCollator(opCtx, nss, u.getCollation());
                 w.driver.emplace(parseUpdateOpEntry(
                     u,
                     {opCtx, nss, cmd.getLet().value_or(BSONObj()), std::nullopt, collator.get()}));
                 explainTimeseriesWrite(opCtx, std::move(*ts), w, verbosity, cmdObj, result);
                 return;
             }
-            params =
-                makeFindParams(u.getQ(), BSONObj(), BSONObj(), u.getHint(),
-                               {opCtx, nss, {}, resolveCollator(opCtx, nss, u.getCollation())});
+            params = makeFindParams(
+                u.getQ(), BSONObj(), BSONObj(), u.getHint(),
+                {opCtx, nss, {}, (collator = resolveCollator(opCtx, nss, u.getCollation()))});
             if (!u.getMulti())
                 params.limit = 1;
         } else if (name == "findAndModify" || name == "findandmodify") {
@@ -407,7 +411,7 @@ public:
                 w.multi = false;
                 w.upsert = cmd.getUpsert().value_or(false);
                 w.collation = cmd.getCollation();
-                auto collator = resolveCollator(opCtx, nss, cmd.getCollation());  // outlives w
+                collator = resolveCollator(opCtx, nss, cmd.getCollation());  // outlives w
                 if (!w.isDelete) {
                     w.driver.emplace(parseUpdateStatement(
                         *cmd.getUpdate(), cmd.getArrayFilters().value_or(std::vector<BSONObj>()),
@@ -421,20 +425,26 @@ public:
             params = makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
                                     cmd.getHint(),
                                     {opCtx, nss, cmd.getLet().value_or(BSONObj()),
-                                     resolveCollator(opCtx, nss, cmd.getCollation())});
+                                     (collator = resolveCollator(opCtx, nss, cmd.getCollation()))});
             params.limit = 1;
         } else if (name == "distinct") {
             auto cmd = DistinctCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());
+            distinctKey = cmd.getKey();
             params = makeFindParams(
                 cmd.getQuery().value_or(BSONObj()), BSONObj(), BSONObj(), cmd.getHint(),
-                {opCtx, nss, {}, resolveCollator(opCtx, nss, cmd.getCollation())});
+                {opCtx, nss, {}, (collator = resolveCollator(opCtx, nss, cmd.getCollation()))});
         } else {
             uasserted(ErrorCodes::CommandNotFound,
                       "Explain failed due to unknown command: " + std::string(name));
         }
         AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kRead);
-        auto exec = buildFindPlan(opCtx, coll.getCollection(), params);
+        // The plan the command itself runs: distinct may scan one key per value.
+        std::unique_ptr<PlanExecutor> exec =
+            distinctKey.empty()
+                ? buildFindPlan(opCtx, coll.getCollection(), params)
+                : buildDistinctPlan(opCtx, coll.getCollection(), distinctKey, params,
+                                    FindExpressionContext{opCtx, nss, {}, collator});
         explainExecutor(opCtx, nss, params, exec.get(), verbosity, cmdObj, result);
     }
 };

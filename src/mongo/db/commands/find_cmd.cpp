@@ -154,6 +154,7 @@ public:
         params.max = cmd.getMax().getOwned();
         params.returnKey = cmd.getReturnKey();
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
+        params.allowExpress = true;
         bool singleBatch = cmd.getSingleBatch();
         long long batchSize =
             cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());

@@ -1,11 +1,14 @@
 #include "mongo/db/commands/find_helpers.h"
 
+#include <algorithm>
+
 #include "absl/cleanup/cleanup.h"
 
 #include "mongo/db/pipeline/pipeline_d.h"
 
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
+#include "mongo/db/exec/distinct_scan.h"
 #include "mongo/db/matcher/expression.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/matcher/expression_sort.h"
@@ -207,6 +210,43 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
         }
     }
     return params;
+}
+
+std::unique_ptr<PlanExecutor> buildDistinctPlan(OperationContext* opCtx,
+                                                const std::shared_ptr<Collection>& coll,
+                                                StringData key, const FindPlanParams& params,
+                                                const FindExpressionContext& exprCtx) {
+    if (auto exec = buildDistinctScanPlan(coll, key, params))
+        return exec;
+    // A numeric component ("a.0") means an array position to distinct, a field to a find
+    // projection: no projection then.
+    bool plainPath = coll && !key.empty() && !key.starts_with("$");
+    for (size_t start = 0; plainPath && start <= key.size();) {
+        size_t dot = key.find('.', start);
+        StringData part =
+            key.substr(start, dot == StringData::npos ? key.size() - start : dot - start);
+        plainPath = !part.empty() && !std::all_of(part.begin(), part.end(),
+                                                  [](char c) { return c >= '0' && c <= '9'; });
+        start = dot == StringData::npos ? key.size() + 1 : dot + 1;
+    }
+    if (plainPath) {
+        BSONObjBuilder projection;
+        if (key != "_id" && !key.starts_with("_id."))
+            projection.append("_id", 0);
+        projection.append(key, 1);
+        try {
+            FindPlanParams projected =
+                makeFindParams(params.filter, BSONObj(), projection.obj(), HintArg(), exprCtx);
+            projected.hint = params.hint;
+            projected.hintName = params.hintName;
+            auto exec = buildFindPlan(opCtx, coll, projected);
+            if (exec->hasStage("PROJECTION_COVERED"))
+                return exec;
+        } catch (const DBException&) {
+            // A key no projection can name ("a..b"): the query's own plan answers it.
+        }
+    }
+    return buildFindPlan(opCtx, coll, params);
 }
 
 }  // namespace mongo

@@ -71,6 +71,17 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
                               const HintArg& hint, const FindExpressionContext& exprCtx = {});
 
 /**
+ * The plan of the distinct command on `key` over `coll` (which may be null): a DISTINCT_SCAN
+ * when an index serves it (distinct_scan.h); else, as upstream plans distinct with the
+ * projection {_id: 0, key: 1}, a covered index plan when there is one; else the find plan of
+ * the query. `params` is the query's (for explain).
+ */
+std::unique_ptr<PlanExecutor> buildDistinctPlan(OperationContext* opCtx,
+                                                const std::shared_ptr<Collection>& coll,
+                                                StringData key, const FindPlanParams& params,
+                                                const FindExpressionContext& exprCtx);
+
+/**
  * A command's `hint` in the form of the collection its plan reads: {$hint: name}, a key
  * pattern or {$natural: ...}; a time-series view's key pattern becomes its buckets key
  * (BadValue when it maps to none). Empty when no hint is given.

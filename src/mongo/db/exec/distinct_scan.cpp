@@ -99,12 +99,15 @@ std::optional<bool> distinctScanDirection(const BSONObj& keyPattern,
 }
 
 DistinctScanStage::DistinctScanStage(std::shared_ptr<Collection> coll, IndexEntry* index,
-                                     int prefixFields, bool forward, NullKeys nullKeys)
+                                     int prefixFields, bool forward, NullKeys nullKeys,
+                                     std::optional<IndexBounds> bounds, bool returnKeys)
     : _coll(std::move(coll)),
       _index(index),
       _prefixFields(prefixFields),
       _forward(forward),
-      _nullKeys(nullKeys) {
+      _nullKeys(nullKeys),
+      _bounds(std::move(bounds)),
+      _returnKeys(returnKeys) {
     _index->accessOps.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -116,7 +119,18 @@ std::optional<WorkingMember> DistinctScanStage::next(OperationContext* opCtx) {
     if (!_started) {
         _started = true;
         _cursor = _index->sdi->newCursor(opCtx->recoveryUnit(), _forward);
-        e = _cursor->next();
+        if (_bounds) {
+            const BSONObj& first = _forward ? _bounds->start : _bounds->end;
+            const BSONObj& last = _forward ? _bounds->end : _bounds->start;
+            if (!last.isEmpty())
+                _cursor->setEndPosition(last,
+                                        _forward ? _bounds->endInclusive : _bounds->startInclusive);
+            e = first.isEmpty() ? _cursor->next()
+                                : _cursor->seek(first, _forward ? _bounds->startInclusive
+                                                                : _bounds->endInclusive);
+        } else {
+            e = _cursor->next();
+        }
     } else {
         if ((_stats.works & 1023) == 0)
             opCtx->checkForInterrupt();
@@ -140,7 +154,13 @@ std::optional<WorkingMember> DistinctScanStage::next(OperationContext* opCtx) {
     }
     _lastPrefix = prefix.obj();
     ++_stats.advanced;
-    return WorkingMember{e->loc, BSONObj()};
+    if (!_returnKeys)
+        return WorkingMember{e->loc, BSONObj()};
+    BSONObjBuilder key;
+    auto names = _index->desc.keyPattern.begin();
+    for (auto k : e->key)
+        key.appendAs(k, names.more() ? names.next().fieldNameStringData() : StringData());
+    return WorkingMember{e->loc, BSONObj(), key.obj()};
 }
 
 void DistinctScanStage::save() {
@@ -165,6 +185,10 @@ void DistinctScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
     bob->append("isPartial", !d.partialFilterExpression.isEmpty());
     bob->append("indexVersion", 2);
     bob->append("direction", _forward ? "forward" : "backward");
+    if (_bounds) {
+        bob->append("indexBounds", _bounds->explain);
+        return;
+    }
     BSONObjBuilder bounds(bob->subobjStart("indexBounds"));
     for (auto k : d.keyPattern) {
         // The scan covers the whole key range, listed in scan order.
@@ -190,8 +214,20 @@ std::unique_ptr<PlanExecutor> buildDistinctScanPlan(const std::shared_ptr<Collec
             first.fieldNameStringData() != key ||
             !CollatorInterface::collatorsMatch(d.collator(), params.collator))
             continue;
-        auto scan = std::make_unique<DistinctScanStage>(coll, index.get(), 1, true,
-                                                        DistinctScanStage::NullKeys::kAll);
+        // No bounds ($in, or nothing the index bounds): the whole index, and FETCH filters.
+        auto bounds = singleIntervalBounds(*index, params.filter, params.collator, true);
+        bool covered = d.collator() == nullptr;
+        for (auto f : params.filter)
+            covered = covered && boundsAreExactFor(f);
+        if (covered) {
+            auto scan = std::make_unique<DistinctScanStage>(
+                coll, index.get(), 1, true, DistinctScanStage::NullKeys::kOnePerValue,
+                std::move(bounds), true);
+            return std::make_unique<PlanExecutor>(std::make_unique<ProjectionCoveredStage>(
+                std::move(scan), std::vector<std::string>{std::string(key)}));
+        }
+        auto scan = std::make_unique<DistinctScanStage>(
+            coll, index.get(), 1, true, DistinctScanStage::NullKeys::kAll, std::move(bounds));
         return std::make_unique<PlanExecutor>(
             std::make_unique<FetchStage>(coll, std::move(scan), params.matcher));
     }

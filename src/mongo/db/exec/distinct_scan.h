@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mongo/db/exec/plan_stage.h"
+#include "mongo/db/exec/stages.h"
 #include "mongo/db/storage/sorted_data_interface.h"
 
 namespace mongo {
@@ -39,9 +40,14 @@ public:
      */
     enum class NullKeys { kOnePerValue, kAll };
 
-    /** REQUIRES: 0 < prefixFields <= number of key fields; `index` outlives the stage. */
+    /**
+     * REQUIRES: 0 < prefixFields <= number of key fields; `index` outlives the stage.
+     * `bounds` (optional, single interval): the scan stays inside them. `returnKeys`: each
+     * result carries its key (WorkingMember::indexKey) for a PROJECTION_COVERED above.
+     */
     DistinctScanStage(std::shared_ptr<Collection> coll, IndexEntry* index, int prefixFields,
-                      bool forward, NullKeys nullKeys = NullKeys::kOnePerValue);
+                      bool forward, NullKeys nullKeys = NullKeys::kOnePerValue,
+                      std::optional<IndexBounds> bounds = std::nullopt, bool returnKeys = false);
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
     void save() override;
     void restore(OperationContext* opCtx) override;
@@ -57,6 +63,8 @@ private:
     int _prefixFields;
     bool _forward;
     NullKeys _nullKeys;
+    std::optional<IndexBounds> _bounds;
+    bool _returnKeys;
     bool _lastHasNull = false;  // the last prefix holds a null key
     std::unique_ptr<SortedDataCursor> _cursor;
     bool _started = false;
@@ -67,12 +75,16 @@ private:
 struct FindPlanParams;
 
 /**
- * FETCH + DISTINCT_SCAN (prefix 1, NullKeys::kAll) for the distinct command on `key` over
- * `coll`, when an index serves it: its first field is `key` (either direction), it is not
- * hidden, sparse, partial or multikey, its collation matches params.collator, and the query
- * has no hint, sort, skip or limit and a filter reading only `key` (a top-level name, no
- * top-level operator), so that it is decided per distinct value. One document per distinct
- * indexed value is fetched. nullptr when not applicable.
+ * The plan of the distinct command on `key` over `coll` when an index serves it: its first
+ * field is `key` (either direction), it is not hidden, sparse, partial or multikey, its
+ * collation matches params.collator, and the query has no hint, sort, skip or limit and a
+ * filter reading only `key` (a top-level name, no top-level operator), so that it is decided
+ * per distinct value. The scan stays inside the filter's bounds (planner.h). When those hold
+ * exactly the filter's matches (boundsAreExactFor) and the index keeps no collation keys, the
+ * plan is covered, PROJECTION_COVERED + DISTINCT_SCAN: values come from the keys, so a missing
+ * field gives null and an empty array undefined, as upstream's covered distinct (SERVER-14832).
+ * Otherwise FETCH (with the filter) + DISTINCT_SCAN (NullKeys::kAll): one document per distinct
+ * indexed value. nullptr when not applicable.
  */
 std::unique_ptr<PlanExecutor> buildDistinctScanPlan(const std::shared_ptr<Collection>& coll,
                                                     StringData key, const FindPlanParams& params);

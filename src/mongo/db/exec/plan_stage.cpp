@@ -126,6 +126,8 @@ void collectLeaves(const PlanStage* s, std::vector<std::string>* out) {
     BSONObj infoObj = info.obj();
     if (infoObj["keyPattern"].type() == BSONType::kObject)
         leaf += " " + keyPatternSummary(infoObj["keyPattern"].Obj());
+    else if (infoObj["keyPattern"].type() == BSONType::kString)  // EXPRESS_IXSCAN
+        leaf += " " + infoObj["keyPattern"].str();
     if (std::find(out->begin(), out->end(), leaf) == out->end())
         out->push_back(std::move(leaf));
 }

@@ -1,9 +1,11 @@
 #include "mongo/db/exec/planner.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -102,6 +104,52 @@ void addInValues(const BSONElement& in, FieldPredicate* p) {
     p->regexes = std::move(regexes);
 }
 
+/**
+ * The values of a `$or` whose branches are all equalities ({f: v}, {f: {$eq: v}}) or `$in`s on
+ * one field f, as upstream rewrites such a `$or` into `$in`: {"": [v...]} under f's name, or
+ * nullopt.
+ */
+std::optional<std::pair<std::string, BSONObj>> orOfEqualities(const BSONElement& orElem) {
+    if (orElem.type() != BSONType::kArray || orElem.embeddedObject().isEmpty())
+        return std::nullopt;
+    std::string field;
+    BSONArrayBuilder values;
+    for (auto branch : orElem.embeddedObject()) {
+        if (branch.type() != BSONType::kObject || branch.embeddedObject().nFields() != 1)
+            return std::nullopt;
+        BSONElement p = branch.embeddedObject().firstElement();
+        StringData name = p.fieldNameStringData();
+        if (name.starts_with("$") || (!field.empty() && name != field))
+            return std::nullopt;
+        field = std::string(name);
+        if (p.type() == BSONType::kObject &&
+            p.embeddedObject().firstElementFieldNameStringData().starts_with("$")) {
+            BSONObj ops = p.embeddedObject();
+            if (ops.nFields() != 1)
+                return std::nullopt;
+            BSONElement op = ops.firstElement();
+            if (op.fieldNameStringData() == "$eq") {
+                if (op.type() == BSONType::kObject || op.type() == BSONType::kArray ||
+                    op.type() == BSONType::kRegEx)
+                    return std::nullopt;
+                values.append(op);
+            } else if (op.fieldNameStringData() == "$in" && op.type() == BSONType::kArray) {
+                for (auto v : op.embeddedObject())
+                    values.append(v);
+            } else {
+                return std::nullopt;
+            }
+            continue;
+        }
+        if (p.type() == BSONType::kObject || p.type() == BSONType::kArray)
+            return std::nullopt;  // an object or array value: not one interval of keys
+        values.append(p);
+    }
+    BSONObjBuilder b;
+    b.appendArray("", values.arr());
+    return std::make_pair(field, b.obj());
+}
+
 void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) {
     for (auto e : filter) {
         StringData f = e.fieldNameStringData();
@@ -109,6 +157,14 @@ void analyze(const BSONObj& filter, std::map<std::string, FieldPredicate>* out) 
             for (auto sub : e.embeddedObject()) {
                 if (sub.type() == BSONType::kObject)
                     analyze(sub.embeddedObject(), out);
+            }
+            continue;
+        }
+        if (f == "$or") {
+            if (auto in = orOfEqualities(e)) {
+                FieldPredicate& p = (*out)[in->first];
+                if (!p.hasUnion())
+                    addInValues(in->second.firstElement(), &p);
             }
             continue;
         }
@@ -280,6 +336,110 @@ FieldPredicate predicateForIndex(const FieldPredicate& p, const IndexEntry& inde
     return out;
 }
 
+/** A bound of one key field: the value ({"": v}) and whether it is included. */
+struct BoundEnd {
+    BSONObj value;
+    bool inclusive;
+};
+
+/**
+ * The end of the type class of `v` on one side (`above`: the end above v, else the one below),
+ * as upstream brackets a comparison by type: {$gt: 5} is (5.0, inf.0], {$lt: "m"} is ["", "m"),
+ * {$gte: ObjectId(...)} runs to ObjectId('ff...ff')]. Unset where no bracket is used (null,
+ * NaN, MinKey/MaxKey, and types without a range here): the scan runs to MinKey/MaxKey and the
+ * filter checks the type.
+ */
+std::optional<BoundEnd> typeBracketEnd(const BSONElement& v, bool above) {
+    BSONObjBuilder b;
+    bool inclusive = true;
+    switch (v.type()) {
+        case BSONType::kNumberDouble:
+        case BSONType::kNumberInt:
+        case BSONType::kNumberLong:
+        case BSONType::kNumberDecimal: {
+            const bool nan =
+                v.type() == BSONType::kNumberDecimal
+                    ? v.numberDecimal().isNaN()
+                    : (v.type() == BSONType::kNumberDouble && std::isnan(v.numberDouble()));
+            if (nan)
+                return std::nullopt;
+            b.append("", above ? std::numeric_limits<double>::infinity()
+                               : -std::numeric_limits<double>::infinity());
+            break;
+        }
+        case BSONType::kString:
+        case BSONType::kSymbol:
+            if (above) {
+                b.append("", BSONObj());  // the first object: just past every string
+                inclusive = false;
+            } else {
+                b.append("", "");
+            }
+            break;
+        case BSONType::kBinData:
+            if (above) {
+                b.append("", OID());  // the first ObjectId: just past every BinData
+                inclusive = false;
+            } else {
+                b.appendBinData("", 0, BinDataType::BinDataGeneral, "");
+            }
+            break;
+        case BSONType::kOid: {
+            unsigned char bytes[OID::kOIDSize];
+            std::memset(bytes, above ? 0xff : 0, sizeof(bytes));
+            b.append("", OID(bytes));
+            break;
+        }
+        case BSONType::kBool:
+            b.appendBool("", above);
+            break;
+        case BSONType::kDate:
+            b.appendDate(
+                "", Date_t::fromMillisSinceEpoch(above ? std::numeric_limits<long long>::max()
+                                                       : std::numeric_limits<long long>::min()));
+            break;
+        case BSONType::kTimestamp:
+            b.appendTimestamp("", above ? std::numeric_limits<unsigned long long>::max() : 0);
+            break;
+        default:
+            return std::nullopt;
+    }
+    return BoundEnd{b.obj(), inclusive};
+}
+
+/**
+ * The interval of a range predicate `p` (in the index's key form; `source` is the predicate as
+ * the filter gave it). On a multikey index the two ends may be met by different elements of one
+ * array ({a: [1, 10]} matches {a: {$gt: 5, $lt: 3}}): one side only bounds it, and the filter
+ * checks the other. A one-sided comparison stops at the end of its value's type class; the
+ * $_internalExpr ones, which compare across types, run to MinKey/MaxKey.
+ */
+ValueInterval rangeInterval(const FieldPredicate& p, const FieldPredicate& source,
+                            const IndexEntry& index) {
+    ValueInterval iv{BSON("" << MINKEY), true, BSON("" << MAXKEY), true};
+    if (p.low) {
+        iv.low = *p.low;
+        iv.lowInclusive = p.lowInclusive;
+    }
+    const bool useHigh = p.high && !((index.multikey || index.desc.multikey) && p.low);
+    if (useHigh) {
+        iv.high = *p.high;
+        iv.highInclusive = p.highInclusive;
+    }
+    if (p.low && !useHigh && !source.lowFromExpr) {
+        if (auto end = typeBracketEnd(iv.low.firstElement(), true)) {
+            iv.high = end->value;
+            iv.highInclusive = end->inclusive;
+        }
+    } else if (useHigh && !p.low && !source.highFromExpr) {
+        if (auto end = typeBracketEnd(iv.high.firstElement(), false)) {
+            iv.low = end->value;
+            iv.lowInclusive = end->inclusive;
+        }
+    }
+    return iv;
+}
+
 std::string boundString(const BSONObj& low, bool lowInc, const BSONObj& high, bool highInc) {
     return std::string(lowInc ? "[" : "(") + low.firstElement().toString(false) + ", " +
            high.firstElement().toString(false) + (highInc ? "]" : ")");
@@ -351,16 +511,7 @@ int makeUnionBounds(const IndexEntry& index, const std::map<std::string, FieldPr
         } else if (p.intervals) {
             intervals = *p.intervals;
         } else if (p.low || p.high) {
-            ValueInterval iv{kMin, true, kMax, true};
-            if (p.low) {
-                iv.low = *p.low;
-                iv.lowInclusive = p.lowInclusive;
-            }
-            if (p.high && !(index.multikey && p.low)) {  // see makeBounds
-                iv.high = *p.high;
-                iv.highInclusive = p.highInclusive;
-            }
-            intervals.push_back(iv);
+            intervals.push_back(rangeInterval(p, it->second, index));
         }
         if (intervals.empty() || product * intervals.size() > kMaxUnionIntervals)
             break;
@@ -485,17 +636,11 @@ int makeBounds(const IndexEntry& index, const std::map<std::string, FieldPredica
                 if (points)
                     points->insert(field);
             } else if (p.low || p.high) {
-                if (p.low) {
-                    lo = *p.low;
-                    loInc = p.lowInclusive;
-                }
-                // On a multikey index the two bounds may be met by different elements of
-                // one array ({a: [1, 10]} matches {a: {$gt: 5, $lt: 3}}): bound one side
-                // only; the filter checks the other.
-                if (p.high && !(index.multikey && p.low)) {
-                    hi = *p.high;
-                    hiInc = p.highInclusive;
-                }
+                ValueInterval iv = rangeInterval(p, it->second, index);
+                lo = iv.low;
+                loInc = iv.lowInclusive;
+                hi = iv.high;
+                hiInc = iv.highInclusive;
                 ++used;
                 open = true;
             } else {
@@ -588,7 +733,12 @@ struct IndexChoice {
     IndexEntry* index = nullptr;
     int fieldsBounded = 0;  // key fields with an equality or range predicate
     int sortDirection = 0;  // 1/-1: scanning in that direction yields the sort; 0: it does not
+    bool covers = false;    // the plan needs no FETCH (coveredProjectionPaths)
 };
+
+std::optional<std::vector<std::string>> coveredProjectionPaths(const IndexEntry& index,
+                                                               const FindPlanParams& params,
+                                                               bool needsSortStage);
 
 /** Whether an index may provide a sort: not multikey and with the query's collation. */
 bool canProvideSort(const IndexEntry& index, const CollatorInterface* queryCollator) {
@@ -639,11 +789,14 @@ IndexChoice evaluateIndex(IndexEntry* index, const std::map<std::string, FieldPr
     if (wantsSort && canProvideSort(*index, params.collator))
         c.sortDirection =
             index_selection::providedSortDirection(index->desc.keyPattern, points, params.sort);
+    c.covers =
+        coveredProjectionPaths(*index, params, wantsSort && c.sortDirection == 0).has_value();
     return c;
 }
 
 /**
- * The index with the most bounded key fields; among equals, one that provides the sort.
+ * The index with the most bounded key fields; among equals, one that provides the sort, then a
+ * partial one, then one that covers the query.
  * With no bounded field at all, an index that provides the sort (a full scan in sort order
  * replaces a blocking SORT, and a limit stops it early). No index: COLLSCAN.
  */
@@ -662,11 +815,14 @@ IndexChoice chooseIndex(const Collection& coll, const std::map<std::string, Fiel
             return !x.index->desc.partialFilterExpression.isEmpty();
         };
         const bool sameSort = (c.sortDirection != 0) == (best.sortDirection != 0);
-        bool better =
-            !best.index || c.fieldsBounded > best.fieldsBounded ||
-            (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
-             best.sortDirection == 0) ||
-            (c.fieldsBounded == best.fieldsBounded && sameSort && isPartial(c) && !isPartial(best));
+        bool better = !best.index || c.fieldsBounded > best.fieldsBounded ||
+                      (c.fieldsBounded == best.fieldsBounded && c.sortDirection != 0 &&
+                       best.sortDirection == 0) ||
+                      (c.fieldsBounded == best.fieldsBounded && sameSort && isPartial(c) &&
+                       !isPartial(best)) ||
+                      // As upstream's plan ranker, which favours a plan without a FETCH.
+                      (c.fieldsBounded == best.fieldsBounded && sameSort && c.covers &&
+                       !best.covers && isPartial(c) == isPartial(best));
         if (better)
             best = c;
     }
@@ -732,8 +888,189 @@ IndexChoice chooseSortProvidingIndex(const Collection& coll,
 }
 
 /** The stages above the data access: SORT (when `needsSort`), SKIP, LIMIT, PROJECTION. */
+/**
+ * Whether `filter` can be decided on the key fields `keyFields` of an index that is not
+ * multikey on them and keeps no collation keys, as the document the key makes: each predicate
+ * on one key field, with operators that treat a missing field as null ($eq, $ne, comparisons,
+ * $in, $nin, $regex, $mod) and no array or undefined operands; $and of such.
+ */
+bool decidedOnKeyFields(const BSONObj& filter, const std::set<std::string>& keyFields) {
+    const auto scalar = [](const BSONElement& v) {
+        return v.type() != BSONType::kArray && v.type() != BSONType::kUndefined;
+    };
+    for (auto e : filter) {
+        StringData name = e.fieldNameStringData();
+        if (name == "$and" && e.type() == BSONType::kArray) {
+            for (auto sub : e.embeddedObject())
+                if (sub.type() != BSONType::kObject ||
+                    !decidedOnKeyFields(sub.embeddedObject(), keyFields))
+                    return false;
+            continue;
+        }
+        if (!keyFields.count(std::string(name)))
+            return false;  // also every other top-level operator
+        if (e.type() != BSONType::kObject ||
+            !e.embeddedObject().firstElementFieldNameStringData().starts_with("$")) {
+            if (!scalar(e))
+                return false;
+            continue;
+        }
+        for (auto op : e.embeddedObject()) {
+            StringData o = op.fieldNameStringData();
+            if (o == "$in" || o == "$nin" || o == "$mod") {
+                if (op.type() != BSONType::kArray)
+                    return false;
+                for (auto v : op.embeddedObject())
+                    if (!scalar(v))
+                        return false;
+                continue;
+            }
+            if (o != "$eq" && o != "$ne" && o != "$gt" && o != "$gte" && o != "$lt" &&
+                o != "$lte" && o != "$regex" && o != "$options")
+                return false;
+            if (!scalar(op))
+                return false;
+        }
+    }
+    return true;
+}
+
+/**
+ * The paths a covered plan over `index` projects for `params` (PROJECTION_COVERED, no FETCH),
+ * or nullopt. As upstream: an inclusion projection of plain paths that are all key fields
+ * (`_id` too unless excluded), a btree index without a collation that is not multikey on the
+ * projected and filtered fields, a filter decided on key fields, no SORT stage to run over
+ * documents, no returnKey.
+ */
+std::optional<std::vector<std::string>> coveredProjectionPaths(const IndexEntry& index,
+                                                               const FindPlanParams& params,
+                                                               bool needsSortStage) {
+    if (!params.projection || params.returnKey || needsSortStage ||
+        params.projectionSpec.isEmpty() || index.desc.collator() ||
+        params.resumeAfter.has_value() || index.desc.spec["clustered"].trueValue() || !index.sdi)
+        return std::nullopt;
+    std::vector<std::string> keyFields;
+    for (auto k : index.desc.keyPattern) {
+        if (!k.isNumber())
+            return std::nullopt;  // hashed, geo, text: the key is not the value
+        keyFields.emplace_back(k.fieldNameStringData());
+    }
+    bool withId = true;
+    std::vector<std::string> paths;
+    for (auto e : params.projectionSpec) {
+        StringData name = e.fieldNameStringData();
+        if ((!e.isNumber() && !e.isBoolean()) || name.starts_with("$") ||
+            name.find(".$") != StringData::npos)
+            return std::nullopt;
+        if (name == "_id") {
+            withId = e.trueValue();
+            continue;
+        }
+        if (!e.trueValue())
+            return std::nullopt;  // an exclusion projection
+        paths.emplace_back(name);
+    }
+    if (paths.empty())
+        return std::nullopt;
+    if (withId)
+        paths.insert(paths.begin(), "_id");
+    std::set<std::string> used(paths.begin(), paths.end());
+    std::set<std::string> keySet(keyFields.begin(), keyFields.end());
+    for (const auto& p : paths)
+        if (!keySet.count(p))
+            return std::nullopt;
+    if (!decidedOnKeyFields(params.filter, keySet))
+        return std::nullopt;
+    std::map<std::string, FieldPredicate> filtered;
+    analyze(params.filter, &filtered);
+    for (const auto& f : filtered)
+        used.insert(f.first);
+    if (index.multikey || index.desc.multikey) {
+        std::lock_guard<std::mutex> lk(index.multikeyPathsMutex);
+        if (index.multikeyPaths.size() != keyFields.size())
+            return std::nullopt;
+        for (size_t i = 0; i < keyFields.size(); ++i)
+            if (used.count(keyFields[i]) && !index.multikeyPaths[i].empty())
+                return std::nullopt;
+    }
+    return paths;
+}
+
+/**
+ * Whether the bounds makeBounds gives `index` for `filter` hold exactly its matches (no
+ * filter needs to re-check the keys): every predicate bounds-exact (boundsAreExactFor) on a
+ * key field that the bounds use (the leading equalities, then one range), on an index that is
+ * not multikey, without a collation for the query.
+ */
+bool boundsDecideFilter(const IndexEntry& index, const BSONObj& filter,
+                        const CollatorInterface* queryCollator) {
+    if (queryCollator || index.multikey || index.desc.multikey)
+        return false;
+    int decided = 0;
+    for (auto k : index.desc.keyPattern) {
+        BSONElement p = filter[k.fieldNameStringData()];
+        if (p.eoo() || !boundsAreExactFor(p))
+            break;
+        ++decided;
+        const bool equality =
+            p.type() != BSONType::kObject ||
+            !p.embeddedObject().firstElementFieldNameStringData().starts_with("$") ||
+            p.embeddedObject().firstElementFieldNameStringData() == "$eq";
+        if (!equality)
+            break;
+    }
+    return decided == filter.nFields();
+}
+
+/**
+ * The express path of an `_id` point lookup (upstream 8.0's EXPRESS_IXSCAN): a filter
+ * {_id: v} or {_id: {$eq: v}}, v a scalar the _id index bounds to one point (under the query's
+ * collation), no sort, hint, skip, min/max, returnKey or resume token. nullptr otherwise.
+ */
+std::unique_ptr<PlanStage> expressIdLookup(const std::shared_ptr<Collection>& coll,
+                                           const FindPlanParams& params,
+                                           const std::map<std::string, FieldPredicate>& preds) {
+    if (!params.allowExpress || params.filter.nFields() != 1 || !params.sort.isEmpty() ||
+        !params.hint.isEmpty() || !params.hintName.empty() || params.skip > 0 ||
+        !params.min.isEmpty() || !params.max.isEmpty() || params.returnKey || params.resumeAfter)
+        return nullptr;
+    BSONElement v = params.filter["_id"];
+    if (v.type() == BSONType::kObject) {
+        BSONObj ops = v.embeddedObject();
+        if (ops.nFields() != 1 || ops.firstElementFieldNameStringData() != "$eq")
+            return nullptr;
+        v = ops.firstElement();
+    }
+    switch (v.type()) {
+        case BSONType::kEOO:
+        case BSONType::kObject:
+        case BSONType::kArray:
+        case BSONType::kRegEx:
+        case BSONType::kUndefined:
+        case BSONType::kNull:
+        case BSONType::kMinKey:
+        case BSONType::kMaxKey:
+            return nullptr;
+        default:
+            break;
+    }
+    IndexEntry* index = coll->findIndexByName(IndexDescriptor::kIdIndexName);
+    if (!index || !index->sdi || index->desc.hidden || index->desc.spec["clustered"].trueValue())
+        return nullptr;
+    IndexBounds bounds;
+    std::set<std::string> points;
+    makeBounds(*index, preds, params.collator, &bounds, &points);
+    if (!points.count("_id"))
+        return nullptr;
+    auto ixscan = std::make_unique<IndexScanStage>(coll, index, bounds, true);
+    return std::make_unique<ExpressIndexScanStage>(
+        std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher), "{ _id: 1 }",
+        std::string(IndexDescriptor::kIdIndexName));
+}
+
 std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root, const FindPlanParams& params,
-                                      bool needsSort) {
+                                      bool needsSort,
+                                      const std::vector<std::string>* coveredPaths = nullptr) {
     const bool naturalSort = params.sort.firstElementFieldNameStringData() == "$natural";
     if (params.sortPattern && !naturalSort && needsSort) {
         long long topK = params.limit > 0 ? params.limit + params.skip : 0;
@@ -744,7 +1081,9 @@ std::unique_ptr<PlanStage> finishPlan(std::unique_ptr<PlanStage> root, const Fin
         root = std::make_unique<SkipStage>(std::move(root), params.skip);
     if (params.limit > 0)
         root = std::make_unique<LimitStage>(std::move(root), params.limit);
-    if (params.projection) {
+    if (coveredPaths) {
+        root = std::make_unique<ProjectionCoveredStage>(std::move(root), *coveredPaths);
+    } else if (params.projection) {
         auto projection = std::make_unique<ProjectionStage>(
             std::move(root), params.projection, params.projectionSpec, params.simpleProjection);
         if (params.returnKey)
@@ -827,6 +1166,9 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     bool wantsSort = params.sortPattern && !naturalSort;
     std::map<std::string, FieldPredicate> preds;
     analyze(params.filter, &preds);
+    if (!naturalHint && !naturalSort)
+        if (auto express = expressIdLookup(coll, params, preds))
+            return std::make_unique<PlanExecutor>(finishPlan(std::move(express), params, false));
     IndexChoice choice;
     std::optional<IndexBounds> geoBounds;  // set when the chosen index is scanned by geo cells
     const auto geo = geo_index_bounds::findGeoPredicates(params.matcher.get());
@@ -862,6 +1204,7 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         backup = chooseSortProvidingIndex(*coll, preds, params);
 
     bool sortProvided = false;
+    std::optional<std::vector<std::string>> coveredPaths;
     if (geoBounds) {
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, *geoBounds, true);
         ixscan->setReturnKeys(params.returnKey);
@@ -876,7 +1219,17 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
             makeBounds(*choice.index, preds, params.collator, &bounds, nullptr, forward);
         auto ixscan = std::make_unique<IndexScanStage>(coll, choice.index, bounds, forward);
         ixscan->setReturnKeys(params.returnKey);
-        root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
+        coveredPaths = coveredProjectionPaths(*choice.index, params, wantsSort && !sortProvided);
+        if (coveredPaths) {
+            // Covered: the keys answer the filter and the projection; no document is read.
+            ixscan->setReturnKeys(true);
+            if (!params.filter.isEmpty() && params.matcher &&
+                (minMax || !boundsDecideFilter(*choice.index, params.filter, params.collator)))
+                ixscan->setKeyFilter(params.matcher);
+            root = std::move(ixscan);
+        } else {
+            root = std::make_unique<FetchStage>(coll, std::move(ixscan), params.matcher);
+        }
     } else {
         bool forward = true;
         if (naturalHint)
@@ -892,8 +1245,8 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         finishing.projectionSpec = BSONObj();
         finishing.simpleProjection = false;
     }
-    auto exec =
-        std::make_unique<PlanExecutor>(finishPlan(std::move(root), finishing, !sortProvided));
+    auto exec = std::make_unique<PlanExecutor>(finishPlan(std::move(root), finishing, !sortProvided,
+                                                          coveredPaths ? &*coveredPaths : nullptr));
     if (backup.index) {
         IndexBounds bounds;
         const bool forward = backup.sortDirection > 0;
@@ -908,6 +1261,44 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         });
     }
     return exec;
+}
+
+std::optional<IndexBounds> singleIntervalBounds(const IndexEntry& index, const BSONObj& filter,
+                                                const CollatorInterface* collator, bool forward) {
+    std::map<std::string, FieldPredicate> preds;
+    analyze(filter, &preds);
+    if (boundsNeedUnion(index, preds))
+        return std::nullopt;
+    IndexBounds bounds;
+    if (makeBounds(index, preds, collator, &bounds, nullptr, forward) == 0)
+        return std::nullopt;
+    return bounds;
+}
+
+bool boundsAreExactFor(const BSONElement& predicate) {
+    if (predicate.type() != BSONType::kObject ||
+        !predicate.embeddedObject().firstElementFieldNameStringData().starts_with("$"))
+        return typeBracketEnd(predicate, true).has_value();  // equality with a bracketed value
+    int lows = 0, highs = 0, eqs = 0;
+    std::optional<int> typeClass;
+    for (auto op : predicate.embeddedObject()) {
+        StringData name = op.fieldNameStringData();
+        if (name == "$gt" || name == "$gte")
+            ++lows;
+        else if (name == "$lt" || name == "$lte")
+            ++highs;
+        else if (name == "$eq")
+            ++eqs;
+        else
+            return false;
+        if (!typeBracketEnd(op, true))
+            return false;
+        const int c = canonicalizeBSONType(op.type());
+        if (typeClass && *typeClass != c)
+            return false;  // {$gt: 5, $lt: "z"}: the interval would run across types
+        typeClass = c;
+    }
+    return eqs ? (eqs == 1 && lows == 0 && highs == 0) : (lows <= 1 && highs <= 1);
 }
 
 }  // namespace mongo

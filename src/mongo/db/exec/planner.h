@@ -12,8 +12,14 @@
 // scanned in that direction and the SORT stage is dropped. Partial and sparse
 // indexes are used only when the filter proves they hold every match
 // (index_selection.h); hidden indexes never. Collation rules: see
-// FindPlanParams::collator. The plan always FETCHes (no covered plans), so index keys
-// that hold collation comparison keys never reach results.
+// FindPlanParams::collator. One-sided comparisons are bracketed by type ({$gt: 5} scans
+// (5, inf.0]). A plan is covered (IXSCAN -> PROJECTION_COVERED, no FETCH) when an inclusion
+// projection reads only key fields of an index without a collation that is not multikey on
+// them and the filter reads only key fields (checked on the keys, unless the bounds decide it);
+// among indexes bounding as much, a covering one wins. Otherwise the plan FETCHes, so index
+// keys that hold collation comparison keys never reach results. A `$or` of equalities on one
+// field bounds like the `$in` it equals. A find of one `_id` value takes upstream 8.0's express
+// path (EXPRESS_IXSCAN, FindPlanParams::allowExpress).
 #pragma once
 
 #include <memory>
@@ -69,6 +75,8 @@ struct FindPlanParams {
      * projection.
      */
     bool returnKey = false;
+    /** A find command's plan: an `_id` point lookup may take the express path (EXPRESS_IXSCAN). */
+    bool allowExpress = false;
 };
 
 /**
@@ -82,5 +90,26 @@ struct FindPlanParams {
 std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
                                             std::shared_ptr<Collection> coll,
                                             const FindPlanParams& params);
+
+struct IndexBounds;
+struct IndexEntry;
+
+/**
+ * The single-interval bounds buildFindPlan would scan `index` with for `filter` (start/end
+ * keys over every key field, explain form in `forward` scan order); nullopt when the filter
+ * needs several intervals (`$in`, regexes) or bounds nothing. Values `collator` cannot bound
+ * on this index are left unbounded.
+ */
+std::optional<IndexBounds> singleIntervalBounds(const IndexEntry& index, const BSONObj& filter,
+                                                const CollatorInterface* collator, bool forward);
+
+/**
+ * Whether `predicate` (one top-level field of a filter: a value, or an object of operators)
+ * matches exactly the keys inside the bounds made for it, on an index that is not multikey and
+ * holds no collation keys: an equality or comparisons ($eq, one of $gt/$gte, one of $lt/$lte)
+ * with values of one bracketed type (numbers but NaN, strings, BinData, ObjectId, bool, Date,
+ * Timestamp). Then no filter needs to re-check what the scan returns.
+ */
+bool boundsAreExactFor(const BSONElement& predicate);
 
 }  // namespace mongo

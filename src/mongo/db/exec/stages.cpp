@@ -1,6 +1,7 @@
 #include "mongo/db/exec/stages.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "mongo/bson/bson_comparator.h"
@@ -154,9 +155,10 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
             e = _cursor->next();
             continue;
         }
-        ++_stats.advanced;
-        if (!_returnKeys)
+        if (!_returnKeys) {
+            ++_stats.advanced;
             return WorkingMember{e->loc, BSONObj()};
+        }
         BSONObjBuilder key;
         auto names = _index->desc.keyPattern.begin();
         for (BSONElement v : e->key) {
@@ -164,7 +166,18 @@ std::optional<WorkingMember> IndexScanStage::next(OperationContext* opCtx) {
                 break;
             key.appendAs(v, names.next().fieldNameStringData());
         }
-        return WorkingMember{e->loc, BSONObj(), key.obj()};
+        BSONObj named = key.obj();
+        if (_keyFilter) {
+            std::vector<std::pair<StringData, BSONElement>> fields;
+            for (auto k : named)
+                fields.emplace_back(k.fieldNameStringData(), k);
+            if (!_keyFilter->matchesBSON(nestDottedFields(fields))) {
+                e = _cursor->next();
+                continue;
+            }
+        }
+        ++_stats.advanced;
+        return WorkingMember{e->loc, BSONObj(), std::move(named)};
     }
 }
 
@@ -179,6 +192,8 @@ void IndexScanStage::restore(OperationContext*) {
 }
 
 void IndexScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    if (_keyFilter)
+        appendFilter(bob, _keyFilter);
     bob->append("keyPattern", _index->desc.keyPattern);
     bob->append("indexName", _index->desc.name);
     bob->append("isMultiKey", _index->multikey);
@@ -407,10 +422,10 @@ SortStage::~SortStage() = default;
 
 void SortStage::_spill() {
     _external = std::make_unique<ExternalSorter>(_pattern, _maxMemory, true);
-    for (auto& m : _sorted) {
+    for (auto& k : _sorted) {
         // The record id travels with the document: update/delete-with-sort need it.
-        BSONObj key = _pattern->getSortKey(m.doc);
-        _external->add(key, BSON(kSpillIdField << m.id.getLong() << kSpillDocField << m.doc));
+        _external->add(
+            k.key, BSON(kSpillIdField << k.member.id.getLong() << kSpillDocField << k.member.doc));
     }
     _sorted.clear();
     _sorted.shrink_to_fit();
@@ -419,8 +434,8 @@ void SortStage::_spill() {
 void SortStage::_load(OperationContext* opCtx) {
     _loaded = true;
     long long bytes = 0;
-    auto less = [this](const WorkingMember& a, const WorkingMember& b) {
-        return _pattern->compare(a.doc, b.doc) < 0;
+    auto less = [this](const Keyed& a, const Keyed& b) {
+        return _pattern->compareSortKeys(a.key, b.key) < 0;
     };
     while (auto m = _children[0]->next(opCtx)) {
         ++_stats.works;
@@ -431,15 +446,16 @@ void SortStage::_load(OperationContext* opCtx) {
             _external->add(key, BSON(kSpillIdField << m->id.getLong() << kSpillDocField << m->doc));
             continue;
         }
-        bytes += m->doc.objsize();
-        _sorted.push_back(std::move(*m));
+        BSONObj key = _pattern->getSortKey(m->doc);
+        bytes += m->doc.objsize() + key.objsize();
+        _sorted.push_back(Keyed{std::move(key), std::move(*m)});
         if (_limit > 0 && static_cast<long long>(_sorted.size()) > 2 * _limit + 64) {
             // Keep the top `limit` only: bounded memory for top-k sorts.
             std::stable_sort(_sorted.begin(), _sorted.end(), less);
             _sorted.resize(_limit);
             bytes = 0;
-            for (const auto& w : _sorted)
-                bytes += w.doc.objsize();
+            for (const auto& k : _sorted)
+                bytes += k.member.doc.objsize() + k.key.objsize();
         }
         if (bytes > _maxMemory) {
             uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
@@ -475,7 +491,7 @@ std::optional<WorkingMember> SortStage::next(OperationContext* opCtx) {
     if (_pos >= _sorted.size())
         return std::nullopt;
     ++_stats.advanced;
-    return std::move(_sorted[_pos++]);
+    return std::move(_sorted[_pos++].member);
 }
 
 void SortStage::appendExplainInfo(BSONObjBuilder* bob) const {
@@ -489,6 +505,116 @@ void SortStage::appendExplainInfo(BSONObjBuilder* bob) const {
 void SortStage::appendExecutionStats(BSONObjBuilder* bob) const {
     bob->append("usedDisk", _external && _external->usedDisk());
     bob->appendNumber("spills", _external ? static_cast<long long>(_external->numRuns()) : 0);
+}
+
+namespace {
+/** One component of nestDottedFields' tree: a value, or the fields below. */
+struct DottedNode {
+    StringData name;
+    BSONElement value;
+    std::vector<DottedNode> children;
+};
+
+void insertDotted(std::vector<DottedNode>* level, StringData path, const BSONElement& v) {
+    const size_t dot = path.find('.');
+    StringData head = dot == StringData::npos ? path : path.substr(0, dot);
+    auto it = std::find_if(level->begin(), level->end(),
+                           [&](const DottedNode& n) { return n.name == head; });
+    if (it == level->end()) {
+        level->push_back(DottedNode{head, BSONElement(), {}});
+        it = level->end() - 1;
+    }
+    if (dot == StringData::npos)
+        it->value = v;
+    else
+        insertDotted(&it->children, path.substr(dot + 1), v);
+}
+
+void buildDotted(BSONObjBuilder* b, const std::vector<DottedNode>& level) {
+    for (const auto& n : level) {
+        if (!n.value.eoo()) {
+            b->appendAs(n.value, n.name);
+        } else {
+            BSONObjBuilder sub(b->subobjStart(n.name));
+            buildDotted(&sub, n.children);
+        }
+    }
+}
+}  // namespace
+
+BSONObj nestDottedFields(const std::vector<std::pair<StringData, BSONElement>>& fields) {
+    std::vector<DottedNode> top;
+    for (const auto& [path, v] : fields)
+        insertDotted(&top, path, v);
+    BSONObjBuilder b;
+    buildDotted(&b, top);
+    return b.obj();
+}
+
+ProjectionCoveredStage::ProjectionCoveredStage(std::unique_ptr<PlanStage> child,
+                                               std::vector<std::string> paths)
+    : _paths(std::move(paths)) {
+    _children.push_back(std::move(child));
+}
+
+std::optional<WorkingMember> ProjectionCoveredStage::next(OperationContext* opCtx) {
+    ++_stats.works;
+    auto m = _children[0]->next(opCtx);
+    if (!m)
+        return std::nullopt;
+    std::vector<std::pair<StringData, BSONElement>> fields;
+    for (const auto& p : _paths) {
+        BSONElement v = m->indexKey[p];
+        if (!v.eoo())
+            fields.emplace_back(p, v);
+    }
+    ++_stats.advanced;
+    return WorkingMember{m->id, nestDottedFields(fields)};
+}
+
+void ProjectionCoveredStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    BSONObjBuilder t(bob->subobjStart("transformBy"));
+    t.append("_id", std::find(_paths.begin(), _paths.end(), "_id") != _paths.end() ? 1 : 0);
+    for (const auto& p : _paths)
+        if (p != "_id")
+            t.append(p, 1);
+}
+
+ExpressIndexScanStage::ExpressIndexScanStage(std::unique_ptr<PlanStage> inner,
+                                             std::string keyPattern, std::string indexName)
+    : _inner(std::move(inner)),
+      _keyPattern(std::move(keyPattern)),
+      _indexName(std::move(indexName)) {}
+
+std::optional<WorkingMember> ExpressIndexScanStage::next(OperationContext* opCtx) {
+    ++_stats.works;
+    auto m = _inner->next(opCtx);
+    StageStats inner;
+    std::function<void(const PlanStage*)> add = [&](const PlanStage* s) {
+        inner.keysExamined += s->stats().keysExamined;
+        inner.docsExamined += s->stats().docsExamined;
+        for (const auto& c : s->children())
+            add(c.get());
+    };
+    add(_inner.get());
+    _stats.keysExamined = inner.keysExamined;
+    _stats.docsExamined = inner.docsExamined;
+    if (m)
+        ++_stats.advanced;
+    return m;
+}
+
+void ExpressIndexScanStage::save() {
+    _inner->save();
+}
+
+void ExpressIndexScanStage::restore(OperationContext* opCtx) {
+    _inner->restore(opCtx);
+}
+
+void ExpressIndexScanStage::appendExplainInfo(BSONObjBuilder* bob) const {
+    bob->append("keyPattern", _keyPattern);
+    bob->append("indexName", _indexName);
 }
 
 SkipStage::SkipStage(std::unique_ptr<PlanStage> child, long long skip) : _skip(skip) {

@@ -109,6 +109,15 @@ public:
     void setReturnKeys(bool returnKeys) {
         _returnKeys = returnKeys;
     }
+    /**
+     * Keys are matched against `filter` before they are returned, as the document their key
+     * fields make (nestDottedFields): for a covered plan, whose filter reads key fields only.
+     * Implies returnKeys.
+     */
+    void setKeyFilter(std::shared_ptr<MatchExpression> filter) {
+        _keyFilter = std::move(filter);
+        _returnKeys = true;
+    }
     bool isForward() const {
         return _forward;
     }
@@ -125,6 +134,7 @@ private:
     bool _started = false;
     bool _stoppedAtBound = false;
     bool _returnKeys = false;
+    std::shared_ptr<MatchExpression> _keyFilter;
     size_t _interval = 0;           // current entry of _bounds.intervals (scan order)
     std::string _countedPastBound;  // key bytes of the entry that ended the last interval
     std::unordered_set<RecordId> _seen;
@@ -195,10 +205,66 @@ private:
     long long _maxMemory;
     bool _allowDiskUse;
     bool _loaded = false;
-    std::vector<WorkingMember> _sorted;
+    /** A buffered member with its sort key, computed once (keys expand arrays). */
+    struct Keyed {
+        BSONObj key;
+        WorkingMember member;
+    };
+    std::vector<Keyed> _sorted;
     size_t _pos = 0;
     std::unique_ptr<ExternalSorter> _external;  // set once the input outgrew memory
     long long _returned = 0;
+};
+
+/**
+ * A document from index key fields named by dotted paths ({"a": 1, "b.c": 2, "b.d": 3} ->
+ * {a: 1, b: {c: 2, d: 3}}), in the order the paths first appear; a path that is a prefix of
+ * another ({"a.b", "a.b.c"}) keeps the whole value of the shorter one.
+ */
+BSONObj nestDottedFields(const std::vector<std::pair<StringData, BSONElement>>& fields);
+
+/**
+ * PROJECTION_COVERED: each result built from the index key its child found it at
+ * (WorkingMember::indexKey, under the key pattern's names): the key fields named by `paths`
+ * (dotted paths, in this order, nested by nestDottedFields); no document is read. A path whose
+ * value the document lacks has the key's null (upstream's covered projections do the same).
+ * explain: transformBy {_id: 0|1, path: 1, ...}.
+ */
+class ProjectionCoveredStage : public PlanStage {
+public:
+    ProjectionCoveredStage(std::unique_ptr<PlanStage> child, std::vector<std::string> paths);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "PROJECTION_COVERED";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    std::vector<std::string> _paths;
+};
+
+/**
+ * EXPRESS_IXSCAN (upstream 8.0's express path): the one document of an `_id` point lookup,
+ * read by the plan `inner` (IXSCAN + FETCH of the point), which explain does not show; its keys
+ * and documents examined are this stage's. explain: keyPattern as a string ("{ _id: 1 }"),
+ * indexName.
+ */
+class ExpressIndexScanStage : public PlanStage {
+public:
+    ExpressIndexScanStage(std::unique_ptr<PlanStage> inner, std::string keyPattern,
+                          std::string indexName);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    void save() override;
+    void restore(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "EXPRESS_IXSCAN";
+    }
+    void appendExplainInfo(BSONObjBuilder* bob) const override;
+
+private:
+    std::unique_ptr<PlanStage> _inner;
+    std::string _keyPattern;
+    std::string _indexName;
 };
 
 class SkipStage : public PlanStage {

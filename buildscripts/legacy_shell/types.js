@@ -70,6 +70,7 @@ Decimal128.prototype.toNumber = function() { return parseFloat(this.toString());
 const ObjectIdCtor = callable(ObjectId, (v) => (v === undefined ? new ObjectId() : new ObjectId(v)));
 Object.defineProperty(ObjectId.prototype, "str", {get() { return this.toHexString(); }});
 ObjectId.prototype.tojson = function() { return "ObjectId(\"" + this.toHexString() + "\")"; };
+ObjectId.prototype.isObjectId = true;  // the legacy shell's marker
 ObjectId.prototype.valueOf = function() { return this.toHexString(); };
 // String(ObjectId(...)) is 'ObjectId("...")', as in the legacy shell; an encoding keeps the
 // driver's conversion.
@@ -256,7 +257,9 @@ function toBsonValue(v, depth) {
         return v;
     }
     if (Array.isArray(v)) return v.map((x) => toBsonValue(x, depth + 1));
-    if (v instanceof RegExp) {
+    // The prototypes are values of their type in the legacy shell (SpiderMonkey's are).
+    if (v === Date.prototype) return new Date(0);
+    if (v instanceof RegExp || v === RegExp.prototype) {
         // The flags go as written (BSON keeps any; the server rejects the ones it does not know).
         const r = new BSON.BSONRegExp(v.source, "");
         r.options = v.flags.split("").sort().join("");  // bson would refuse flags like "g"

@@ -63,3 +63,15 @@ assert.commandWorked(coll.insert({_id: 1, a: NumberInt(2147483647)}));
 assert.commandWorked(coll.update({_id: 1}, {$inc: {a: NumberInt(1)}}));
 assert.eq(NumberLong, coll.findOne().a.constructor);
 assert.eq(NumberLong("2147483648"), coll.findOne().a);
+
+// MinKey/MaxKey used uncalled are the values (stored and printed so); the Date, RegExp and
+// Function prototypes are values of their types; ObjectIds carry isObjectId.
+coll.drop();
+assert.commandWorked(coll.insert({_id: 1, lo: MinKey, hi: MaxKey, d: Date.prototype, r: RegExp.prototype,
+                                  f: Function.prototype}));
+assert.eq(1, coll.find({lo: {$type: "minKey"}, hi: {$type: "maxKey"}}).itcount());
+assert.eq(1, coll.find({d: {$type: "date"}, r: {$type: "regex"}, f: {$type: "javascript"}}).itcount());
+assert.eq('{ "$minKey" : 1 }', tojson(MinKey));
+assert.eq({_id: 1, lo: MinKey, hi: MaxKey}, coll.findOne({}, {lo: 1, hi: 1}));
+assert(coll.findOne()._id !== undefined);
+assert(new ObjectId().isObjectId);

@@ -46,8 +46,11 @@ function copyCounts(from, to) {
 }
 
 class BulkWriteResult {
-    constructor(r) {
+    constructor(r, singleKind = true) {
         copyCounts(r, this);
+        // Writes of one kind only: toSingleResult() may describe them (as the legacy shell's
+        // single batch type).
+        Object.defineProperty(this, "_singleKind", {value: singleKind, enumerable: false});
         this.writeErrors = r.writeErrors;
         this._upserted = r.upserted;
         this._insertedIds = r.insertedIds;
@@ -66,6 +69,8 @@ class BulkWriteResult {
     hasWriteConcernError() { return this.writeConcernErrors.length > 0; }
     getWriteConcernError() { return this.writeConcernErrors[0] || null; }
     toSingleResult() {
+        if (!this._singleKind)
+            throw new Error("Cannot output single WriteResult from multiple batch result");
         return new WriteResult(copyCounts(this, {
             upserted: this._upserted, writeErrors: this.writeErrors,
             writeConcernErrors: this.writeConcernErrors,
@@ -136,6 +141,7 @@ class BulkWriteError extends Error {
               " in bulk operation: " + (result.writeErrors.length ? result.writeErrors[0].errmsg : ""));
         this.name = "BulkWriteError";
         this._result = result;
+        copyCounts(result, this);  // the legacy shell's error carries the result's counters
         this.writeErrors = result.writeErrors;
         this.writeConcernError = result.writeConcernError;
         if (result.writeErrors.length) this.code = result.writeErrors[0].code;
@@ -145,6 +151,10 @@ class BulkWriteError extends Error {
     hasWriteErrors() { return this.writeErrors.length > 0; }
     getWriteErrorCount() { return this.writeErrors.length; }
     getWriteErrorAt(i) { return this.writeErrors[i]; }
+    getUpsertedIds() { return this._result.getUpsertedIds(); }
+    getUpsertedIdAt(i) { return this._result.getUpsertedIdAt(i); }
+    hasWriteConcernError() { return this._result.hasWriteConcernError(); }
+    getWriteConcernError() { return this._result.getWriteConcernError(); }
 }
 
 /** Merges write command replies into the legacy counters. */
@@ -155,6 +165,7 @@ class ResultAccumulator {
     }
     add(kind, reply, offset, ops) {
         const r = this.r;
+        (this.kinds = this.kinds || new Set()).add(kind);
         const n = reply.n || 0;
         if (kind === "insert") r.nInserted += n;
         else if (kind === "delete") r.nRemoved += n;
@@ -171,7 +182,9 @@ class ResultAccumulator {
         }
         if (reply.writeConcernError) r.writeConcernErrors.push(new WriteConcernError(reply.writeConcernError));
     }
-    bulkResult() { return new BulkWriteResult(this.r); }
+    bulkResult() {
+        return new BulkWriteResult(this.r, !this.kinds || this.kinds.size <= 1);
+    }
 }
 
 module.exports = {WriteError, WriteConcernError, BulkWriteResult, WriteResult, WriteCommandError,

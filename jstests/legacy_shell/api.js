@@ -167,3 +167,26 @@ assert.commandWorked(db.legacy_newer.createIndex({a: 1}));
 assert.eq({a: 1}, db.legacy_newer.getIndexByName("a_1").key);
 assert.eq(undefined, db.legacy_newer.getIndexByName("nope"));
 jsTest.log.info("structured log line", {x: 1});
+
+// A bulk of several kinds of writes has no single WriteResult.
+{
+    const b = coll.initializeOrderedBulkOp();
+    b.insert({_id: "single1"});
+    b.find({_id: "single1"}).updateOne({$set: {x: 1}});
+    const r = b.execute();
+    assert.throws(() => r.toSingleResult());
+    const one = coll.initializeOrderedBulkOp();
+    one.insert({_id: "single2"});
+    assert.eq(1, one.execute().toSingleResult().nInserted);
+}
+
+// A BulkWriteError carries the counters of what was written before the error.
+{
+    const b = coll.initializeOrderedBulkOp();
+    b.insert({_id: "bwe1"});
+    b.insert({_id: "bwe1"});
+    const err = assert.throws(() => b.execute());
+    assert(err instanceof BulkWriteError);
+    assert.eq(1, err.nInserted);
+    assert.eq(0, err.getUpsertedIds().length);
+}

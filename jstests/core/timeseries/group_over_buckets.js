@@ -113,8 +113,30 @@ function testExplainUnchanged() {
     assert(tojson(res).includes("$_internalUnpackBucket"), tojson(res));
 }
 
+function testOneOrTwoThreads() {
+    // With two threads (a helper takes the buckets of part of the series, from the 65th
+    // bucket on) the groups and their order are those of one thread.
+    const kParam = "internalQueryBlockGroupThreads";
+    const original = assert.commandWorked(db.adminCommand({getParameter: 1, [kParam]: 1}))[kParam];
+    try {
+        eligible.forEach((g) => {
+            assert.commandWorked(db.adminCommand({setParameter: 1, [kParam]: 1}));
+            const one = ts.aggregate([{$group: g}]).toArray();
+            assert.commandWorked(db.adminCommand({setParameter: 1, [kParam]: 2}));
+            const two = ts.aggregate([{$group: g}]).toArray();
+            assert.eq(tojson(two), tojson(one), tojson(g));
+        });
+        assert.commandFailedWithCode(db.adminCommand({setParameter: 1, [kParam]: 3}),
+                                     ErrorCodes.BadValue);
+    } finally {
+        assert.commandWorked(db.adminCommand({setParameter: 1, [kParam]: original}));
+    }
+    assert.gt(db.getCollection("system.buckets." + ts.getName()).countDocuments({}), 64);
+}
+
 setUp();
 testEligibleSpecs();
+testOneOrTwoThreads();
 testIneligibleSpecs();
 testAfterMatch();
 testExplainUnchanged();

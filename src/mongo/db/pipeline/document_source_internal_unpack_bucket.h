@@ -61,17 +61,14 @@ public:
     }
     /**
      * Block access for a consumer that reads whole buckets instead of getNext()
-     * (group_over_buckets.h): moves to the next bucket of the source and returns the
-     * unpacker positioned on it; nullptr at the end. The caller applies no eventFilter, so
-     * it must only be used when serialize() shows none.
+     * (group_over_buckets.h): the next bucket of the source, counted as examined; nullopt at
+     * the end. The caller unpacks it and applies the stage's filters itself.
      */
-    BucketUnpacker* nextBucketForBlockRead() {
+    std::optional<BSONObj> nextBucketObjForBlockRead() {
         std::optional<BSONObj> bucket = _source ? _source->getNext() : std::nullopt;
-        if (!bucket)
-            return nullptr;
-        ++_bucketsExamined;
-        _unpacker.reset(*bucket);
-        return &_unpacker;
+        if (bucket)
+            ++_bucketsExamined;
+        return bucket;
     }
     /** The size of the $sample this stage absorbed (nullopt: none). */
     std::optional<long long> sampleSize() const {

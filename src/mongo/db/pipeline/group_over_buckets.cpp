@@ -1,6 +1,10 @@
 #include "mongo/db/pipeline/group_over_buckets.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <tuple>
 
 #include <cmath>
@@ -13,6 +17,7 @@
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -21,6 +26,9 @@ namespace {
 
 constexpr long long kTruncRef = 946684800000LL;  // 2000-01-01T00:00:00Z, $dateTrunc's origin
 constexpr uint32_t kSkipRows = std::numeric_limits<uint32_t>::max();  // a run no group takes
+
+/** Thrown by groupForRow() on the helper thread for a key only idExpr gives. */
+struct NeedsOwnerThread {};
 
 /** $sum and $avg over a SumState (accumulator.h), with bulk adds from decoded columns. */
 class BlockSum final : public Accumulator {
@@ -447,6 +455,36 @@ bool appendKey(const GroupOverBuckets::Plan::KeyNode& n, StringData name, const 
     return false;
 }
 
+bool metaPartsHash(const GroupOverBuckets::Plan::KeyNode& n, const BSONElement& meta, size_t* h) {
+    using Kind = GroupOverBuckets::Plan::KeyNode::Kind;
+    if (n.kind == Kind::kObject) {
+        for (const auto& [field, child] : n.fields)
+            if (!metaPartsHash(child, meta, h))
+                return false;
+        return true;
+    }
+    if (n.kind != Kind::kMeta)
+        return true;
+    BSONElement e = meta;
+    for (const auto& part : n.metaPath) {
+        if (e.type() == BSONType::kArray)
+            return false;
+        if (e.type() != BSONType::kObject) {
+            e = BSONElement();
+            break;
+        }
+        e = e.embeddedObject().getField(part);
+    }
+    // An array here may equal the array a path through arrays gives: both stay on share 0.
+    if (e.type() == BSONType::kArray)
+        return false;
+    // Missing may group as null (a one-field object _id): null, undefined and missing alike.
+    const bool nullish = e.eoo() || e.type() == BSONType::kNull || e.type() == BSONType::kUndefined;
+    const size_t v = nullish ? size_t(0x9e3779b97f4a7c15ULL) : Value(e).hash(0, nullptr);
+    *h = (*h * 1000003) ^ v;
+    return true;
+}
+
 }  // namespace
 
 bool GroupOverBuckets::Plan::analyzeDateTrunc(const BSONElement& args) {
@@ -633,15 +671,236 @@ std::unique_ptr<GroupOverBuckets> GroupOverBuckets::make(
 }
 
 GroupOverBuckets::GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx,
-                                   std::unique_ptr<Plan> plan)
+                                   std::shared_ptr<Plan> plan)
     : _expCtx(std::move(expCtx)), _plan(std::move(plan)) {}
 
 GroupOverBuckets::~GroupOverBuckets() = default;
 
 void GroupOverBuckets::processAll(DocumentSourceInternalUnpackBucket* unpack) {
-    while (BucketUnpacker* u = unpack->nextBucketForBlockRead()) {
+    processBuckets([unpack] { return unpack->nextBucketObjForBlockRead(); });
+}
+
+// The second thread of processBuckets(): folds the buckets of share 1 into its own instance
+// `part`, from a bounded queue the owner fills in scan order. It leaves (stopped) at the end,
+// at a bucket it cannot fold (put back at the queue's front for the owner) or on an error.
+struct GroupOverBuckets::Helper {
+    // The queue's bounds: buckets, and their bytes (a bucket may be up to 16 MB).
+    static constexpr size_t kMaxQueued = 32;
+    static constexpr size_t kMaxQueuedBytes = 8 << 20;
+
+    explicit Helper(GroupOverBuckets* owner)
+        : part(new GroupOverBuckets(owner->_expCtx, owner->_plan)), unpacker(owner->_plan->spec) {
+        part->_mem = owner->_mem;
+    }
+    ~Helper() {
+        if (thread.joinable()) {
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                abandon = true;
+            }
+            cv.notify_all();
+            thread.join();
+        }
+    }
+
+    void run() {
+        for (;;) {
+            std::pair<long long, BSONObj> item;
+            bool wake = false;
+            {
+                std::unique_lock<std::mutex> lk(mu);
+                if (queue.empty() && !ending && !abandon) {
+                    helperWaits = true;
+                    cv.wait(lk, [&] { return !queue.empty() || ending || abandon; });
+                    helperWaits = false;
+                }
+                if (abandon || queue.empty()) {
+                    stopped = true;
+                    lk.unlock();
+                    cv.notify_all();
+                    return;
+                }
+                item = std::move(queue.front());
+                queue.pop_front();
+                queuedBytes -= static_cast<size_t>(item.second.objsize());
+                wake = ownerWaits;
+            }
+            if (wake)
+                cv.notify_all();  // room in the queue
+            bool folded = false;
+            std::exception_ptr failure;
+            try {
+                part->_bucketSeq = item.first;
+                unpacker.reset(item.second);
+                folded = part->processOnHelper(&unpacker);
+            } catch (const NeedsOwnerThread&) {
+                folded = false;
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            if (!folded) {
+                std::lock_guard<std::mutex> lk(mu);
+                if (failure)
+                    error = failure;
+                else {
+                    queuedBytes += static_cast<size_t>(item.second.objsize());
+                    queue.push_front(std::move(item));
+                }
+                stopped = true;
+                cv.notify_all();
+                return;
+            }
+        }
+    }
+
+    /** Owner: queues `bucket`; false when the helper has stopped (the caller folds it). */
+    bool offer(long long seq, BSONObj bucket) {
+        std::unique_lock<std::mutex> lk(mu);
+        auto full = [&] {
+            return !queue.empty() && (queue.size() >= kMaxQueued || queuedBytes >= kMaxQueuedBytes);
+        };
+        if (full() && !stopped) {
+            ownerWaits = true;
+            cv.wait(lk, [&] { return !full() || stopped; });
+            ownerWaits = false;
+        }
+        if (stopped)
+            return false;
+        queuedBytes += static_cast<size_t>(bucket.objsize());
+        queue.emplace_back(seq, std::move(bucket));
+        const bool wake = helperWaits;
+        lk.unlock();
+        if (wake)
+            cv.notify_all();
+        return true;
+    }
+
+    /**
+     * Owner: waits for the helper to finish what it took, rethrows its error, then folds what
+     * it left, in order, on this thread. Afterwards `part` is the owner's to use.
+     */
+    void finish(ExpressionContext* expCtx) {
+        if (thread.joinable()) {
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                ending = true;
+            }
+            cv.notify_all();
+            thread.join();
+        }
+        if (error)
+            std::rethrow_exception(error);
+        while (!queue.empty()) {
+            auto item = std::move(queue.front());
+            queue.pop_front();
+            expCtx->checkForInterrupt();
+            fold(item.first, item.second);
+        }
+    }
+
+    /** The owner folds a bucket of share 1 itself (helper not started, or finished). */
+    void fold(long long seq, const BSONObj& bucket) {
+        part->_onHelper = false;
+        part->_bucketSeq = seq;
+        unpacker.reset(bucket);
+        part->processBucket(&unpacker);
+    }
+
+    std::unique_ptr<GroupOverBuckets> part;
+    BucketUnpacker unpacker;
+    std::thread thread;
+    std::mutex mu;
+    std::condition_variable cv;  // queue changes and stops, both ways
+    // Guarded by mu while the thread runs; the owner's alone before it starts and after join.
+    std::deque<std::pair<long long, BSONObj>> queue;
+    size_t queuedBytes = 0;
+    bool ending = false;       // the owner has queued its last bucket
+    bool abandon = false;      // the owner is unwinding: leave now
+    bool stopped = false;      // the helper has left
+    bool helperWaits = false;  // for a bucket (the owner notifies)
+    bool ownerWaits = false;   // for room in the queue (the helper notifies)
+    std::exception_ptr error;
+};
+
+bool GroupOverBuckets::canSplit() const {
+    const Plan& plan = *_plan;
+    if (!plan.keyUsesMeta || !plan.keyTemplate || plan.eventFilter || plan.needsTimeColumn ||
+        gInternalQueryBlockGroupThreads.load() < 2 || std::thread::hardware_concurrency() < 2)
+        return false;
+    for (const auto& a : plan.blockAccs)
+        if (a.op == Plan::Op::kTopBottom)
+            return false;  // folded through the expressions' Variables
+    return true;
+}
+
+int GroupOverBuckets::shareOf(const BSONObj& bucket) const {
+    size_t h = 0;
+    if (!metaPartsHash(*_plan->keyTemplate, bucket[timeseries::kBucketMetaFieldName], &h))
+        return 0;
+    return static_cast<int>((h ^ (h >> 29)) & 1);
+}
+
+bool GroupOverBuckets::processOnHelper(BucketUnpacker* unpacker) {
+    _onHelper = true;
+    if (!processBlock(unpacker, false))
+        return false;
+    ++_blockBuckets;
+    ++_helperBuckets;
+    return true;
+}
+
+void GroupOverBuckets::mergeGroups(GroupOverBuckets* other) {
+    std::vector<Group> merged;
+    merged.reserve(_groups.size() + other->_groups.size());
+    size_t i = 0, j = 0;
+    while (i < _groups.size() || j < other->_groups.size()) {
+        // No bucket is folded by both, so no two groups share a first-seen position.
+        if (j == other->_groups.size() ||
+            (i < _groups.size() && _firstSeen[i] < other->_firstSeen[j]))
+            merged.push_back(std::move(_groups[i++]));
+        else
+            merged.push_back(std::move(other->_groups[j++]));
+    }
+    _groups = std::move(merged);
+    _index.clear();  // positions changed; only releaseGroups() follows
+    _hashes.clear();
+    _rowGroups.clear();
+    _firstSeen.clear();
+    _blockBuckets += other->_blockBuckets;
+    _fallbackBuckets += other->_fallbackBuckets;
+    _helperBuckets += other->_helperBuckets;
+}
+
+void GroupOverBuckets::processBuckets(const std::function<std::optional<BSONObj>()>& next,
+                                      long long parallelAfter) {
+    BucketUnpacker unpacker(_plan->spec);
+    std::unique_ptr<Helper> helper;
+    if (canSplit())
+        helper = std::make_unique<Helper>(this);
+    bool helperDone = false;  // started and finished: the owner folds share 1 itself
+    long long seq = 0;
+    while (std::optional<BSONObj> bucket = next()) {
         _expCtx->checkForInterrupt();  // once per bucket (up to 1000 measurements)
-        processBucket(u);
+        const long long pos = seq++;
+        if (helper && shareOf(*bucket) == 1) {
+            if (!helperDone && !helper->thread.joinable() && pos >= parallelAfter)
+                helper->thread = std::thread([h = helper.get()] { h->run(); });
+            if (helper->thread.joinable() && !helperDone) {
+                if (helper->offer(pos, bucket->getOwned()))
+                    continue;
+                helper->finish(_expCtx.get());
+                helperDone = true;
+            }
+            helper->fold(pos, *bucket);
+            continue;
+        }
+        _bucketSeq = pos;
+        unpacker.reset(*bucket);
+        processBucket(&unpacker);
+    }
+    if (helper) {
+        helper->finish(_expCtx.get());
+        mergeGroups(helper->part.get());
     }
 }
 
@@ -649,15 +908,16 @@ std::vector<GroupOverBuckets::Group> GroupOverBuckets::releaseGroups() {
     _index.clear();
     _hashes.clear();
     _rowGroups.clear();
+    _firstSeen.clear();
     return std::move(_groups);
 }
 
 void GroupOverBuckets::chargeMemory(size_t bytes) {
-    _mem += bytes;
+    const size_t used = _mem->fetch_add(bytes, std::memory_order_relaxed) + bytes;
     uassert(ErrorCodes::QueryExceededMemoryLimitNoDiskUseAllowed,
             "Exceeded memory limit for $group, but didn't allow external sort. Pass "
             "allowDiskUse:true to opt in.",
-            _mem <= static_cast<size_t>(_expCtx->maxMemoryBytes) || _expCtx->allowDiskUse);
+            used <= static_cast<size_t>(_expCtx->maxMemoryBytes) || _expCtx->allowDiskUse);
 }
 
 size_t GroupOverBuckets::groupFor(const Value& evaluated) {
@@ -679,6 +939,7 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
     }
     size_t idx = _groups.size();
     _groups.push_back(std::move(g));
+    _firstSeen.push_back(_bucketSeq);
     _hashes.push_back(hash);
     _index.insert(static_cast<uint32_t>(idx));
     chargeMemory(128 + static_cast<size_t>(_groups.back().key.elem().size()) +
@@ -717,6 +978,8 @@ size_t GroupOverBuckets::groupForRow(uint32_t metaId, int64_t bin, int64_t t,
         }
     }
     // The key of these rows is the _id expression over {time, meta} of one of them.
+    if (_onHelper)
+        throw NeedsOwnerThread{};  // the expression's Variables are the owner's
     const BucketSpec& spec = _plan->spec;
     BSONObjBuilder b;
     if (spec.includes(spec.timeField))

@@ -19,12 +19,23 @@
 // decimals...), goes through the generic per-measurement path into the same groups. Results, types,
 // group order (first seen) and the memory error (292) equal those of the generic $group
 // (document_source_group.h); with allowDiskUse the groups stay in memory instead of spilling.
-// Thread safety: one owner.
+//
+// Two threads: when the key reads the meta field (from its template) and there is no
+// eventFilter and no $top/$bottom, processBuckets() splits the buckets by the meta part of
+// their key between the calling thread and one helper thread (internalQueryBlockGroupThreads),
+// once more than a few buckets have come. Keys equal under ValueEq have equal meta parts and
+// so one thread: each group is fed by one thread in scan order, and the merged groups keep the
+// first-seen order, so results are those of one thread, bit for bit. The helper runs the block
+// path only; at the first bucket it cannot (the per-measurement path, an _id the template does
+// not give) it stops and the calling thread carries on with its share in order.
+// Thread safety: one owner (the helper thread is internal and joined before processBuckets
+// returns or throws).
 #pragma once
 
-#include <optional>
-
+#include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,8 +83,18 @@ public:
      * allowDiskUse, and what the generic path throws for the bucket's measurements.
      */
     void processBucket(BucketUnpacker* unpacker);
-    /** Reads every remaining bucket of `unpack` (nextBucketForBlockRead) and folds it in. */
+    /** Reads every remaining bucket of `unpack` (nextBucketObjForBlockRead) and folds it in. */
     void processAll(DocumentSourceInternalUnpackBucket* unpack);
+    /**
+     * Folds in every bucket `next` returns (nullopt: the end), on two threads when the plan
+     * allows (file comment) and more than `parallelAfter` buckets come. Throws what
+     * processBucket() throws, from either thread. Afterwards only releaseGroups() may be
+     * called. O(buckets); the helper holds at most a few dozen buckets queued.
+     */
+    void processBuckets(const std::function<std::optional<BSONObj>()>& next,
+                        long long parallelAfter = kParallelAfterBuckets);
+    /** The buckets read on one thread before the helper starts (its start is not free). */
+    static constexpr long long kParallelAfterBuckets = 64;
     /** The groups in first-seen order; the object is spent afterwards. */
     std::vector<Group> releaseGroups();
 
@@ -85,10 +106,29 @@ public:
         return _fallbackBuckets;
     }
 
+    /** Buckets folded by the helper thread (tests, bench). */
+    long long helperBuckets() const {
+        return _helperBuckets;
+    }
+
     struct Plan;  // the analysed spec (group_over_buckets.cpp)
 
 private:
-    GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx, std::unique_ptr<Plan> plan);
+    struct Helper;  // the second thread of processBuckets() (group_over_buckets.cpp)
+
+    GroupOverBuckets(std::shared_ptr<ExpressionContext> expCtx, std::shared_ptr<Plan> plan);
+
+    /** True when processBuckets() may split the buckets between two threads. */
+    bool canSplit() const;
+    /**
+     * 0 or 1: the thread whose groups the key of `bucket`'s rows belongs to, from the meta
+     * part of the key (null, undefined and missing alike; a path that meets an array: 0).
+     */
+    int shareOf(const BSONObj& bucket) const;
+    /** The block path on the helper thread: false (nothing folded) when it cannot. */
+    bool processOnHelper(BucketUnpacker* unpacker);
+    /** Merges `other`'s groups (disjoint keys) into these, by first-seen order. */
+    void mergeGroups(GroupOverBuckets* other);
 
     /** The per-measurement path for the current bucket, keeping what `filter` matches. */
     void processGeneric(BucketUnpacker* unpacker, const MatchExpression* filter);
@@ -118,8 +158,12 @@ private:
     void chargeMemory(size_t bytes);
 
     std::shared_ptr<ExpressionContext> _expCtx;
-    std::unique_ptr<Plan> _plan;
+    std::shared_ptr<Plan> _plan;  // shared with the helper's instance, which only reads it
     std::vector<Group> _groups;
+    // Per group, the scan position of the bucket that made it (processBuckets' merge order).
+    std::vector<long long> _firstSeen;
+    long long _bucketSeq = 0;  // of the bucket being folded
+    bool _onHelper = false;    // groupForRow may not evaluate idExpr (Variables are not shared)
     // The groups by key: their positions in _groups, with each key's hash kept in _hashes,
     // so that growing the table moves integers, not Values.
     struct KeyProbe {
@@ -157,9 +201,11 @@ private:
     std::vector<BucketUnpacker::ColumnAccess> _cols;      // processBlock()'s columns
     absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> _rowGroups;  // (meta, bin)
     std::vector<std::pair<uint32_t, uint32_t>> _runs;  // (end row, group) of one bucket
-    size_t _mem = 0;
+    // Group memory, counted against the limit by both threads.
+    std::shared_ptr<std::atomic<size_t>> _mem = std::make_shared<std::atomic<size_t>>(0);
     long long _blockBuckets = 0;
     long long _fallbackBuckets = 0;
+    long long _helperBuckets = 0;
 };
 
 }  // namespace mongo

@@ -12,7 +12,9 @@ One command: for each precision (int, f2) it starts a fresh mongod and a fresh V
   * disk: bytes per field value (rows x 10). Ours: collStats storageSize + totalIndexSize of the
     time-series collection after fsync (a checkpoint). Theirs: the size of every file under
     -storageDataPath after /internal/force_flush and /internal/force_merge.
-  * queries, each the median of --runs (>= 7) runs, answers compared for equality:
+  * queries, each the median of --runs (>= 7) runs of the request and the client's decoding
+    of its reply (pymongo's BSON, json.loads), answers compared for equality (the answers'
+    normalisation for that comparison is not timed):
       Q1        average of usage_user per host per hour over the whole day
       Q2        maximum of the 10 fields for one host over the middle 12 hours
       high-cpu  TSBS high-cpu-all: readings with usage_user > 90, all hosts, first 12 hours
@@ -86,11 +88,13 @@ def dir_bytes(path, skip=()):
 
 
 def median_ms(fn, runs):
-    fn()  # warm-up, not counted
+    """Median time of fn(True): the request and the client's decoding of the reply (BSON by
+    pymongo, JSON by json.loads), not the answer's normalisation for the comparison."""
+    fn(True)  # warm-up, not counted
     times = []
     for _ in range(runs):
         s = time.perf_counter()
-        fn()
+        fn(True)
         times.append((time.perf_counter() - s) * 1000)
     return statistics.median(times)
 
@@ -158,37 +162,50 @@ class Ours:
     def buckets(self):
         return self.db["system.buckets.ts"].count_documents({})
 
-    def q1(self):
+    def q1(self, fetch_only=False):
         p = [{"$group": {"_id": {"host": "$tags.hostname",
                                  "hour": {"$dateTrunc": {"date": "$time", "unit": "hour"}}},
                          "avg": {"$avg": "$usage_user"}}}]
+        docs = list(self.db.ts.aggregate(p))
+        if fetch_only:
+            return docs
         return {(d["_id"]["host"], int(d["_id"]["hour"].replace(tzinfo=UTC).timestamp())): d["avg"]
-                for d in self.db.ts.aggregate(p)}
+                for d in docs}
 
-    def q2(self, lo, hi):
+    def q2(self, lo, hi, fetch_only=False):
         p = [{"$match": {"tags.hostname": "host_1",
                          "time": {"$gte": datetime.datetime.fromtimestamp(lo, UTC),
                                   "$lt": datetime.datetime.fromtimestamp(hi, UTC)}}},
              {"$group": dict([("_id", None)] + [(f, {"$max": "$" + f}) for f in FIELDS])}]
         res = list(self.db.ts.aggregate(p))
+        if fetch_only:
+            return res
         return {f: res[0][f] for f in FIELDS} if res else {}
 
-    def high_cpu(self, lo, hi):
-        docs = self.db.ts.find({"usage_user": {"$gt": 90.0},
-                                "time": {"$gte": datetime.datetime.fromtimestamp(lo, UTC),
-                                         "$lt": datetime.datetime.fromtimestamp(hi, UTC)}})
+    def high_cpu(self, lo, hi, fetch_only=False):
+        docs = list(self.db.ts.find({"usage_user": {"$gt": 90.0},
+                                     "time": {"$gte": datetime.datetime.fromtimestamp(lo, UTC),
+                                              "$lt": datetime.datetime.fromtimestamp(hi, UTC)}}))
+        if fetch_only:
+            return docs
         return {(d["tags"]["hostname"], int(d["time"].replace(tzinfo=UTC).timestamp()))
                 for d in docs}
 
-    def empty(self, end):
+    def empty(self, end, fetch_only=False):
         p = [{"$match": {"time": {"$gte": datetime.datetime.fromtimestamp(end + HOUR, UTC)}}}]
-        return {(d["tags"]["hostname"], d["time"]) for d in self.db.ts.aggregate(p)}
+        docs = list(self.db.ts.aggregate(p))
+        if fetch_only:
+            return docs
+        return {(d["tags"]["hostname"], d["time"]) for d in docs}
 
-    def lastpoint(self):
+    def lastpoint(self, fetch_only=False):
         p = [{"$group": {"_id": "$tags.hostname",
                          "last": {"$top": {"sortBy": {"time": -1},
                                            "output": ["$" + f for f in FIELDS]}}}}]
-        return {(d["_id"], f): v for d in self.db.ts.aggregate(p) for f, v in zip(FIELDS, d["last"])}
+        docs = list(self.db.ts.aggregate(p))
+        if fetch_only:
+            return docs
+        return {(d["_id"], f): v for d in docs for f, v in zip(FIELDS, d["last"])}
 
 
 # ---------------------------------------------------------------------------------- theirs
@@ -281,34 +298,44 @@ class Theirs:
             raise RuntimeError(str(r)[:300])
         return r["data"]["result"]
 
-    def q1(self, end):
+    def q1(self, end, fetch_only=False):
         res = self.query("/api/v1/query_range", query="avg_over_time(cpu_usage_user[1h])",
                          start=T0 + HOUR - 1, end=end - 1, step=HOUR)
+        if fetch_only:
+            return res
         return {(s["metric"]["hostname"], int(ts) + 1 - HOUR): float(v)
                 for s in res for ts, v in s["values"]}
 
-    def q2(self, lo, hi):
+    def q2(self, lo, hi, fetch_only=False):
         res = self.query("/api/v1/query_range",
                          query='max_over_time({__name__=~"cpu_usage_.+",hostname="host_1"}[1h]) '
                                'keep_metric_names',
                          start=lo + HOUR - 1, end=hi - 1, step=HOUR)
+        if fetch_only:
+            return res
         return {s["metric"]["__name__"][len("cpu_"):]: max(float(v) for _, v in s["values"])
                 for s in res}
 
-    def high_cpu(self, lo, hi):
+    def high_cpu(self, lo, hi, fetch_only=False):
         res = self.query("/api/v1/query_range", query="cpu_usage_user > 90",
                          start=lo, end=hi - STEP, step=STEP)
+        if fetch_only:
+            return res
         return {(s["metric"]["hostname"], int(ts)) for s in res for ts, _ in s["values"]}
 
-    def empty(self, end):
+    def empty(self, end, fetch_only=False):
         res = self.query("/api/v1/query_range", query="cpu_usage_user",
                          start=end + HOUR, end=end + 2 * HOUR, step=HOUR)
+        if fetch_only:
+            return res
         return {(s["metric"]["hostname"], int(ts)) for s in res for ts, _ in s["values"]}
 
-    def lastpoint(self, end):
+    def lastpoint(self, end, fetch_only=False):
         res = self.query("/api/v1/query",
                          query='last_over_time({__name__=~"cpu_usage_.+"}[1h]) keep_metric_names',
                          time=end)
+        if fetch_only:
+            return res
         return {(s["metric"]["hostname"], s["metric"]["__name__"][len("cpu_"):]): float(s["value"][1])
                 for s in res}
 
@@ -345,11 +372,13 @@ def run_prec(args, data, meta, prec, work):
         r["bpv_theirs"] = r["bytes_theirs"] / values
 
         queries = [
-            ("q1", ours.q1, lambda: theirs.q1(end)),
-            ("q2", lambda: ours.q2(q2_lo, q2_hi), lambda: theirs.q2(q2_lo, q2_hi)),
-            ("high_cpu", lambda: ours.high_cpu(T0, hc_hi), lambda: theirs.high_cpu(T0, hc_hi)),
-            ("lastpoint", ours.lastpoint, lambda: theirs.lastpoint(end)),
-            ("empty", lambda: ours.empty(end), lambda: theirs.empty(end)),
+            ("q1", ours.q1, lambda f=False: theirs.q1(end, f)),
+            ("q2", lambda f=False: ours.q2(q2_lo, q2_hi, f),
+             lambda f=False: theirs.q2(q2_lo, q2_hi, f)),
+            ("high_cpu", lambda f=False: ours.high_cpu(T0, hc_hi, f),
+             lambda f=False: theirs.high_cpu(T0, hc_hi, f)),
+            ("lastpoint", ours.lastpoint, lambda f=False: theirs.lastpoint(end, f)),
+            ("empty", lambda f=False: ours.empty(end, f), lambda f=False: theirs.empty(end, f)),
         ]
         for name, fo, ft in queries:
             a, b = fo(), ft()
@@ -365,7 +394,7 @@ def run_prec(args, data, meta, prec, work):
             r[name + "_theirs_ms"] = median_ms(ft, args.runs)
         ours.db.ts.create_index([("tags.hostname", 1), ("time", 1)])
         r["q1_idx_ours_ms"] = median_ms(ours.q1, args.runs)
-        r["q2_idx_ours_ms"] = median_ms(lambda: ours.q2(q2_lo, q2_hi), args.runs)
+        r["q2_idx_ours_ms"] = median_ms(lambda f=False: ours.q2(q2_lo, q2_hi, f), args.runs)
         r["rss_mb_ours"] = peak_rss_mb(ours.proc.pid)
         r["rss_mb_theirs"] = peak_rss_mb(theirs.proc.pid)
     finally:

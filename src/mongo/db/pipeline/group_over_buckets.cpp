@@ -687,6 +687,9 @@ struct GroupOverBuckets::Helper {
     // The queue's bounds: buckets, and their bytes (a bucket may be up to 16 MB).
     static constexpr size_t kMaxQueued = 32;
     static constexpr size_t kMaxQueuedBytes = 8 << 20;
+    // A waiting side is woken when this many buckets are queued (helper) or free (owner):
+    // a wake-up costs microseconds of the kernel, one per bucket would cost more than a share.
+    static constexpr size_t kWakeBatch = 8;
 
     explicit Helper(GroupOverBuckets* owner)
         : part(new GroupOverBuckets(owner->_expCtx, owner->_plan)), unpacker(owner->_plan->spec) {
@@ -723,7 +726,7 @@ struct GroupOverBuckets::Helper {
                 item = std::move(queue.front());
                 queue.pop_front();
                 queuedBytes -= static_cast<size_t>(item.second.objsize());
-                wake = ownerWaits;
+                wake = ownerWaits && queue.size() + kWakeBatch <= kMaxQueued;
             }
             if (wake)
                 cv.notify_all();  // room in the queue
@@ -768,7 +771,8 @@ struct GroupOverBuckets::Helper {
             return false;
         queuedBytes += static_cast<size_t>(bucket.objsize());
         queue.emplace_back(seq, std::move(bucket));
-        const bool wake = helperWaits;
+        // (Full: the owner waits next time, so the helper must not wait for more.)
+        const bool wake = helperWaits && (queue.size() >= kWakeBatch || full());
         lk.unlock();
         if (wake)
             cv.notify_all();
@@ -837,7 +841,8 @@ int GroupOverBuckets::shareOf(const BSONObj& bucket) const {
     size_t h = 0;
     if (!metaPartsHash(*_plan->keyTemplate, bucket[timeseries::kBucketMetaFieldName], &h))
         return 0;
-    return static_cast<int>((h ^ (h >> 29)) & 1);
+    // Two series in three go to the helper: the owner also reads the buckets from storage.
+    return (h ^ (h >> 29)) % 3 == 0 ? 0 : 1;
 }
 
 bool GroupOverBuckets::processOnHelper(BucketUnpacker* unpacker) {

@@ -22,7 +22,8 @@
 //
 // Two threads: when the key reads the meta field (from its template) and there is no
 // eventFilter and no $top/$bottom, processBuckets() splits the buckets by the meta part of
-// their key between the calling thread and one helper thread (internalQueryBlockGroupThreads),
+// their key between the calling thread and one helper thread (internalQueryBlockGroupThreads;
+// two series in three go to the helper, as the caller also reads the buckets from storage),
 // once more than a few buckets have come. Keys equal under ValueEq have equal meta parts and
 // so one thread: each group is fed by one thread in scan order, and the merged groups keep the
 // first-seen order, so results are those of one thread, bit for bit. The helper runs the block

@@ -802,6 +802,24 @@ struct GroupOverBuckets::Helper {
         }
     }
 
+    /**
+     * 0 (the owner) or 1 (the helper): whose groups the key of `bucket`'s rows belongs to. By
+     * the hash of the key's meta part (null, undefined and missing alike; a path that meets
+     * an array: 0), each hash given on first sight to the helper while it has fewer than two
+     * in three of them (the owner also reads the buckets from storage).
+     */
+    int shareOf(const BSONObj& bucket) {
+        size_t h = 0;
+        if (!metaPartsHash(*part->_plan->keyTemplate, bucket[timeseries::kBucketMetaFieldName], &h))
+            return 0;
+        auto [it, inserted] = shares.try_emplace(h, 0);
+        if (inserted) {
+            it->second = 3 * helperShares < 2 * shares.size() ? 1 : 0;
+            helperShares += it->second;
+        }
+        return it->second;
+    }
+
     /** The owner folds a bucket of share 1 itself (helper not started, or finished). */
     void fold(long long seq, const BSONObj& bucket) {
         part->_onHelper = false;
@@ -812,6 +830,8 @@ struct GroupOverBuckets::Helper {
 
     std::unique_ptr<GroupOverBuckets> part;
     BucketUnpacker unpacker;
+    absl::flat_hash_map<size_t, int> shares;  // the owner's: meta part hash -> share
+    size_t helperShares = 0;
     std::thread thread;
     std::mutex mu;
     std::condition_variable cv;  // queue changes and stops, both ways
@@ -835,14 +855,6 @@ bool GroupOverBuckets::canSplit() const {
         if (a.op == Plan::Op::kTopBottom)
             return false;  // folded through the expressions' Variables
     return true;
-}
-
-int GroupOverBuckets::shareOf(const BSONObj& bucket) const {
-    size_t h = 0;
-    if (!metaPartsHash(*_plan->keyTemplate, bucket[timeseries::kBucketMetaFieldName], &h))
-        return 0;
-    // Two series in three go to the helper: the owner also reads the buckets from storage.
-    return (h ^ (h >> 29)) % 3 == 0 ? 0 : 1;
 }
 
 bool GroupOverBuckets::processOnHelper(BucketUnpacker* unpacker) {
@@ -887,7 +899,7 @@ void GroupOverBuckets::processBuckets(const std::function<std::optional<BSONObj>
     while (std::optional<BSONObj> bucket = next()) {
         _expCtx->checkForInterrupt();  // once per bucket (up to 1000 measurements)
         const long long pos = seq++;
-        if (helper && shareOf(*bucket) == 1) {
+        if (helper && helper->shareOf(*bucket) == 1) {
             if (!helperDone && !helper->thread.joinable() && pos >= parallelAfter)
                 helper->thread = std::thread([h = helper.get()] { h->run(); });
             if (helper->thread.joinable() && !helperDone) {

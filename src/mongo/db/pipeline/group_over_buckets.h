@@ -23,7 +23,7 @@
 // Two threads: when the key reads the meta field (from its template) and there is no
 // eventFilter and no $top/$bottom, processBuckets() splits the buckets by the meta part of
 // their key between the calling thread and one helper thread (internalQueryBlockGroupThreads;
-// two series in three go to the helper, as the caller also reads the buckets from storage),
+// two meta parts in three go to the helper, as the caller also reads the buckets from storage),
 // once more than a few buckets have come. Keys equal under ValueEq have equal meta parts and
 // so one thread: each group is fed by one thread in scan order, and the merged groups keep the
 // first-seen order, so results are those of one thread, bit for bit. The helper runs the block
@@ -121,11 +121,6 @@ private:
 
     /** True when processBuckets() may split the buckets between two threads. */
     bool canSplit() const;
-    /**
-     * 0 or 1: the thread whose groups the key of `bucket`'s rows belongs to, from the meta
-     * part of the key (null, undefined and missing alike; a path that meets an array: 0).
-     */
-    int shareOf(const BSONObj& bucket) const;
     /** The block path on the helper thread: false (nothing folded) when it cannot. */
     bool processOnHelper(BucketUnpacker* unpacker);
     /** Merges `other`'s groups (disjoint keys) into these, by first-seen order. */

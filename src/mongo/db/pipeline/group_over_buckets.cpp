@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <tuple>
 
@@ -900,8 +901,13 @@ void GroupOverBuckets::processBuckets(const std::function<std::optional<BSONObj>
         _expCtx->checkForInterrupt();  // once per bucket (up to 1000 measurements)
         const long long pos = seq++;
         if (helper && helper->shareOf(*bucket) == 1) {
-            if (!helperDone && !helper->thread.joinable() && pos >= parallelAfter)
-                helper->thread = std::thread([h = helper.get()] { h->run(); });
+            if (!helperDone && !helper->thread.joinable() && pos >= parallelAfter) {
+                try {
+                    helper->thread = std::thread([h = helper.get()] { h->run(); });
+                } catch (const std::system_error&) {
+                    helperDone = true;  // no thread to be had: this one folds every bucket
+                }
+            }
             if (helper->thread.joinable() && !helperDone) {
                 if (helper->offer(pos, bucket->getOwned()))
                     continue;

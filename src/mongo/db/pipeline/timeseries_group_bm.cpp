@@ -22,6 +22,7 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/pipeline/vector_source_bm.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
+#include "mongo/idl/server_parameters_gen.h"
 
 namespace mongo {
 namespace {
@@ -236,8 +237,11 @@ void BM_Q1Generic(benchmark::State& state) {
 }
 BENCHMARK(BM_Q1Generic)->Arg(360)->Arg(1000)->Unit(benchmark::kMillisecond);
 
+// Args: measurements per bucket, threads of the block path (internalQueryBlockGroupThreads).
 void BM_Q1BlockPath(benchmark::State& state) {
     const auto& input = buckets(static_cast<int>(state.range(0)));
+    const int threadsBefore = gInternalQueryBlockGroupThreads.load();
+    gInternalQueryBlockGroupThreads.store(static_cast<int>(state.range(1)));
     BSONObj unpack = BSON("$_internalUnpackBucket" << BSON("timeField"
                                                            << "time"
                                                            << "metaField"
@@ -253,9 +257,16 @@ void BM_Q1BlockPath(benchmark::State& state) {
         while (auto d = p->getNext())
             ++groups;
     }
+    gInternalQueryBlockGroupThreads.store(threadsBefore);
     setCounters(state, groups);
 }
-BENCHMARK(BM_Q1BlockPath)->Arg(360)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Q1BlockPath)
+    ->Args({360, 1})
+    ->Args({360, 2})
+    ->Args({1000, 1})
+    ->Args({1000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace mongo

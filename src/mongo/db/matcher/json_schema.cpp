@@ -1,5 +1,6 @@
 #include "mongo/db/matcher/json_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -230,6 +231,57 @@ bool sameValue(const BSONElement& a, const BSONElement& b) {
 }
 
 /**
+ * `e`'s value appended as `name` with every object's fields in name order (stable), at any
+ * depth: two values that only differ in the order of fields come out the same, as JSON
+ * Schema's equality of objects wants. Arrays keep their order.
+ */
+void appendFieldOrderFree(const BSONElement& e, StringData name, BSONObjBuilder* out) {
+    if (e.type() == BSONType::kObject) {
+        std::vector<BSONElement> fields;
+        for (BSONElement f : e.Obj())
+            fields.push_back(f);
+        std::stable_sort(fields.begin(), fields.end(),
+                         [](const BSONElement& l, const BSONElement& r) {
+                             return l.fieldNameStringData() < r.fieldNameStringData();
+                         });
+        BSONObjBuilder sub(out->subobjStart(name));
+        for (const auto& f : fields)
+            appendFieldOrderFree(f, f.fieldNameStringData(), &sub);
+    } else if (e.type() == BSONType::kArray) {
+        BSONObjBuilder sub(out->subarrayStart(name));
+        for (BSONElement f : e.Obj())
+            appendFieldOrderFree(f, f.fieldNameStringData(), &sub);
+    } else {
+        out->appendAs(e, name);
+    }
+}
+
+/**
+ * Whether two items of `arr` are equal, objects compared without regard to field order
+ * (uniqueItems). O(n log n) comparisons: the items are sorted, then neighbours compared.
+ */
+bool hasDuplicateItems(const BSONObj& arr) {
+    BSONObjBuilder b;
+    for (BSONElement e : arr)
+        appendFieldOrderFree(e, e.fieldNameStringData(), &b);
+    BSONObj items = b.obj();
+    std::vector<BSONElement> v;
+    for (BSONElement e : items)
+        v.push_back(e);
+    auto less = [](const BSONElement& l, const BSONElement& r) {
+        const int lt = canonicalizeBSONType(l.type()), rt = canonicalizeBSONType(r.type());
+        if (lt != rt)
+            return lt < rt;
+        return compareElementValues(l, r) < 0;
+    };
+    std::sort(v.begin(), v.end(), less);
+    for (size_t i = 1; i < v.size(); ++i)
+        if (sameValue(v[i - 1], v[i]))
+            return true;
+    return false;
+}
+
+/**
  * The keywords of one (already validated) schema object, found in one pass over it: the
  * evaluation below then never searches the schema again.
  */
@@ -434,15 +486,8 @@ bool validArrayKeywords(const Keywords& kw, const BSONObj& arr) {
             }
         }
     }
-    if (kw.uniqueItems.trueValue()) {
-        std::vector<BSONElement> v;
-        for (BSONElement e : arr)
-            v.push_back(e);
-        for (size_t i = 0; i < v.size(); ++i)
-            for (size_t j = 0; j < i; ++j)
-                if (sameValue(v[i], v[j]))
-                    return false;
-    }
+    if (kw.uniqueItems.trueValue() && hasDuplicateItems(arr))
+        return false;
     return true;
 }
 

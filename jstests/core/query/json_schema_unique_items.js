@@ -33,3 +33,10 @@ assert.commandWorked(db.runCommand({collMod: coll.getName(), validator: schema, 
 assert.commandFailedWithCode(coll.insert({a: [{x: 1, y: 2}, {y: 2, x: 1}]}),
                              ErrorCodes.DocumentValidationFailure);
 assert.commandWorked(coll.insert({a: [{x: 1, y: 2}, {y: 1, x: 2}]}));
+
+// enum compares the same way: an object listed in enum matches with its fields in any order.
+coll.drop();
+assert.commandWorked(coll.insert([{_id: 1, a: {y: 2, x: 1}}, {_id: 2, a: {x: 1, y: 3}}, {_id: 3, a: [{q: 1, p: 2}]}]));
+assert.eq([{_id: 1}], coll.find({$jsonSchema: {properties: {a: {enum: [{x: 1, y: 2}]}}}}, {_id: 1}).toArray());
+assert.eq([{_id: 3}], coll.find({$jsonSchema: {properties: {a: {enum: [[{p: 2, q: 1}]]}}}}, {_id: 1}).toArray());
+assert.eq(0, coll.find({$jsonSchema: {properties: {a: {enum: [{x: 1}]}}}}).itcount());

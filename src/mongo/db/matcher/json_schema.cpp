@@ -256,6 +256,20 @@ void appendFieldOrderFree(const BSONElement& e, StringData name, BSONObjBuilder*
     }
 }
 
+/** sameValue() with objects compared without regard to field order (enum, uniqueItems). */
+bool sameValueFieldOrderFree(const BSONElement& a, const BSONElement& b) {
+    auto nested = [](const BSONElement& e) {
+        return e.type() == BSONType::kObject || e.type() == BSONType::kArray;
+    };
+    if (!nested(a) || !nested(b))
+        return sameValue(a, b);
+    BSONObjBuilder builder;
+    appendFieldOrderFree(a, "a", &builder);
+    appendFieldOrderFree(b, "b", &builder);
+    BSONObj both = builder.obj();
+    return sameValue(both["a"], both["b"]);
+}
+
 /**
  * Whether two items of `arr` are equal, objects compared without regard to field order
  * (uniqueItems). O(n log n) comparisons: the items are sorted, then neighbours compared.
@@ -537,7 +551,7 @@ bool valid(const BSONObj& schema, const BSONElement& v) {
     if (kw.enumValues.type() == BSONType::kArray) {
         bool any = false;
         for (BSONElement c : kw.enumValues.Obj())
-            any = any || sameValue(c, v);
+            any = any || sameValueFieldOrderFree(c, v);
         if (!any)
             return false;
     }

@@ -849,8 +849,9 @@ struct GroupOverBuckets::Helper {
 
 bool GroupOverBuckets::canSplit() const {
     const Plan& plan = *_plan;
+    static const unsigned kCores = std::thread::hardware_concurrency();  // reads /sys: once
     if (!plan.keyUsesMeta || !plan.keyTemplate || plan.eventFilter || plan.needsTimeColumn ||
-        gInternalQueryBlockGroupThreads.load() < 2 || std::thread::hardware_concurrency() < 2)
+        gInternalQueryBlockGroupThreads.load() < 2 || kCores < 2)
         return false;
     for (const auto& a : plan.blockAccs)
         if (a.op == Plan::Op::kTopBottom)

@@ -1,0 +1,107 @@
+#include "mongo/db/pipeline/block_accumulators.h"
+
+#include <algorithm>
+
+#include "mongo/bson/bson_comparator.h"
+
+namespace mongo {
+
+
+void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
+    const double* v = col.doubles.data();
+    long long n = 0;
+    if (col.smallIntegers) {
+        // Integers (the common "whole numbers stored as doubles"): their sum is exact in any
+        // order, and the Kahan steps would add them exactly too, so one plain sum does.
+        double sum = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            sum += v[i];
+            ++n;
+        });
+        if (n == 0)
+            return;
+        if (_sum.addExactIntegralDoublesSum(sum)) {
+            if (_avg)
+                _count += n;
+            return;
+        }
+        n = 0;
+    }
+    _sum.addDoubles([&](auto&& add) {
+        forPresent(col, from, to, [&](size_t i) {
+            add(v[i]);
+            ++n;
+        });
+    });
+    if (_avg)
+        _count += n;
+}
+
+void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool isLong) {
+    const int64_t* v = col.ints.data();
+    long long n = 0;
+    {
+        // One exact int64 sum of the run, added at once when sequential adds could not
+        // overflow (SumState::addIntegerSum); else value by value below.
+        long long sum = 0;
+        uint64_t maxAbs = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            sum = static_cast<long long>(uint64_t(sum) + uint64_t(v[i]));  // wraps: checked
+            const uint64_t a = v[i] < 0 ? 0 - uint64_t(v[i]) : uint64_t(v[i]);
+            maxAbs = std::max(maxAbs, a);
+            ++n;
+        });
+        if (n == 0)
+            return;
+        if (maxAbs <= (uint64_t(1) << 38) &&
+            _sum.addIntegerSum(sum, static_cast<long long>(maxAbs), isLong)) {
+            if (_avg)
+                _count += n;
+            return;
+        }
+        n = 0;
+    }
+    forPresent(col, from, to, [&](size_t i) {
+        _sum.addInteger(v[i], isLong);
+        ++n;
+    });
+    if (_avg)
+        _count += n;
+}
+
+void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, size_t from,
+               size_t to) {
+    const bool isMax = acc->isMax();
+    bool any = false;
+    if (type == BSONType::kNumberDouble) {
+        const double* v = col.doubles.data();
+        double best = 0;
+        forPresent(col, from, to, [&](size_t i) {
+            int c = any ? compareDoubles(v[i], best) : 0;
+            if (!any || (isMax ? c > 0 : c < 0))
+                best = v[i];
+            any = true;
+        });
+        if (any)
+            acc->process(Value(best));
+        return;
+    }
+    const int64_t* v = col.ints.data();
+    int64_t best = 0;
+    forPresent(col, from, to, [&](size_t i) {
+        if (!any || (isMax ? v[i] > best : v[i] < best))
+            best = v[i];
+        any = true;
+    });
+    if (!any)
+        return;
+    if (type == BSONType::kNumberInt)
+        acc->process(Value(static_cast<int>(best)));
+    else if (type == BSONType::kNumberLong)
+        acc->process(Value(static_cast<long long>(best)));
+    else
+        acc->process(Value(Date_t::fromMillisSinceEpoch(best)));
+}
+
+
+}  // namespace mongo

@@ -170,5 +170,4 @@ void analyzeFieldPredicates(const BSONObj& filter, std::map<std::string, FieldPr
     }
 }
 
-
 }  // namespace mongo

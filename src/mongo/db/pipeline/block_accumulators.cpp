@@ -6,7 +6,6 @@
 
 namespace mongo {
 
-
 void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
     const double* v = col.doubles.data();
     long long n = 0;
@@ -102,6 +101,5 @@ void minMaxRun(AccumulatorMinMax* acc, const ScalarColumn& col, BSONType type, s
     else
         acc->process(Value(Date_t::fromMillisSinceEpoch(best)));
 }
-
 
 }  // namespace mongo

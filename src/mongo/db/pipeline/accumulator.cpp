@@ -251,11 +251,7 @@ public:
         ++_count;
     }
     Value getValue() const override {
-        if (_count == 0)
-            return Value::null();
-        if (_s.isDecimal())
-            return Value(_s.asDecimal().divide(Decimal128(_count)));
-        return Value(_s.asDouble() / static_cast<double>(_count));
+        return averageOf(_s, _count);
     }
     void reset() override {
         _s.reset();
@@ -568,6 +564,14 @@ BSONObj AccumulatedGroup::release(const std::vector<AccumulationStatement>& stmt
     accs.clear();
     key = Value();
     return b.obj();
+}
+
+Value averageOf(const SumState& sum, long long count) {
+    if (count == 0)
+        return Value::null();
+    if (sum.isDecimal())
+        return Value(sum.asDecimal().divide(Decimal128(count)));
+    return Value(sum.asDouble() / static_cast<double>(count));
 }
 
 }  // namespace mongo

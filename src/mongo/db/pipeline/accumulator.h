@@ -204,4 +204,7 @@ private:
     Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
 };
 
+/** $avg's result from the sum of `count` numeric inputs: null for none, decimal or double. */
+Value averageOf(const SumState& sum, long long count);
+
 }  // namespace mongo

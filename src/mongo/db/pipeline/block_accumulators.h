@@ -45,13 +45,7 @@ public:
         _sum.add(v);
     }
     Value getValue() const override {
-        if (!_avg)
-            return _sum.sum();
-        if (_count == 0)
-            return Value::null();
-        if (_sum.isDecimal())
-            return Value(_sum.asDecimal().divide(Decimal128(_count)));
-        return Value(_sum.asDouble() / static_cast<double>(_count));
+        return _avg ? averageOf(_sum, _count) : _sum.sum();
     }
     void reset() override {
         _sum.reset();

@@ -69,11 +69,6 @@ void SumState::add(const Value& v) {
             _decimalSum = _decimalSum.add(v.getDecimal());
             return;
         case BSONType::kNumberDouble:
-            if (_kind < 2) {
-                _kind = 2;
-                _double += static_cast<double>(_long);
-                _long = 0;
-            }
             addDouble(v.getDouble());
             return;
         default:
@@ -81,115 +76,69 @@ void SumState::add(const Value& v) {
     }
 }
 
-void SumState::addInteger(long long v, bool isLong) {
-    if (_kind < 2) {
-        long long r;
-        if (!__builtin_add_overflow(_long, v, &r)) {
-            _long = r;
-            if (isLong)
-                _kind = 1;
-            return;
-        }
-        _kind = 2;  // overflow: continue in double
-        _double = static_cast<double>(_long);
-        _long = 0;
-    }
-    addDouble(static_cast<double>(v));
-}
-
-bool SumState::addExactIntegralDoublesSum(double exactSum) {
-    // What addDoubles() does first for a state holding integers.
-    const double start = _kind < 2 ? _double + static_cast<double>(_long) : _double;
-    constexpr double kLimit = 4503599627370496.0;  // 2^52
-    if (_compensation != 0 || !(start > -kLimit && start < kLimit) ||
-        start != static_cast<double>(static_cast<long long>(start)))
-        return false;
-    // |start| < 2^52 and every partial sum of the run is below 2^52 in magnitude: each Kahan
-    // step adds exactly, leaving the compensation 0.
-    _kind = 2;
-    _long = 0;
-    _double = start + exactSum;
-    return true;
-}
-
-bool SumState::addIntegerSum(long long sum, long long maxAbsEach, bool isLong) {
-    // Sequential adds overflow only if a partial sum leaves int64; with |_long| <= 2^62 and a
-    // run of at most 2^22 values each at most 2^31 (int32) or maxAbsEach, none can.
-    constexpr long long kHalf = 1LL << 62;
-    if (_kind >= 2 || _long > kHalf || _long < -kHalf || maxAbsEach > (1LL << 38))
-        return false;
-    _long += sum;
-    if (isLong)
-        _kind = 1;
-    return true;
-}
-
-void SumState::addDouble(double d) {
-    // Kahan summation. Once the sum is infinite or NaN the compensation would be NaN (and
-    // [Infinity, 1] would sum to NaN): it is dropped, so the sum goes on as plain addition.
-    double y = d - _compensation;
-    double t = _double + y;
-    _compensation = std::isfinite(t) ? (t - _double) - y : 0;
-    _double = t;
+ExactSum SumState::total() const {
+    ExactSum t = _exact;
+    t.addInt64(_long);
+    return t;
 }
 
 Value SumState::toPartial() const {
-    return Value(std::vector<Value>{Value(_kind), Value(_long), Value(_double),
-                                    Value(_compensation), Value(_decimal), Value(_decimalSum)});
+    std::vector<Value> words;
+    for (int64_t w : _exact.toWords())
+        words.push_back(Value(static_cast<long long>(w)));
+    return Value(std::vector<Value>{Value(_kind), Value(_long), Value(words), Value(_decimal),
+                                    Value(_decimalSum)});
 }
 
 void SumState::mergePartial(const Value& partial) {
+    // Our own spill format (toPartial()); checked all the same.
     std::vector<Value> p = partial.getArray();
-    invariant(p.size() == 6);
-    int kind = p[0].getInt();
-    if (p[4].getBool()) {
+    invariant(p.size() == 5 && p[2].getType() == BSONType::kArray);
+    _kind = std::max(_kind, p[0].getInt());
+    if (p[3].getBool()) {
         _decimal = true;
-        _decimalSum = _decimalSum.add(p[5].getDecimal());
+        _decimalSum = _decimalSum.add(p[4].getDecimal());
     }
-    if (kind < 2) {
-        long long other = p[1].getLong();
-        if (_kind < 2) {
-            long long r;
-            if (!__builtin_add_overflow(_long, other, &r)) {
-                _long = r;
-                _kind = std::max(_kind, kind);
-                return;
-            }
-            _kind = 2;
-            _double = static_cast<double>(_long);
-            _long = 0;
-        }
-        addDouble(static_cast<double>(other));
-        return;
-    }
-    if (_kind < 2) {
-        _kind = 2;
-        _double = static_cast<double>(_long);
-        _long = 0;
-    }
-    addDouble(p[2].getDouble());
-    addDouble(-p[3].getDouble());
+    addInteger(p[1].getLong(), false);
+    std::vector<int64_t> words;
+    for (const Value& w : p[2].getArray())
+        words.push_back(w.getLong());
+    const bool added = _exact.addWords(words);
+    invariant(added);
 }
 
 double SumState::asDouble() const {
-    return _kind < 2 ? static_cast<double>(_long) : _double;
+    if (!_exact.anyAdded())
+        return static_cast<double>(_long);  // ints and longs that never overflowed
+    return total().toDouble();
 }
 
 Decimal128 SumState::asDecimal() const {
-    if (_kind < 2)
-        return _decimalSum.add(Decimal128(_long));
-    return _decimalSum.add(Decimal128(_double));
+    ExactSum t = total();
+    if (auto i = t.toInt64())
+        return _decimalSum.add(Decimal128(static_cast<long long>(*i)));
+    return _decimalSum.add(Decimal128(t.toDouble()));
 }
 
 Value SumState::sum() const {
     if (_decimal)
         return Value(asDecimal());
-    if (_kind == 0 && _long >= std::numeric_limits<int>::min() &&
-        _long <= std::numeric_limits<int>::max())
-        return Value(static_cast<int>(_long));
-    if (_kind <= 1)
-        return Value(_long);
-    return Value(_double);
+    if (_kind <= 1) {
+        // The total of ints and longs: an int while it fits one (ints only), else a long,
+        // else (beyond int64) a double.
+        std::optional<int64_t> v;
+        if (!_exact.anyAdded())
+            v = _long;
+        else
+            v = total().toInt64();
+        if (v) {
+            if (_kind == 0 && *v >= std::numeric_limits<int>::min() &&
+                *v <= std::numeric_limits<int>::max())
+                return Value(static_cast<int>(*v));
+            return Value(static_cast<long long>(*v));
+        }
+    }
+    return Value(total().toDouble());
 }
 
 void AccumulatorMinMax::mergePartial(const Value& p) {
@@ -237,6 +186,9 @@ public:
     void mergePartial(const Value& p) override {
         _s.mergePartial(p);
     }
+    size_t memUsage() const override {
+        return 64 + _s.heapBytes();
+    }
 
 private:
     SumState _s;
@@ -267,6 +219,9 @@ public:
         std::vector<Value> parts = p.getArray();
         _s.mergePartial(parts[0]);
         _count += parts[1].getLong();
+    }
+    size_t memUsage() const override {
+        return 64 + _s.heapBytes();
     }
 
 private:

@@ -10,6 +10,7 @@
 
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/value.h"
+#include "mongo/util/exact_sum.h"
 
 namespace mongo {
 
@@ -98,10 +99,6 @@ std::unique_ptr<Accumulator> makeAccumulatorForExpression(StringData name,
                                                           const StringComparator* strings);
 
 /**
- * Running sum with int -> long -> double promotion (shared by $sum, $avg). Decimal
- * inputs are summed exactly on their own; once any is seen the result is a decimal.
- */
-/**
  * $min / $max: nullish values are ignored, a strictly smaller (larger) value replaces the
  * current one. Public so that fast paths (group_over_buckets.h) can feed it directly.
  */
@@ -134,50 +131,47 @@ private:
     Value _val;
 };
 
+/**
+ * The running sum of $sum and $avg. Ints, longs and doubles are summed exactly (ExactSum:
+ * the order of the inputs does not matter) and rounded once when read; the result's type is
+ * the widest input type (int -> long -> double), an int or long total that does not fit
+ * becoming a long or a double as upstream's. Decimal inputs are summed on their own; once any
+ * is seen the result is a decimal.
+ */
 class SumState {
 public:
     void add(const Value& v);
-    /** Adds an int (`isLong` false) or long; the arithmetic of add(). */
-    void addInteger(long long v, bool isLong);
-    /**
-     * Adds every double `each` passes to the callback it is given, as add() of each in
-     * turn, with the running sum kept in locals (for the block loops over columns).
-     */
-    template <typename Each>
-    void addDoubles(Each&& each) {
-        int kind = _kind;
-        double sum = _double, comp = _compensation;
-        long long lng = _long;
-        each([&](double d) {
-            if (kind < 2) {
-                kind = 2;
-                sum += static_cast<double>(lng);
-                lng = 0;
-            }
-            double y = d - comp;
-            double t = sum + y;
-            comp = std::isfinite(t) ? (t - sum) - y : 0;  // see addDouble()
-            sum = t;
-        });
-        _kind = kind;
-        _double = sum;
-        _compensation = comp;
-        _long = lng;
+    /** Adds an int (`isLong` false) or long. */
+    void addInteger(long long v, bool isLong) {
+        if (isLong && _kind < 1)
+            _kind = 1;
+        long long r;
+        if (__builtin_add_overflow(_long, v, &r)) {
+            _exact.addInt64(_long);  // the int64 part moves into the exact sum
+            r = v;
+        }
+        _long = r;
+    }
+    void addDouble(double d) {
+        _kind = 2;
+        _exact.addDouble(d);
     }
     /**
-     * Adds doubles that are integers of magnitude at most 2^30, at most
-     * BSONColumn::kMaxPositions of them, whose (exact) sum is `exactSum`: the state becomes
-     * what addDoubles() of each in turn gives, when that is sure (every partial sum is then an
-     * exact integer). Returns false, adding nothing, when it is not; the caller then adds
-     * them one by one.
+     * Adds every double `each` passes to the callback it is given, at most `maxCount` (for
+     * the block loops over columns): as addDouble() of each.
      */
-    bool addExactIntegralDoublesSum(double exactSum);
-    /**
-     * Adds int32 values (`isLong` false) or int64 values whose sum is `sum` (no overflow),
-     * as addInteger() of each would, when that is sure: the running sum is an integer far
-     * from the int64 limits. Returns false, adding nothing, otherwise.
-     */
-    bool addIntegerSum(long long sum, long long maxAbsEach, bool isLong);
+    template <typename Each>
+    void addDoubles(size_t maxCount, Each&& each) {
+        bool any = false;
+        _exact.addDoubleRun(maxCount, [&](auto&& add) {
+            each([&](double d) {
+                any = true;
+                add(d);
+            });
+        });
+        if (any)
+            _kind = 2;
+    }
     Value sum() const;
     double asDouble() const;
     /** The whole sum as a decimal (non-decimal parts converted as $toDecimal does). */
@@ -188,19 +182,23 @@ public:
     void reset() {
         *this = SumState();
     }
+    /** Heap bytes held beyond the object (ExactSum's wide form). */
+    size_t heapBytes() const {
+        return _exact.heapBytes();
+    }
     /** The whole state as an array, for mergePartial() (group spilling). */
     Value toPartial() const;
     /** Adds the sum described by a toPartial() value. */
     void mergePartial(const Value& partial);
 
 private:
-    void addDouble(double d);
+    /** The exact non-decimal total (the int64 part included). */
+    ExactSum total() const;
 
-    int _kind = 0;  // 0 int, 1 long, 2 double
+    int _kind = 0;  // 0 int, 1 long, 2 double: the widest non-decimal input
     bool _decimal = false;
-    long long _long = 0;
-    double _double = 0;  // doubles (Kahan-compensated)
-    double _compensation = 0;
+    long long _long = 0;                     // ints and longs, until an addition would overflow
+    ExactSum _exact;                         // doubles, and the int64 part on overflow
     Decimal128 _decimalSum = Decimal128(0);  // decimal inputs only
 };
 

@@ -10,28 +10,23 @@ void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
     const double* v = col.doubles.data();
     long long n = 0;
     if (col.smallIntegers) {
-        // Integers (the common "whole numbers stored as doubles"): their sum is exact in any
-        // order, and the Kahan steps would add them exactly too, so one plain sum does.
+        // Integers (the common "whole numbers stored as doubles"): one plain double sum is
+        // exact (at most kMaxPositions values of at most 2^30), and so adds as they would.
         double sum = 0;
         forPresent(col, from, to, [&](size_t i) {
             sum += v[i];
             ++n;
         });
-        if (n == 0)
-            return;
-        if (_sum.addExactIntegralDoublesSum(sum)) {
-            if (_avg)
-                _count += n;
-            return;
-        }
-        n = 0;
-    }
-    _sum.addDoubles([&](auto&& add) {
-        forPresent(col, from, to, [&](size_t i) {
-            add(v[i]);
-            ++n;
+        if (n > 0)
+            _sum.addDouble(sum);
+    } else {
+        _sum.addDoubles(to - from, [&](auto&& add) {
+            forPresent(col, from, to, [&](size_t i) {
+                add(v[i]);
+                ++n;
+            });
         });
-    });
+    }
     if (_avg)
         _count += n;
 }
@@ -39,31 +34,23 @@ void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
 void BlockSum::addLongs(const ScalarColumn& col, size_t from, size_t to, bool isLong) {
     const int64_t* v = col.ints.data();
     long long n = 0;
-    {
-        // One exact int64 sum of the run, added at once when sequential adds could not
-        // overflow (SumState::addIntegerSum); else value by value below.
-        long long sum = 0;
-        uint64_t maxAbs = 0;
-        forPresent(col, from, to, [&](size_t i) {
-            sum = static_cast<long long>(uint64_t(sum) + uint64_t(v[i]));  // wraps: checked
-            const uint64_t a = v[i] < 0 ? 0 - uint64_t(v[i]) : uint64_t(v[i]);
-            maxAbs = std::max(maxAbs, a);
-            ++n;
-        });
-        if (n == 0)
-            return;
-        if (maxAbs <= (uint64_t(1) << 38) &&
-            _sum.addIntegerSum(sum, static_cast<long long>(maxAbs), isLong)) {
-            if (_avg)
-                _count += n;
-            return;
-        }
-        n = 0;
-    }
+    // One int64 sum of the run, exact when no value exceeds 2^38 (at most 2^22 of them);
+    // else value by value. The sum is exact either way: only the speed differs.
+    long long sum = 0;
+    uint64_t maxAbs = 0;
     forPresent(col, from, to, [&](size_t i) {
-        _sum.addInteger(v[i], isLong);
+        sum = static_cast<long long>(uint64_t(sum) + uint64_t(v[i]));  // wraps: checked
+        const uint64_t a = v[i] < 0 ? 0 - uint64_t(v[i]) : uint64_t(v[i]);
+        maxAbs = std::max(maxAbs, a);
         ++n;
     });
+    if (n == 0)
+        return;
+    if (maxAbs <= (uint64_t(1) << 38)) {
+        _sum.addInteger(sum, isLong);
+    } else {
+        forPresent(col, from, to, [&](size_t i) { _sum.addInteger(v[i], isLong); });
+    }
     if (_avg)
         _count += n;
 }

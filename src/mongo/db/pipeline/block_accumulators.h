@@ -51,6 +51,9 @@ public:
         _sum.reset();
         _count = 0;
     }
+    size_t memUsage() const override {
+        return 64 + _sum.heapBytes();
+    }
 
     /** The present doubles of rows [from, to) of `col`. */
     void addDoubles(const ScalarColumn& col, size_t from, size_t to);

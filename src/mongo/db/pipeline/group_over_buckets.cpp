@@ -1100,6 +1100,8 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
                 continue;
             }
             Accumulator* target = _groups[g].accs[a].get();
+            // A sum of values far apart in magnitude moves to the heap (SumState::heapBytes).
+            const size_t memBefore = target->memUsage();
             if (acc.field.empty()) {
                 static_cast<BlockSum*>(target)->addConstant(acc.constant, end - from);
             } else if (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) {
@@ -1111,6 +1113,8 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
                 static_cast<BlockSum*>(target)->addLongs(*col.scalar, from, end,
                                                          col.type == BSONType::kNumberLong);
             }  // dates, bools, timestamps: not numbers, ignored by $sum/$avg
+            if (const size_t after = target->memUsage(); after > memBefore)
+                chargeMemory(after - memBefore);
             from = end;
         }
     }

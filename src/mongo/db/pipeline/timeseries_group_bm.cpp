@@ -2,7 +2,8 @@
 // per host over a day, 100 hosts x 8640 measurements at 10 s, 10 usage_* fields, 10 tags
 // as the meta field) over in-memory v2 buckets, three ways:
 //   BM_Q1PlainLoop:   a hand-written loop over the columns decoded with decodeScalars
-//                     (BM_Q1PlainLoopKahan: with $avg's compensated summation);
+//                     (BM_Q1PlainLoopKahan: with a compensated summation; $avg sums
+//                     exactly, see util/exact_sum_bm.cpp);
 //   BM_Q1Generic:     every measurement unpacked to a BSONObj, then the generic $group;
 //   BM_Q1BlockPath:   the pipeline [$_internalUnpackBucket, $group], which takes the block
 //                     path of group_over_buckets.h.
@@ -205,7 +206,7 @@ void plainLoop(benchmark::State& state) {
 void BM_Q1PlainLoop(benchmark::State& state) {
     plainLoop<false>(state);
 }
-/** The same with $avg's compensated summation (what exact results require). */
+/** The same with a compensated (Kahan) summation. */
 void BM_Q1PlainLoopKahan(benchmark::State& state) {
     plainLoop<true>(state);
 }

@@ -72,6 +72,8 @@ ExactSum& ExactSum::operator=(const ExactSum& other) {
     _nan = other._nan;
     _posInf = other._posInf;
     _negInf = other._negInf;
+    _terms = other._terms;
+    _single = other._single;
     return *this;
 }
 
@@ -130,6 +132,7 @@ void ExactSum::add(const ExactSum& other) {
 void ExactSum::addFixed(__int128 acc, int low) {
     if (acc == 0)
         return;
+    _terms = 2;
     const bool neg = acc < 0;
     const unsigned __int128 mag =
         neg ? 0 - static_cast<unsigned __int128>(acc) : static_cast<unsigned __int128>(acc);
@@ -182,6 +185,8 @@ double ExactSum::toDouble() const {
     if (_posInf || _negInf)
         return _posInf ? std::numeric_limits<double>::infinity()
                        : -std::numeric_limits<double>::infinity();
+    if (_terms == 1)
+        return _single;
     uint32_t m[kDigits];
     int end;
     const bool neg = magnitude(m, &end);
@@ -246,6 +251,7 @@ bool ExactSum::addWords(const std::vector<int64_t>& w) {
         if (w[i] < 0 || w[i] > std::numeric_limits<uint32_t>::max())
             return false;
     const bool neg = w[0] & 8;
+    _terms = 2;
     _nan |= (w[0] & 1) != 0;
     _posInf |= (w[0] & 2) != 0;
     _negInf |= (w[0] & 4) != 0;

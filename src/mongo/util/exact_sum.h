@@ -39,9 +39,13 @@ public:
             addSpecial(m != 0, bits >> 63);
             return;
         }
+        if (biased == 0 && m == 0)
+            return;  // a zero
+        if (_terms < 2) {
+            _single = d;  // toDouble() of one term is the term
+            ++_terms;
+        }
         if (biased == 0) {
-            if (m == 0)
-                return;                      // a zero
             addMagnitude(m, 0, bits >> 63);  // subnormal: m * 2^-1074
             return;
         }
@@ -52,6 +56,7 @@ public:
         if (v == 0)
             return;
         const bool neg = v < 0;
+        _terms = 2;
         addMagnitude(neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), kUnitBit, neg);
     }
     void add(const ExactSum& other);
@@ -177,6 +182,8 @@ private:
     bool _placed = false;  // the window has been positioned
     uint32_t _adds = 0;    // additions since the last carry()
     uint8_t _nan = 0, _posInf = 0, _negInf = 0;
+    uint8_t _terms = 0;  // nonzero finite terms added, up to 2 (2: also any other addition)
+    double _single = 0;  // the one term when _terms is 1 (from addDouble())
 };
 
 }  // namespace mongo

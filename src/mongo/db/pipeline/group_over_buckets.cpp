@@ -813,14 +813,16 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
 }
 
 uint32_t GroupOverBuckets::metaIdOf(const BSONElement& meta) {
-    _metaKey.assign(1, static_cast<char>(meta.type()));  // reused: no allocation per bucket
-    if (!meta.eoo())
-        _metaKey.append(meta.value(), meta.valuesize());
-    auto it = _metaIds.find(_metaKey);
+    // The element's bytes, read in place: the name is always the bucket's "meta", so equal
+    // bytes mean the same type and value bytes (none: the empty key).
+    const absl::string_view key =
+        meta.eoo() ? absl::string_view()
+                   : absl::string_view(meta.rawdata(), static_cast<size_t>(meta.size()));
+    auto it = _metaIds.find(key);
     if (it != _metaIds.end())
         return it->second;
     uint32_t id = static_cast<uint32_t>(_metaIds.size());
-    _metaIds.emplace(_metaKey, id);
+    _metaIds.emplace(std::string(key), id);
     return id;
 }
 

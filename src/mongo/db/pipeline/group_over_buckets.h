@@ -192,8 +192,7 @@ private:
     std::vector<size_t> _hashes;  // of _groups[i].key
     absl::flat_hash_set<uint32_t, GroupIdHash, GroupIdEq> _index{0, GroupIdHash{&_hashes},
                                                                  GroupIdEq{&_groups}};
-    absl::flat_hash_map<std::string, uint32_t> _metaIds;  // type byte + value bytes
-    std::string _metaKey;                                 // metaIdOf()'s buffer
+    absl::flat_hash_map<std::string, uint32_t> _metaIds;  // the meta element's bytes
     std::vector<BucketUnpacker::ColumnAccess> _cols;      // processBlock()'s columns
     absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> _rowGroups;  // (meta, bin)
     std::vector<std::pair<uint32_t, uint32_t>> _runs;  // (end row, group) of one bucket

@@ -51,32 +51,6 @@ int topBit(const uint32_t* d, int n) {
 
 }  // namespace
 
-ExactSum::ExactSum(const ExactSum& other) {
-    *this = other;
-}
-
-ExactSum& ExactSum::operator=(const ExactSum& other) {
-    if (this == &other)
-        return *this;
-    std::copy(other._window, other._window + kWindow, _window);
-    if (other._wide) {
-        _heap.reset(new int64_t[kDigits]);
-        std::copy(other._heap.get(), other._heap.get() + kDigits, _heap.get());
-    } else {
-        _heap.reset();
-    }
-    _base = other._base;
-    _wide = other._wide;
-    _placed = other._placed;
-    _adds = other._adds;
-    _nan = other._nan;
-    _posInf = other._posInf;
-    _negInf = other._negInf;
-    _terms = other._terms;
-    _single = other._single;
-    return *this;
-}
-
 void ExactSum::addSpecial(bool nan, bool neg) {
     if (nan)
         _nan = 1;
@@ -99,8 +73,8 @@ int ExactSum::place(int k) {
 }
 
 void ExactSum::widen() {
-    _heap.reset(new int64_t[kDigits]());
-    std::copy(_window, _window + kWindow, _heap.get() + _base);
+    _heap.assign(kDigits, 0);
+    std::copy(_window, _window + kWindow, _heap.begin() + _base);
     std::fill(_window, _window + kWindow, 0);
     _base = 0;
     _wide = true;

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -25,10 +24,6 @@ namespace mongo {
 class ExactSum {
 public:
     ExactSum() = default;
-    ExactSum(const ExactSum& other);
-    ExactSum& operator=(const ExactSum& other);
-    ExactSum(ExactSum&&) noexcept = default;
-    ExactSum& operator=(ExactSum&&) noexcept = default;
 
     void addDouble(double d) {
         uint64_t bits;
@@ -164,10 +159,10 @@ private:
     /** Moves carries up so that every digit but the top one is in [0, 2^32). */
     void carry();
     int64_t* digits() {
-        return _wide ? _heap.get() : _window;
+        return _wide ? _heap.data() : _window;
     }
     const int64_t* digits() const {
-        return _wide ? _heap.get() : _window;
+        return _wide ? _heap.data() : _window;
     }
     /**
      * The sum's sign and magnitude in kDigits base-2^32 digits (absolute positions); those
@@ -176,8 +171,8 @@ private:
     bool magnitude(uint32_t* out, int* end) const;
 
     int64_t _window[kWindow] = {};
-    std::unique_ptr<int64_t[]> _heap;  // kDigits digits once _wide
-    int _base = 0;                     // the window's first digit (0 once wide)
+    std::vector<int64_t> _heap;  // kDigits digits once _wide
+    int _base = 0;               // the window's first digit (0 once wide)
     bool _wide = false;
     bool _placed = false;  // the window has been positioned
     uint32_t _adds = 0;    // additions since the last carry()

@@ -130,8 +130,9 @@ void convertScaled(const int64_t* scaled, size_t count, double m, double* out,
     constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
     uint64_t outside51 = 0, outside30 = 0;
     for (size_t i = 0; i < count; ++i) {
-        outside51 |= uint64_t(scaled[i] + (int64_t(1) << 51)) >> 52;
-        outside30 |= uint64_t(scaled[i] + kSmallIntegerLimit) >> 31;
+        // In unsigned arithmetic: a value near the int64 limits wraps (to "outside").
+        outside51 |= (uint64_t(scaled[i]) + (uint64_t(1) << 51)) >> 52;
+        outside30 |= (uint64_t(scaled[i]) + uint64_t(kSmallIntegerLimit)) >> 31;
     }
     if (smallIntegers && outside30)
         *smallIntegers = false;

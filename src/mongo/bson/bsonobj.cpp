@@ -230,9 +230,22 @@ int BSONObj::nFields() const {
 }
 
 BSONElement BSONObj::getField(StringData name) const {
-    for (auto e : *this) {
-        if (e.fieldNameStringData() == name)
-            return e;
+    // Over the bytes: each element's name is compared while it is scanned for its end (most
+    // differ at the first byte), and only the element found is made a BSONElement.
+    const char* p = _data + 4;
+    const char* const end = _data + objsize() - 1;
+    const char* const want = name.data();
+    const size_t n = name.size();
+    while (p < end && *p != 0) {
+        const char* fname = p + 1;
+        size_t i = 0;
+        while (i < n && fname[i] == want[i] && fname[i] != 0)
+            ++i;
+        if (i == n && fname[i] == 0)
+            return BSONElement(p, static_cast<int>(n) + 1);
+        const auto type = static_cast<BSONType>(static_cast<signed char>(*p));
+        const char* value = fname + i + std::strlen(fname + i) + 1;
+        p = value + BSONElement::computeValueSize(type, value);
     }
     return BSONElement();
 }

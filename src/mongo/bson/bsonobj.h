@@ -96,12 +96,18 @@ public:
         using reference = BSONElement;
 
         iterator() = default;
-        iterator(const char* pos, const char* end) : _pos(pos), _end(end) {}
+        iterator(const char* pos, const char* end) : _pos(pos), _end(end) {
+            if (!atEnd())
+                _cur = BSONElement(_pos);
+        }
+        // The current element is read once (its name's length and its value's size), not
+        // once for operator*() and again for operator++().
         BSONElement operator*() const {
-            return BSONElement(_pos);
+            return _cur;
         }
         iterator& operator++() {
-            _pos += BSONElement(_pos).size();
+            _pos += _cur.size();
+            _cur = atEnd() ? BSONElement() : BSONElement(_pos);
             return *this;
         }
         bool operator==(const iterator& o) const {
@@ -111,8 +117,8 @@ public:
             return !atEnd();
         }
         BSONElement next() {
-            BSONElement e(_pos);
-            _pos += e.size();
+            BSONElement e = _cur;
+            ++*this;
             return e;
         }
 
@@ -122,6 +128,7 @@ public:
         }
         const char* _pos = nullptr;
         const char* _end = nullptr;
+        BSONElement _cur;
     };
     iterator begin() const {
         return iterator(_data + 4, _data + objsize() - 1);

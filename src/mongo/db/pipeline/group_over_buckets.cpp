@@ -729,6 +729,7 @@ void GroupOverBuckets::mergeGroups(GroupOverBuckets* other) {
     _blockBuckets += other->_blockBuckets;
     _fallbackBuckets += other->_fallbackBuckets;
     _helperBuckets += other->_helperBuckets;
+    _controlBounds += other->_controlBounds;
 }
 
 void GroupOverBuckets::processBuckets(const std::function<std::optional<BSONObj>()>& next,
@@ -1054,8 +1055,39 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
     }
     auto& cols = _cols;
     cols.assign(plan.blockAccs.size(), BucketUnpacker::ColumnAccess());
+    // Every kept row of this bucket goes to one group: a $min/$max of a number or date field
+    // is the bucket's control.min/max of it (exact for these types, §3.6, as the "$group on
+    // meta" rewrite also relies on), and its column is not decoded.
+    const bool oneRun = !timeFiltered && (!plan.keyUsesTime || (oneBin && !time));
+    auto& bounds = _bounds;
+    bounds.assign(plan.blockAccs.size(), BSONElement());
+    BSONObj controlMin, controlMax;
+    bool controlRead = false;
     for (size_t a = 0; a < plan.blockAccs.size(); ++a) {
         const Plan::Acc& acc = plan.blockAccs[a];
+        if (oneRun && (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) &&
+            !acc.field.empty() && acc.field != plan.spec.timeField) {
+            if (!controlRead) {
+                controlRead = true;
+                BSONElement control = unpacker->bucket()[timeseries::kBucketControlFieldName];
+                if (control.type() == BSONType::kObject) {
+                    BSONElement mn = control.Obj()[timeseries::kBucketControlMinFieldName];
+                    BSONElement mx = control.Obj()[timeseries::kBucketControlMaxFieldName];
+                    if (mn.type() == BSONType::kObject)
+                        controlMin = mn.Obj();
+                    if (mx.type() == BSONType::kObject)
+                        controlMax = mx.Obj();
+                }
+            }
+            BSONElement b =
+                (acc.op == Plan::Op::kMax ? controlMax : controlMin).getField(acc.field);
+            const BSONType t = b.type();
+            if (t == BSONType::kNumberDouble || t == BSONType::kNumberInt ||
+                t == BSONType::kNumberLong || t == BSONType::kDate) {
+                bounds[a] = b;
+                continue;
+            }
+        }
         if (acc.op == Plan::Op::kTopBottom) {
             for (const auto& f : acc.outputFields)
                 if (f != plan.spec.timeField &&
@@ -1090,6 +1122,35 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
         const Plan::Acc& acc = plan.blockAccs[a];
         if (acc.op == Plan::Op::kTopBottom) {
             foldTopBottom(unpacker, a, *time);
+            continue;
+        }
+        if (!bounds[a].eoo()) {
+            const BSONElement& b = bounds[a];
+            Value v;
+            switch (b.type()) {
+                case BSONType::kNumberDouble:
+                    v = Value(b._numberDouble());
+                    break;
+                case BSONType::kNumberInt:
+                    v = Value(b._numberInt());
+                    break;
+                case BSONType::kNumberLong:
+                    v = Value(static_cast<long long>(b._numberLong()));
+                    break;
+                default:
+                    v = Value(b.date());
+            }
+            // All runs name the one group (oneRun); folding the bound again is harmless.
+            for (auto [end, g] : _runs) {
+                if (g == kSkipRows)
+                    continue;
+                auto* target = static_cast<AccumulatorMinMax*>(_groups[g].accs[a].get());
+                const size_t memBefore = target->memUsage();
+                target->process(v);
+                if (const size_t after = target->memUsage(); after > memBefore)
+                    chargeMemory(after - memBefore);
+            }
+            ++_controlBounds;
             continue;
         }
         const auto& col = cols[a];

@@ -13,7 +13,10 @@
 //         the time field with dates, the kept rows of the other buckets.
 //
 // The meta part of the key is read once per bucket, the time part is a floor division
-// per row (recomputed only when a row leaves the current bin). A bucket the unpack
+// per row (recomputed only when a row leaves the current bin). When all of a bucket's rows go
+// to one group, a $min/$max of a field other than time whose control.min/max is a number or a
+// date takes that bound (exact: the write path computes it from the rows, as the "$group on
+// meta" rewrite also trusts) and its column is not decoded. A bucket the unpack
 // stage's eventFilter does not keep whole (unless the filter is such a time range), or whose
 // columns are not single-type scalar columns (v1 buckets, strings, mixed int32/int64, objects,
 // decimals...), goes through the generic per-measurement path into the same groups. Results, types,
@@ -111,6 +114,10 @@ public:
     long long helperBuckets() const {
         return _helperBuckets;
     }
+    /** $min/$max inputs read from a bucket's control.min/max instead of its column. */
+    long long controlBounds() const {
+        return _controlBounds;
+    }
 
     struct Plan;  // the analysed spec (group_over_buckets.cpp)
 
@@ -194,6 +201,7 @@ private:
                                                                  GroupIdEq{&_groups}};
     absl::flat_hash_map<std::string, uint32_t> _metaIds;  // the meta element's bytes
     std::vector<BucketUnpacker::ColumnAccess> _cols;      // processBlock()'s columns
+    std::vector<BSONElement> _bounds;  // processBlock()'s control bounds (EOO: the column)
     absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> _rowGroups;  // (meta, bin)
     std::vector<std::pair<uint32_t, uint32_t>> _runs;  // (end row, group) of one bucket
     // Group memory, counted against the limit by both threads.
@@ -201,6 +209,7 @@ private:
     long long _blockBuckets = 0;
     long long _fallbackBuckets = 0;
     long long _helperBuckets = 0;
+    long long _controlBounds = 0;
 };
 
 }  // namespace mongo

@@ -224,7 +224,8 @@ std::string genericGroup(const BSONObj& groupSpec, const std::vector<BSONObj>& b
  */
 std::string blockGroup(const BSONObj& groupSpec, const std::vector<BSONObj>& buckets,
                        long long* block = nullptr, long long* fallback = nullptr,
-                       long long parallelAfter = -1, long long* helper = nullptr) {
+                       long long parallelAfter = -1, long long* helper = nullptr,
+                       long long* controlBounds = nullptr) {
     auto expCtx = makeExpCtx();
     auto g = GroupOverBuckets::make(expCtx, groupSpec, tsSpec());
     if (!g)
@@ -251,6 +252,8 @@ std::string blockGroup(const BSONObj& groupSpec, const std::vector<BSONObj>& buc
         *fallback = g->fallbackBuckets();
     if (helper)
         *helper = g->helperBuckets();
+    if (controlBounds)
+        *controlBounds = g->controlBounds();
     std::string out;
     std::vector<std::string> names;
     for (auto e : groupSpec)
@@ -330,6 +333,67 @@ TEST(GroupOverBuckets, TwoThreadsGiveTheResultOfOne) {
         }
     }
     EXPECT_GT(helped, 0);
+}
+
+TEST(GroupOverBuckets, MinMaxOfWholeBucketsComeFromControl) {
+    // A bucket whose rows all go to one group answers $min/$max of a number or date field from
+    // control.min/max; the results (values, types, ties) are the generic $group's, on one
+    // thread and on two.
+    const char* specs[] = {
+        R"({"_id": "$m.host", "mn": {"$min": "$a"}, "mx": {"$max": "$a"}, "b": {"$max": "$b"},
+            "c": {"$min": "$c"}, "d": {"$max": "$d"}, "s": {"$max": "$s"}})",
+        R"({"_id": null, "mn": {"$min": "$b"}, "mx": {"$max": "$c"}, "t": {"$max": "$t"},
+            "n": {"$min": "$nope"}})",
+        R"({"_id": {"$dateTrunc": {"date": "$t", "unit": "day"}}, "mx": {"$max": "$a"},
+            "mn": {"$min": "$c"}, "avg": {"$avg": "$b"}})",
+    };
+    long long fromControl = 0;
+    for (uint32_t seed = 1; seed <= 12; ++seed) {
+        BucketGen gen(seed);
+        auto buckets = gen.buckets(60);
+        for (const char* specJson : specs) {
+            BSONObj spec = fromjson(specJson);
+            const std::string expected = genericGroup(spec, buckets);
+            for (long long after : {-1LL, 0LL}) {
+                long long bounds = 0;
+                ASSERT_EQ(blockGroup(spec, buckets, nullptr, nullptr, after, nullptr, &bounds),
+                          expected)
+                    << "seed " << seed << " after " << after << " spec " << specJson;
+                fromControl += bounds;
+            }
+        }
+    }
+    EXPECT_GT(fromControl, 0);
+
+    // The bound is control's: a bucket whose control says more than its rows answers with it
+    // (the write path keeps control exact; this only shows which one is read).
+    BucketGen gen(5);
+    BSONObj b = BucketGen::bucket(BSON("m" << 1), gen.measurements(30), false);
+    BSONObjBuilder lie;
+    for (auto e : b) {
+        if (e.fieldNameStringData() != "control") {
+            lie.append(e);
+            continue;
+        }
+        BSONObjBuilder c(lie.subobjStart("control"));
+        for (auto f : e.Obj()) {
+            if (f.fieldNameStringData() == "max") {
+                BSONObjBuilder mx(c.subobjStart("max"));
+                for (auto g : f.Obj())
+                    if (g.fieldNameStringData() == "c")
+                        mx.append("c", 123456789LL);
+                    else
+                        mx.append(g);
+            } else {
+                c.append(f);
+            }
+        }
+    }
+    long long bounds = 0;
+    EXPECT_EQ(blockGroup(fromjson(R"({"_id": null, "mx": {"$max": "$c"}})"), {lie.obj()}, nullptr,
+                         nullptr, -1, nullptr, &bounds),
+              render(BSON("_id" << BSONNULL << "mx" << 123456789LL)));
+    EXPECT_EQ(bounds, 1);
 }
 
 TEST(GroupOverBuckets, HelperThreadErrorsReachTheCaller) {

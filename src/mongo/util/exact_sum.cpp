@@ -1,7 +1,9 @@
 #include "mongo/util/exact_sum.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace mongo {
@@ -116,6 +118,71 @@ void ExactSum::addFixed(__int128 acc, int low) {
         addMagnitude(static_cast<uint64_t>(mag), bit, neg);
     if (static_cast<uint64_t>(mag >> 64))
         addMagnitude(static_cast<uint64_t>(mag >> 64), bit + 64, neg);
+}
+
+bool ExactSum::addDoubleArray(const double* v, size_t n) {
+    constexpr size_t kMaxArray = size_t(1) << 16;
+    if (n > kMaxArray)
+        return false;
+    // The largest and the smallest nonzero magnitude, in lanes the compiler vectorises (an
+    // infinity or NaN is seen below: it makes the sums non-finite).
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    double mx[4] = {0, 0, 0, 0}, mn[4] = {kInf, kInf, kInf, kInf};
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        for (int l = 0; l < 4; ++l) {
+            const double a = std::fabs(v[i + l]);
+            const double b = a == 0 ? kInf : a;
+            mx[l] = a > mx[l] ? a : mx[l];
+            mn[l] = b < mn[l] ? b : mn[l];
+        }
+    }
+    for (; i < n; ++i) {
+        const double a = std::fabs(v[i]);
+        mx[0] = a > mx[0] ? a : mx[0];
+        mn[0] = a != 0 && a < mn[0] ? a : mn[0];
+    }
+    const double maxMag = std::max(std::max(mx[0], mx[1]), std::max(mx[2], mx[3]));
+    const double minMag = std::min(std::min(mn[0], mn[1]), std::min(mn[2], mn[3]));
+    if (maxMag == 0 || !(maxMag < kInf) || minMag < std::numeric_limits<double>::min())
+        return false;  // zeros or NaNs only, an infinity, a subnormal (a NaN is seen below)
+    uint64_t maxBits, minBits;
+    std::memcpy(&maxBits, &maxMag, sizeof maxBits);
+    std::memcpy(&minBits, &minMag, sizeof minBits);
+    const int maxE = static_cast<int>(maxBits >> 52), minE = static_cast<int>(minBits >> 52);
+    // |v| < 2^(maxE - 1022) and n <= 2^ln: sigma = 2^k, k = maxE - 1021 + ln, keeps every
+    // partial sum of high parts below sigma / 2 (exact: 53 bits of ulp(sigma) / 2), and the
+    // low parts (|r| <= ulp(sigma), multiples of 2^(minE - 1075)) sum exactly when
+    // 2 ln + maxE - minE + 2 <= 52.
+    const int ln = std::bit_width(n);
+    if (2 * ln + (maxE - minE) + 2 > 52)
+        return false;
+    const int k = maxE - 1021 + ln;
+    if (k > 1000)
+        return false;  // sigma + v must not overflow
+    const double sigma = std::ldexp(1.0, k);
+    // Without -ffast-math the compiler keeps (sigma + x) - sigma as written.
+    double hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
+    for (i = 0; i + 4 <= n; i += 4) {
+        for (int l = 0; l < 4; ++l) {
+            const double x = v[i + l];
+            const double q = (sigma + x) - sigma;
+            hi[l] += q;
+            lo[l] += x - q;
+        }
+    }
+    for (; i < n; ++i) {
+        const double q = (sigma + v[i]) - sigma;
+        hi[0] += q;
+        lo[0] += v[i] - q;
+    }
+    const double high = (hi[0] + hi[1]) + (hi[2] + hi[3]);
+    const double low = (lo[0] + lo[1]) + (lo[2] + lo[3]);
+    if (!std::isfinite(high) || !std::isfinite(low))
+        return false;  // a NaN (or an infinity) among the values: nothing was added
+    addDouble(high);
+    addDouble(low);
+    return true;
 }
 
 bool ExactSum::magnitude(uint32_t* out, int* end) const {

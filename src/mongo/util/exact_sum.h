@@ -99,6 +99,17 @@ public:
         });
         addFixed(acc, low);
     }
+    /**
+     * Adds the `n` doubles at `v` as addDouble() of each, when they are finite, none is
+     * subnormal and their binary orders span few enough bits for an error-free split
+     * (below): then true. Else false, and nothing was added (the caller adds them another way).
+     * Each value splits exactly into a high part, a multiple of ulp(sigma) / 2 for sigma = 2^k
+     * above n times the largest value, and a low part; both parts' sums are exact in double
+     * arithmetic in any order (every partial sum is a multiple of its part's unit within 53
+     * bits of it), so four independent lanes each sum them, and the two totals go in as two
+     * terms. For a column's run of similar values (a bucket's), about four flops per value.
+     */
+    bool addDoubleArray(const double* v, size_t n);
     /** False while nothing but zeros was added (cheap; isZero() also sees cancellation). */
     bool anyAdded() const {
         return _placed || _wide || _nan || _posInf || _negInf;

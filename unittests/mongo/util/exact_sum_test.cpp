@@ -151,6 +151,86 @@ TEST(ExactSum, AgreesWithExactBinary128) {
     }
 }
 
+TEST(ExactSum, ArraySplitIsExact) {
+    // addDoubleArray() adds exactly what addDouble() of each would: the negations cancel it
+    // to zero, the result rounds as the exact binary128 sum does. Narrow ranges (a column's
+    // run) take the split; wider ones are refused, with nothing added.
+    std::mt19937_64 rng(20261204);
+    std::uniform_int_distribution<int> count(1, 3000), spread(0, 40), centre(-60, 60);
+    std::uniform_real_distribution<double> unit(1.0, 2.0);
+    int split = 0, refused = 0;
+    for (int round = 0; round < 600; ++round) {
+        const int n = count(rng);
+        std::vector<double> values;
+        const int lo = centre(rng), width = round % 3 == 0 ? 0 : spread(rng);
+        std::uniform_int_distribution<int> exp(lo, lo + width);
+        __float128 q = 0;
+        for (int i = 0; i < n; ++i) {
+            double d;
+            switch (round % 4) {
+                case 0:  // two decimals in [0, 100), as the benchmark's f2 data
+                    d = static_cast<double>(rng() % 10000) / 100;
+                    break;
+                case 1:
+                    d = rng() % 7 == 0 ? 0.0 : std::ldexp(unit(rng), exp(rng));
+                    break;
+                default:
+                    d = std::ldexp(unit(rng), exp(rng));
+            }
+            if (round % 4 != 0 && (rng() & 1))
+                d = -d;
+            if (round % 5 == 0 && rng() % 50 == 0)
+                d = -0.0;
+            values.push_back(d);
+            q += d;
+        }
+        ExactSum a;
+        if (!a.addDoubleArray(values.data(), values.size())) {
+            ++refused;
+            EXPECT_FALSE(a.anyAdded());
+            continue;
+        }
+        ++split;
+        ExactSum b;
+        for (double d : values)
+            b.addDouble(d);
+        EXPECT_SAME_DOUBLE(a.toDouble(), b.toDouble()) << "round " << round;
+        EXPECT_SAME_DOUBLE(a.toDouble(), static_cast<double>(q)) << "round " << round;
+        for (double d : values)
+            a.addDouble(-d);
+        EXPECT_TRUE(a.isZero()) << "round " << round;
+    }
+    EXPECT_GT(split, 300);
+    EXPECT_GT(refused, 10);
+
+    // A bucket's column of two-decimal values takes the split.
+    std::vector<double> f2;
+    for (int i = 0; i < 360; ++i)
+        f2.push_back(static_cast<double>(i * 37 % 10000) / 100);
+    ExactSum s;
+    EXPECT_TRUE(s.addDoubleArray(f2.data(), f2.size()));
+    EXPECT_SAME_DOUBLE(s.toDouble(), sumOf(f2));
+
+    // Infinities, NaN, subnormals and values near the top of the range are refused.
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double odd : {inf, -inf, std::nan(""), std::numeric_limits<double>::denorm_min(),
+                       std::numeric_limits<double>::max() / 4}) {
+        for (std::vector<double> v : {std::vector<double>{1.5, odd, 2.25},
+                                      std::vector<double>{1.5, 2.5, 3.5, 4.5, 5.5, odd, 1, 2}}) {
+            ExactSum r;
+            EXPECT_FALSE(r.addDoubleArray(v.data(), v.size())) << odd;
+            EXPECT_FALSE(r.anyAdded());
+        }
+    }
+    // NaNs only, zeros only: refused too (the caller's other way adds them).
+    for (std::vector<double> v : {std::vector<double>{std::nan(""), std::nan("")},
+                                  std::vector<double>{0.0, -0.0, 0.0}, std::vector<double>{}}) {
+        ExactSum r;
+        EXPECT_FALSE(r.addDoubleArray(v.data(), v.size()));
+        EXPECT_FALSE(r.anyAdded());
+    }
+}
+
 TEST(ExactSum, WideRangesInAnyOrder) {
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<int> exp(-1074, 1000);

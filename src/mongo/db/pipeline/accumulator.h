@@ -172,6 +172,17 @@ public:
         if (any)
             _kind = 2;
     }
+    /** Adds the `n` doubles at `v` (for the block loops over a run with no missing value). */
+    void addDoubleArray(const double* v, size_t n) {
+        if (n == 0)
+            return;
+        _kind = 2;
+        if (!_exact.addDoubleArray(v, n))
+            _exact.addDoubleRun(n, [&](auto&& add) {
+                for (size_t i = 0; i < n; ++i)
+                    add(v[i]);
+            });
+    }
     Value sum() const;
     double asDouble() const;
     /** The whole sum as a decimal (non-decimal parts converted as $toDecimal does). */

@@ -6,6 +6,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace mongo {
 namespace {
 
@@ -124,26 +128,37 @@ bool ExactSum::addDoubleArray(const double* v, size_t n) {
     constexpr size_t kMaxArray = size_t(1) << 16;
     if (n > kMaxArray)
         return false;
-    // The largest and the smallest nonzero magnitude, in lanes the compiler vectorises (an
-    // infinity or NaN is seen below: it makes the sums non-finite).
+    // The largest and the smallest nonzero magnitude (an infinity or NaN is seen below: it
+    // makes the sums non-finite; max/min keep the lane's value when the input is a NaN).
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    double mx[4] = {0, 0, 0, 0}, mn[4] = {kInf, kInf, kInf, kInf};
+    double maxMag = 0, minMag = kInf;
     size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        for (int l = 0; l < 4; ++l) {
-            const double a = std::fabs(v[i + l]);
-            const double b = a == 0 ? kInf : a;
-            mx[l] = a > mx[l] ? a : mx[l];
-            mn[l] = b < mn[l] ? b : mn[l];
+#if defined(__SSE2__)
+    {
+        const __m128d sign = _mm_set1_pd(-0.0), inf = _mm_set1_pd(kInf), zero = _mm_setzero_pd();
+        __m128d mx0 = zero, mx1 = zero, mn0 = inf, mn1 = inf;
+        for (; i + 4 <= n; i += 4) {
+            const __m128d a0 = _mm_andnot_pd(sign, _mm_loadu_pd(v + i));
+            const __m128d a1 = _mm_andnot_pd(sign, _mm_loadu_pd(v + i + 2));
+            mx0 = _mm_max_pd(a0, mx0);
+            mx1 = _mm_max_pd(a1, mx1);
+            // Zeros count as infinities for the minimum.
+            const __m128d z0 = _mm_cmpeq_pd(a0, zero), z1 = _mm_cmpeq_pd(a1, zero);
+            mn0 = _mm_min_pd(_mm_or_pd(_mm_and_pd(z0, inf), _mm_andnot_pd(z0, a0)), mn0);
+            mn1 = _mm_min_pd(_mm_or_pd(_mm_and_pd(z1, inf), _mm_andnot_pd(z1, a1)), mn1);
         }
+        double l[2];
+        _mm_storeu_pd(l, _mm_max_pd(mx0, mx1));
+        maxMag = std::max(l[0], l[1]);
+        _mm_storeu_pd(l, _mm_min_pd(mn0, mn1));
+        minMag = std::min(l[0], l[1]);
     }
+#endif
     for (; i < n; ++i) {
         const double a = std::fabs(v[i]);
-        mx[0] = a > mx[0] ? a : mx[0];
-        mn[0] = a != 0 && a < mn[0] ? a : mn[0];
+        maxMag = a > maxMag ? a : maxMag;
+        minMag = a != 0 && a < minMag ? a : minMag;
     }
-    const double maxMag = std::max(std::max(mx[0], mx[1]), std::max(mx[2], mx[3]));
-    const double minMag = std::min(std::min(mn[0], mn[1]), std::min(mn[2], mn[3]));
     if (maxMag == 0 || !(maxMag < kInf) || minMag < std::numeric_limits<double>::min())
         return false;  // zeros or NaNs only, an infinity, a subnormal (a NaN is seen below)
     uint64_t maxBits, minBits;
@@ -161,23 +176,35 @@ bool ExactSum::addDoubleArray(const double* v, size_t n) {
     if (k > 1000)
         return false;  // sigma + v must not overflow
     const double sigma = std::ldexp(1.0, k);
-    // Without -ffast-math the compiler keeps (sigma + x) - sigma as written.
-    double hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
-    for (i = 0; i + 4 <= n; i += 4) {
-        for (int l = 0; l < 4; ++l) {
-            const double x = v[i + l];
-            const double q = (sigma + x) - sigma;
-            hi[l] += q;
-            lo[l] += x - q;
+    // Without -ffast-math the compiler keeps (sigma + x) - sigma as written. Four lanes (two
+    // registers of two) for each sum; any order gives the same exact sums.
+    double high = 0, low = 0;
+    i = 0;
+#if defined(__SSE2__)
+    {
+        const __m128d s2 = _mm_set1_pd(sigma);
+        __m128d hi0 = _mm_setzero_pd(), hi1 = hi0, lo0 = hi0, lo1 = hi0;
+        for (; i + 4 <= n; i += 4) {
+            const __m128d x0 = _mm_loadu_pd(v + i), x1 = _mm_loadu_pd(v + i + 2);
+            const __m128d q0 = _mm_sub_pd(_mm_add_pd(s2, x0), s2);
+            const __m128d q1 = _mm_sub_pd(_mm_add_pd(s2, x1), s2);
+            hi0 = _mm_add_pd(hi0, q0);
+            hi1 = _mm_add_pd(hi1, q1);
+            lo0 = _mm_add_pd(lo0, _mm_sub_pd(x0, q0));
+            lo1 = _mm_add_pd(lo1, _mm_sub_pd(x1, q1));
         }
+        double l[2];
+        _mm_storeu_pd(l, _mm_add_pd(hi0, hi1));
+        high = l[0] + l[1];
+        _mm_storeu_pd(l, _mm_add_pd(lo0, lo1));
+        low = l[0] + l[1];
     }
+#endif
     for (; i < n; ++i) {
         const double q = (sigma + v[i]) - sigma;
-        hi[0] += q;
-        lo[0] += v[i] - q;
+        high += q;
+        low += v[i] - q;
     }
-    const double high = (hi[0] + hi[1]) + (hi[2] + hi[3]);
-    const double low = (lo[0] + lo[1]) + (lo[2] + lo[3]);
     if (!std::isfinite(high) || !std::isfinite(low))
         return false;  // a NaN (or an infinity) among the values: nothing was added
     addDouble(high);

@@ -11,12 +11,14 @@
 #include "mongo/db/db_raii.h"
 #include "mongo/db/matcher/expression_parser.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source_geo_near.h"
 #include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/pipeline_d.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/service_context.h"
 #include "mongo/idl/count_command_gen.h"
+#include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
 namespace mongo {
@@ -131,7 +133,12 @@ public:
             return compareObjects(a, b, ComparisonRules::kIgnoreFieldName, strings) < 0;
         };
         std::set<BSONObj, decltype(less)> values(less);
-        long long bytes = 0;
+        // The collection path caps the values at 16 MB (17217). A view's distinct is upstream's
+        // aggregation ending in {$group: {_id: null, distinct: {$addToSet: <key>}}}: the set
+        // counts against internalQueryMaxAddToSetBytes (146), and the reply may take the
+        // internal size (16 MB + 16 KB), as an aggregate's documents may.
+        const bool viaView = static_cast<bool>(prepared.pipeline);
+        size_t bytes = 0;
         BSONObj doc;
         while (nextDoc(&doc)) {
             std::vector<BSONElement> vals;
@@ -142,10 +149,17 @@ public:
                 b.appendAs(v, "");
                 BSONObj wrapped = b.obj();
                 if (values.insert(wrapped).second)
-                    bytes += wrapped.objsize();
-                uassert(17217, "distinct too big, 16mb cap", bytes < BSONObjMaxUserSize);
+                    bytes += static_cast<size_t>(wrapped.objsize());
+                if (viaView)
+                    uassertAccumulatorMemory("$addToSet", bytes,
+                                             gInternalQueryMaxAddToSetBytes.load());
+                else
+                    uassert(17217, "distinct too big, 16mb cap", bytes < BSONObjMaxUserSize);
             }
         }
+        uassert(ErrorCodes::BSONObjectTooLarge,
+                "distinct reply too large: " + std::to_string(bytes) + " bytes of values",
+                bytes < static_cast<size_t>(BSONObjMaxInternalSize));
         BSONArrayBuilder arr(result.subarrayStart("values"));
         for (const auto& v : values)
             arr.append(v.firstElement());

@@ -643,7 +643,7 @@ def main(argv):
             wanted.append(normalize(f))
         if not suites:
             suites = [{"name": "adhoc", "roots": [], "exclude_files": [], "set_parameters": {},
-                       "timeout": None}]
+                       "timeout": None, "auth": False, "shell": "mongosh", "upstream": False}]
         assigned = set()
         for suite in suites:
             mine = [f for f in wanted if suite_matches(suite, f)]

@@ -34,6 +34,15 @@ public:
     virtual bool needsInput() const {
         return true;
     }
+    /**
+     * Called once on a new group's accumulators with the group's key: the `n` of
+     * $minN/$maxN/$firstN/$lastN/$topN/$bottomN may be an expression of the key's fields.
+     */
+    virtual void startNewGroup(const Value& groupKey) {}
+    /** True when startNewGroup() reads the key ($bucketAuto has none to give: 4544714). */
+    virtual bool needsGroupKey() const {
+        return false;
+    }
 
     // Partial states, for $group spilling: a group's accumulators are written out as
     // getPartial() values, and a fresh accumulator of the same kind folds them back in
@@ -66,6 +75,13 @@ struct AccumulationStatement {
     ExprPtr expr;
     AccumulatorFactory factory;
     BSONObj spec;  // {$op: <arg>} as given (explain)
+
+    /** A new group's accumulator: factory(), then startNewGroup(key). */
+    std::unique_ptr<Accumulator> makeForGroup(const Value& key) const {
+        auto acc = factory();
+        acc->startNewGroup(key);
+        return acc;
+    }
 };
 
 /** One group of a $group-like stage: its key and one accumulator per statement. */

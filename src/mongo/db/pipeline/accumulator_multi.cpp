@@ -13,14 +13,45 @@
 namespace mongo {
 namespace {
 
-/** Evaluates the constant 'n' of an N-accumulator (5787902/5787908). */
-long long parseN(ExpressionContext* expCtx, const BSONElement& nElem) {
-    auto expr = Expression::parseOperand(expCtx, nElem, expCtx->makeParseState());
-    Value v = expr->evaluate(BSONObj(), &expCtx->variables);
+/** A checked `n` of an N-accumulator (5787902 not a number, 5787903 not integral, 5787908). */
+long long checkedN(const Value& v) {
     uassert(5787902, "Value for 'n' must be of integral type, but found " + v.toString(),
+            v.numeric());
+    uassert(5787903, "Value for 'n' must be of integral type, but found " + v.toString(),
             v.integral64Bit());
     uassert(5787908, "'n' must be greater than 0, found " + v.toString(), v.getLong() > 0);
     return v.getLong();
+}
+
+/**
+ * The `n` of an N-accumulator: a constant, checked when parsed, or an expression of the group
+ * key's fields (upstream's "n computed from the group key"), evaluated and checked per group.
+ */
+struct NSpec {
+    long long n = 1;
+    std::shared_ptr<Expression> expr;  // null: the constant n
+    ExpressionContext* expCtx = nullptr;
+
+    long long forGroup(const Value& key) const {
+        if (!expr)
+            return n;
+        BSONObj doc;
+        if (key.getType() == BSONType::kObject)
+            doc = key.getDocument();
+        return checkedN(expr->evaluate(doc, &expCtx->variables));
+    }
+};
+
+NSpec parseN(ExpressionContext* expCtx, const BSONElement& nElem) {
+    std::shared_ptr<Expression> expr =
+        Expression::parseOperand(expCtx, nElem, expCtx->makeParseState());
+    NSpec spec;
+    spec.expCtx = expCtx;
+    if (expr->isConstant())
+        spec.n = checkedN(expr->evaluate(BSONObj(), &expCtx->variables));
+    else
+        spec.expr = std::move(expr);
+    return spec;
 }
 
 /**
@@ -36,8 +67,14 @@ class AccumulatorN final : public Accumulator {
 public:
     enum class Kind { kFirst, kLast, kMin, kMax };
     /** `strings`: the collation $minN/$maxN order by (null: simple). */
-    AccumulatorN(Kind k, long long n, const StringComparator* strings)
-        : _kind(k), _n(n), _strings(strings) {}
+    AccumulatorN(Kind k, NSpec n, const StringComparator* strings)
+        : _kind(k), _nSpec(std::move(n)), _n(_nSpec.n), _strings(strings) {}
+    void startNewGroup(const Value& groupKey) override {
+        _n = _nSpec.forGroup(groupKey);
+    }
+    bool needsGroupKey() const override {
+        return static_cast<bool>(_nSpec.expr);
+    }
     void process(const Value& v) override {
         if (_kind == Kind::kMin || _kind == Kind::kMax) {
             if (v.nullish())
@@ -106,6 +143,7 @@ private:
         }
     }
     Kind _kind;
+    NSpec _nSpec;
     long long _n;
     const StringComparator* _strings;
     std::deque<Value> _vals;
@@ -115,9 +153,18 @@ private:
 /** $top/$bottom/$topN/$bottomN: input is {sortKeyDoc, output} pairs built by the parser. */
 class AccumulatorTopBottom final : public Accumulator {
 public:
-    AccumulatorTopBottom(std::shared_ptr<SortPattern> pattern, bool bottom, long long n,
-                         bool single)
-        : _pattern(std::move(pattern)), _bottom(bottom), _n(n), _single(single) {}
+    AccumulatorTopBottom(std::shared_ptr<SortPattern> pattern, bool bottom, NSpec n, bool single)
+        : _pattern(std::move(pattern)),
+          _bottom(bottom),
+          _nSpec(std::move(n)),
+          _n(_nSpec.n),
+          _single(single) {}
+    void startNewGroup(const Value& groupKey) override {
+        _n = _nSpec.forGroup(groupKey);
+    }
+    bool needsGroupKey() const override {
+        return static_cast<bool>(_nSpec.expr);
+    }
     void process(const Value& v) override {
         // v = {k: <document used for sorting>, o: <output>}
         BSONObj pair = v.getDocument().getOwned();
@@ -185,6 +232,7 @@ private:
     }
     std::shared_ptr<SortPattern> _pattern;
     bool _bottom;
+    NSpec _nSpec;
     long long _n;
     bool _single;
     std::vector<BSONObj> _items;
@@ -262,7 +310,7 @@ AccumulatorParser nParser(StringData name, AccumulatorN::Kind kind) {
         }
         uassert(5787906, "Missing value for 'n'", !nE.eoo());
         uassert(5787907, "Missing value for 'input'", !inputE.eoo());
-        long long n = parseN(expCtx, nE);
+        NSpec n = parseN(expCtx, nE);
         return {Expression::parseOperand(expCtx, inputE, vps), [kind, n, expCtx] {
                     return std::make_unique<AccumulatorN>(kind, n, expCtx->getCollator());
                 }};
@@ -291,7 +339,7 @@ AccumulatorParser topBottomParser(StringData name, bool bottom, bool single) {
         uassert(5788004, "Missing value for 'output'", !outputE.eoo());
         uassert(5788005, "Missing value for 'sortBy'", !sortByE.eoo());
         uassert(5788006, "'sortBy' must be an object", sortByE.type() == BSONType::kObject);
-        long long n = single ? 1 : parseN(expCtx, nE);
+        NSpec n = single ? NSpec() : parseN(expCtx, nE);
         auto pattern =
             std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(sortByE.Obj())));
         // The input expression builds {k: <sort key fields>, o: <output>}.

@@ -170,9 +170,12 @@ public:
                 groupBy.type() == BSONType::kObject);
         _groupBy = Expression::parseOperand(_expCtx.get(), groupBy, _expCtx->makeParseState());
         BSONObj out = output.eoo() ? BSON("count" << BSON("$sum" << 1)) : output.Obj();
-        for (auto f : out)
+        for (auto f : out) {
             _accs.push_back(
                 parseAccumulationStatement(_expCtx.get(), f, _expCtx->makeParseState()));
+            uassert(4544714, "Can't refer to the group key in $bucketAuto",
+                    !_accs.back().factory()->needsGroupKey());
+        }
     }
 
     const char* getSourceName() const override {

@@ -123,7 +123,7 @@ void DocumentSourceGroup::populate() {
             g.key = key.getOwned();
             g.accs.reserve(_accs.size());
             for (const auto& a : _accs)
-                g.accs.push_back(a.factory());
+                g.accs.push_back(a.makeForGroup(g.key));
             idx = _groups.size();
             _groups.push_back(std::move(g));
             _index.emplace(_groups.back().key, idx);
@@ -215,7 +215,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextMergedGroup() {
             current.emplace();
             current->key = key.getOwned();
             for (const auto& a : _accs)
-                current->accs.push_back(a.factory());
+                current->accs.push_back(a.makeForGroup(current->key));
         }
         size_t i = 0;
         for (auto part : _pendingPartial->getField("p").Obj())
@@ -254,7 +254,7 @@ std::optional<BSONObj> DocumentSourceGroup::nextSpilledGroup() {
             current.emplace();
             current->key = key.getOwned();
             for (const auto& a : _accs)
-                current->accs.push_back(a.factory());
+                current->accs.push_back(a.makeForGroup(current->key));
             target = &*current;
         }
         for (size_t i = 0; i < _accs.size(); ++i)

@@ -85,7 +85,7 @@ void DocumentSourceInternalStreamingGroup::fillRun() {
             Group g;
             g.key = key.getOwned();
             for (const auto& a : _accs)
-                g.accs.push_back(a.factory());
+                g.accs.push_back(a.makeForGroup(g.key));
             idx = _groups.size();
             _groups.push_back(std::move(g));
             _index.emplace(_groups.back().key, idx);

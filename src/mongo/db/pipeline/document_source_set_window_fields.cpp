@@ -28,6 +28,13 @@
 namespace mongo {
 namespace {
 
+/** A window's accumulator: no group key, so an `n` that is not a constant sees no fields. */
+std::unique_ptr<Accumulator> startedAccumulator(const AccumulatorFactory& factory) {
+    auto acc = factory();
+    acc->startNewGroup(Value());
+    return acc;
+}
+
 using namespace window_function;
 
 /** The running state of one output within the partition being output. */
@@ -268,7 +275,7 @@ private:
 
     void computeWhole(size_t o) {
         auto& out = _outputs[o];
-        auto acc = out.factory();
+        auto acc = startedAccumulator(out.factory);
         for (size_t j = 0; j < _cache.size(); ++j) {
             _expCtx->checkForInterruptEvery128();
             WindowRow r = _cache.at(j);
@@ -392,9 +399,9 @@ private:
         if (out.window.lower.kind == Bound::kUnbounded) {
             // The window only grows: fold the new rows into one accumulator.
             if (lo == hi)
-                return out.factory()->getValue().getOwned();
+                return startedAccumulator(out.factory)->getValue().getOwned();
             if (!st.running)
-                st.running = out.factory();
+                st.running = startedAccumulator(out.factory);
             for (; st.runPos < hi; ++st.runPos) {
                 _expCtx->checkForInterruptEvery128();
                 st.running->process(eval(out.input, _cache.at(st.runPos).doc));
@@ -402,7 +409,7 @@ private:
             }
             return st.running->getValue().getOwned();
         }
-        auto acc = out.factory();
+        auto acc = startedAccumulator(out.factory);
         for (size_t j = lo; j < hi; ++j) {
             _expCtx->checkForInterruptEvery128();
             acc->process(eval(out.input, _cache.at(j).doc));

@@ -799,7 +799,7 @@ size_t GroupOverBuckets::groupFor(const Value& evaluated) {
         if (a.op == Plan::Op::kSum || a.op == Plan::Op::kAvg)
             g.accs.push_back(std::make_unique<BlockSum>(a.op == Plan::Op::kAvg));
         else if (a.op == Plan::Op::kTopBottom)
-            g.accs.push_back(_plan->accs[g.accs.size()].factory());
+            g.accs.push_back(_plan->accs[g.accs.size()].makeForGroup(g.key));
         else
             g.accs.push_back(std::make_unique<AccumulatorMinMax>(a.op == Plan::Op::kMax));
     }

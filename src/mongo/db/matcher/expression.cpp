@@ -131,6 +131,23 @@ void NotMatchExpression::serialize(BSONObjBuilder* out) const {
 bool PathMatchExpression::matches(const BSONObj& doc, MatchDetails* details) const {
     if (_path.empty())
         return false;
+    // Until an array is met, the walk reaches one value (or none): it is tested here without
+    // the walker (a bucket filter's "meta.<tag>" over a whole scan). Arrays take walkPath().
+    const size_t parts = _fieldPath.numParts();
+    BSONElement e = doc.getField(_fieldPath.part(0));
+    for (size_t i = 0;; ++i) {
+        const BSONType t = e.type();
+        if (t == BSONType::kArray) {
+            if (i + 1 < parts || _leaf == LeafArrayBehavior::kTraverse)
+                break;
+            return matchesSingleElement(e, details);  // the array itself, not traversed
+        }
+        if (i + 1 == parts || e.eoo())
+            return matchesSingleElement(e, details);  // the value, or missing
+        if (t != BSONType::kObject)
+            return matchesSingleElement(BSONElement(), details);  // a scalar mid-path: missing
+        e = e.Obj().getField(_fieldPath.part(i + 1));
+    }
     return walkPath(doc, _fieldPath, _leaf, [&](const PathValue& v) {
         if (!matchesSingleElement(v.element, details))
             return false;

@@ -246,6 +246,9 @@ public:
         return _path;
     }
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    LeafArrayBehavior leafArrayBehavior() const {
+        return _leaf;
+    }
 
 private:
     std::string _path;

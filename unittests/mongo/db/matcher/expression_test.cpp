@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/json.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/path.h"
 
 namespace mongo {
 namespace {
@@ -15,6 +18,79 @@ std::unique_ptr<MatchExpression> reparse(const MatchExpression& me) {
     auto sw = parseMatchExpression(me.serialize());
     EXPECT_TRUE(sw.isOK()) << sw.getStatus() << " for " << me.serialize();
     return sw.isOK() ? std::move(sw.getValue()) : nullptr;
+}
+
+/** A random value: scalars, null, objects and arrays (of both), `depth` levels deep at most. */
+void appendRandom(BSONObjBuilder* b, StringData name, std::mt19937* rng, int depth) {
+    switch ((*rng)() % (depth > 0 ? 7 : 4)) {
+        case 0:
+            b->append(name, static_cast<int>((*rng)() % 3));
+            return;
+        case 1:
+            b->appendNull(name);
+            return;
+        case 2:
+            b->append(name, "s");
+            return;
+        case 3:
+            return;  // missing
+        case 4:
+        case 5: {
+            BSONObjBuilder sub(b->subobjStart(name));
+            for (const char* f : {"a", "b", "c", "0"})
+                appendRandom(&sub, f, rng, depth - 1);
+            return;
+        }
+        default: {
+            BSONArrayBuilder arr(b->subarrayStart(name));
+            const int n = static_cast<int>((*rng)() % 3);
+            for (int i = 0; i < n; ++i) {
+                BSONObjBuilder one;
+                appendRandom(&one, "x", rng, depth - 1);
+                BSONObj o = one.obj();
+                if (!o.isEmpty())
+                    arr.append(o.firstElement());
+            }
+        }
+    }
+}
+
+TEST(PathMatchExpression, MatchesWhatTheWalkReaches) {
+    // matches() tests the one value of a path without arrays directly; it must agree with
+    // walkPath() over every value, on documents with and without arrays on the way.
+    std::mt19937 rng(2026);
+    const char* preds[] = {R"({"$eq": 1})",         R"({"$eq": null})",   R"({"$gt": 0})",
+                           R"({"$exists": true})",  R"({"$size": 1})",    R"({"$type": "array"})",
+                           R"({"$in": [1, null]})", R"({"$eq": [1, 2]})", R"({"$type": "object"})",
+                           R"({"$lte": "s"})"};
+    const char* paths[] = {"a", "a.b", "a.b.c", "a.0", "a.0.b", "a.b.0", "b.c"};
+    int checked = 0;
+    for (int round = 0; round < 400; ++round) {
+        BSONObjBuilder db;
+        for (const char* f : {"a", "b"})
+            appendRandom(&db, f, &rng, 3);
+        const BSONObj doc = db.obj();
+        for (const char* path : paths) {
+            for (const char* pred : preds) {
+                BSONObjBuilder fb;
+                fb.append(path, fromjson(pred));
+                auto me = parseMatchExpression(fb.obj());
+                ASSERT_TRUE(me.isOK()) << path << " " << pred;
+                const MatchExpression* top = me.getValue().get();
+                while (!dynamic_cast<const PathMatchExpression*>(top) && top->numChildren() == 1)
+                    top = top->getChild(0);  // the parser's one-child $and
+                auto* pm = dynamic_cast<const PathMatchExpression*>(top);
+                ASSERT_TRUE(pm) << path << " " << pred;
+                const bool walked = walkPath(
+                    doc, FieldPath(path), pm->leafArrayBehavior(), [&](const PathValue& v) {
+                        return pm->matchesSingleElement(v.element, nullptr);
+                    });
+                EXPECT_EQ(pm->matchesBSON(doc), walked) << doc << " " << path << " " << pred;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 400 * 7 * 10);
 }
 
 TEST(MatchExpressionSerialize, EmptyFilterSerialisesToAFilterThatReparses) {

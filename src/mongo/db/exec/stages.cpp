@@ -1,6 +1,7 @@
 #include "mongo/db/exec/stages.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -293,16 +294,27 @@ void FetchStage::_setUpTimeRange(OperationContext* opCtx) {
     }
 }
 
+namespace {
+
+/** compareElementValues() of an _id and a bound; two ObjectIds (buckets') by their bytes. */
+int compareId(const BSONElement& id, const BSONElement& bound) {
+    if (id.type() == BSONType::kOid && bound.type() == BSONType::kOid)
+        return std::memcmp(id.value(), bound.value(), OID::kOIDSize);
+    return compareElementValues(id, bound);
+}
+
+}  // namespace
+
 bool FetchStage::_inIdBounds(const BSONObj& doc) const {
     const IndexBounds& b = _rangeScan->bounds();
     BSONElement id = doc["_id"];
     if (!b.start.isEmpty()) {
-        int c = compareElementValues(id, b.start.firstElement());
+        int c = compareId(id, b.start.firstElement());
         if (c < 0 || (c == 0 && !b.startInclusive))
             return false;
     }
     if (!b.end.isEmpty()) {
-        int c = compareElementValues(id, b.end.firstElement());
+        int c = compareId(id, b.end.firstElement());
         if (c > 0 || (c == 0 && !b.endInclusive))
             return false;
     }

@@ -6,9 +6,6 @@
 
 namespace mongo {
 
-namespace {
-
-/** True when every row in [from, to) of `col` is present (to <= col.size). */
 bool allPresent(const ScalarColumn& col, size_t from, size_t to) {
     for (size_t i = from; i < to;) {
         const unsigned shift = i & 63;
@@ -20,8 +17,6 @@ bool allPresent(const ScalarColumn& col, size_t from, size_t to) {
     }
     return true;
 }
-
-}  // namespace
 
 void BlockSum::addDoubles(const ScalarColumn& col, size_t from, size_t to) {
     const double* v = col.doubles.data();

@@ -11,6 +11,9 @@
 
 namespace mongo {
 
+/** True when every row in [from, to) of `col` is present (to <= col.size). */
+bool allPresent(const ScalarColumn& col, size_t from, size_t to);
+
 /** Calls f(i) for each present row i in [from, to) of `col`, word by word. */
 template <typename F>
 inline void forPresent(const ScalarColumn& col, size_t from, size_t to, F&& f) {

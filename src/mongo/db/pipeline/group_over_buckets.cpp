@@ -29,6 +29,12 @@ namespace {
 constexpr long long kTruncRef = 946684800000LL;  // 2000-01-01T00:00:00Z, $dateTrunc's origin
 constexpr uint32_t kSkipRows = std::numeric_limits<uint32_t>::max();  // a run no group takes
 
+/** The types a block $min/$max folds from a column (minMaxRun) or takes from control. */
+bool isMinMaxBlockType(BSONType t) {
+    return t == BSONType::kNumberDouble || t == BSONType::kNumberInt ||
+           t == BSONType::kNumberLong || t == BSONType::kDate;
+}
+
 /** Thrown by groupForRow() on the helper thread for a key only idExpr gives. */
 struct NeedsOwnerThread {};
 
@@ -1044,12 +1050,8 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
         oneBin = singleTimeBin(unpacker->bucket());
     if ((plan.keyUsesTime && !oneBin) || timeFiltered || plan.needsTimeColumn) {
         auto tc = unpacker->column(plan.spec.timeField);
-        if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n)
-            return false;
-        for (size_t w = 0; w < n / 64; ++w)
-            if (tc.scalar->present[w] != ~uint64_t(0))
-                return false;
-        if (n % 64 && tc.scalar->present[n / 64] != (~uint64_t(0) >> (64 - n % 64)))
+        if (tc.state != State::kScalar || tc.type != BSONType::kDate || tc.scalar->size != n ||
+            !allPresent(*tc.scalar, 0, n))
             return false;
         time = tc.scalar;
     }
@@ -1081,9 +1083,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
             }
             BSONElement b =
                 (acc.op == Plan::Op::kMax ? controlMax : controlMin).getField(acc.field);
-            const BSONType t = b.type();
-            if (t == BSONType::kNumberDouble || t == BSONType::kNumberInt ||
-                t == BSONType::kNumberLong || t == BSONType::kDate) {
+            if (isMinMaxBlockType(b.type())) {
                 bounds[a] = b;
                 continue;
             }
@@ -1102,9 +1102,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
             return false;
         BSONType t = cols[a].type;
         if (cols[a].state == State::kScalar &&
-            (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) &&
-            t != BSONType::kNumberDouble && t != BSONType::kNumberInt &&
-            t != BSONType::kNumberLong && t != BSONType::kDate)
+            (acc.op == Plan::Op::kMin || acc.op == Plan::Op::kMax) && !isMinMaxBlockType(t))
             return false;
     }
 
@@ -1125,21 +1123,7 @@ bool GroupOverBuckets::processBlock(BucketUnpacker* unpacker, bool timeFiltered)
             continue;
         }
         if (!bounds[a].eoo()) {
-            const BSONElement& b = bounds[a];
-            Value v;
-            switch (b.type()) {
-                case BSONType::kNumberDouble:
-                    v = Value(b._numberDouble());
-                    break;
-                case BSONType::kNumberInt:
-                    v = Value(b._numberInt());
-                    break;
-                case BSONType::kNumberLong:
-                    v = Value(static_cast<long long>(b._numberLong()));
-                    break;
-                default:
-                    v = Value(b.date());
-            }
+            const Value v(bounds[a]);  // the bucket outlives the fold; process() copies
             // All runs name the one group (oneRun); folding the bound again is harmless.
             for (auto [end, g] : _runs) {
                 if (g == kSkipRows)

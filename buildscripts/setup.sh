@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   scons pkg-config g++ libwiredtiger-dev wiredtiger libbson-dev libabsl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev libboost-program-options-dev
-  libpcre2-dev libyaml-cpp-dev libsnappy-dev libzstd-dev libintelrdfpmath-dev libicu-dev libs2-dev libssl-dev
+  libpcre2-dev libyaml-cpp-dev libsnappy-dev libzstd-dev libintelrdfpmath-dev libicu-dev libs2-dev libssl-dev libstemmer-dev
   python3-yaml python3-pymongo libmongoc-dev libgoogle-perftools-dev ccache clang libclang-rt-14-dev clang-format nodejs npm
   victoria-metrics
 )

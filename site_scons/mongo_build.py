@@ -32,10 +32,12 @@ LIBRARIES = [
      [], ['storage', 'bson']),
     # Geometry parsing and predicates over Google S2 (libs2).
     ('geo', ['mongo/db/geo'], [], ['bson']),
+    # Full-text search: text index specs, tokenising, stemming (libstemmer), scoring, $search.
+    ('fts', ['mongo/db/fts'], [], ['bson']),
     ('query', ['mongo/db/matcher', 'mongo/db/query', 'mongo/db/query/collation',
                'mongo/db/update'], [],
-     ['bson', 'bson_column', 'geo']),
-    ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl']),
+     ['bson', 'bson_column', 'geo', 'fts']),
+    ('catalog', ['mongo/db/catalog'], [], ['db_base', 'storage', 'query', 'idl', 'fts']),
     ('repl', ['mongo/db/repl'], [], ['catalog', 'query', 'db_base']),
     # The time-series core (layer 12): the bucket schema's names, options, BucketSpec, meta
     # normalisation, index schema conversion and the bucket-level geo predicate; what both
@@ -151,7 +153,7 @@ def configure_and_build(DefaultEnvironment, Environment, GetOption, AddOption, D
                    if [s for s in sanitize if s != 'fuzzer'] else [])
 
     env.ParseConfig('pkg-config --cflags --libs ' + ' '.join(PKG_MODULES))
-    env.Append(LIBS=['s2', 'boost_program_options', 'bidgcc000', 'dl', 'pthread'])
+    env.Append(LIBS=['s2', 'stemmer', 'boost_program_options', 'bidgcc000', 'dl', 'pthread'])
 
     idl_files = sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in os.listdir(os.path.join(top, 'idl')) if p.endswith('.idl'))

@@ -7,6 +7,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_catalog.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/assert_util.h"
@@ -103,7 +104,7 @@ CollModOptionsChange validateOptions(const Collection& coll, const CollModComman
     checkCapped(coll, cmd, &change);
     if (const auto& validator = cmd.getValidator()) {
         BSONObj owned = validator->getOwned();
-        uassertStatusOK(parseMatchExpression(owned).getStatus());
+        uassertStatusOK(checkNoTextExpression(uassertStatusOK(parseMatchExpression(owned)).get()));
         change.validator = owned;
     }
     if (auto level = cmd.getValidationLevel())

@@ -223,8 +223,7 @@ void Collection::_insertKeys(OperationContext* opCtx, IndexEntry* index, RecordI
     if (!index->covers(doc))
         return;
     IndexKeys keys;
-    uassertStatusOK(getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
-                                 index->desc.collator(), index->desc.twoD));
+    uassertStatusOK(index->desc.getKeys(doc, &keys));
     if (keys.multikey)
         _markMultikey(opCtx, index, keys.multikeyPaths);
     for (const auto& key : keys.keys)
@@ -248,9 +247,7 @@ void Collection::_removeKeys(OperationContext* opCtx, IndexEntry* index, RecordI
     if (!index->covers(doc))
         return;
     IndexKeys keys;
-    if (!getIndexKeys(index->desc.keyPattern, doc, index->desc.sparse, &keys,
-                      index->desc.collator(), index->desc.twoD)
-             .isOK())
+    if (!index->desc.getKeys(doc, &keys).isOK())
         return;
     for (const auto& key : keys.keys)
         index->sdi->unindex(opCtx->recoveryUnit(), key, id);
@@ -288,11 +285,9 @@ void Collection::updateDocument(OperationContext* opCtx, RecordId id, const BSON
         IndexKeys before, after;
         bool coveredBefore = index->covers(oldDoc), coveredAfter = index->covers(newDoc);
         if (coveredBefore)
-            uassertStatusOK(getIndexKeys(index->desc.keyPattern, oldDoc, index->desc.sparse,
-                                         &before, index->desc.collator(), index->desc.twoD));
+            uassertStatusOK(index->desc.getKeys(oldDoc, &before));
         if (coveredAfter)
-            uassertStatusOK(getIndexKeys(index->desc.keyPattern, newDoc, index->desc.sparse, &after,
-                                         index->desc.collator(), index->desc.twoD));
+            uassertStatusOK(index->desc.getKeys(newDoc, &after));
         if (after.multikey)
             _markMultikey(opCtx, index.get(), after.multikeyPaths);
         // Keys are sorted: remove those only in `before`, add those only in `after`.

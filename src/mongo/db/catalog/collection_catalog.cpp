@@ -429,6 +429,21 @@ StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createInde
         }
         if (skip)
             continue;
+        // One text index per collection (its $text queries would not know which to use).
+        if (key.hasField("_fts")) {
+            for (const auto& idx : coll->indexes())
+                if (idx->desc.isTextIndex())
+                    return Status(ErrorCodes::IndexOptionsConflict,
+                                  "only one text index per collection allowed, found existing text "
+                                  "index \"" +
+                                      idx->desc.name + "\"");
+            for (const auto& other : toBuild)
+                if (other["key"].embeddedObject().hasField("_fts") && other["name"].str() != name)
+                    return Status(ErrorCodes::IndexOptionsConflict,
+                                  "only one text index per collection allowed, found existing text "
+                                  "index \"" +
+                                      other["name"].str() + "\"");
+        }
         for (const auto& other : toBuild) {
             if (other["name"].str() == name)
                 skip = true;

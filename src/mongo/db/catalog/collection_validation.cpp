@@ -201,8 +201,7 @@ private:
         if (!c->index->covers(doc))
             return;
         IndexKeys keys;
-        Status s = getIndexKeys(c->index->desc.keyPattern, doc, c->index->desc.sparse, &keys,
-                                c->index->desc.collator(), c->index->desc.twoD);
+        Status s = c->index->desc.getKeys(doc, &keys);
         if (!s.isOK()) {
             // The write path refuses such documents, so the index cannot hold keys for it.
             addError("Document with " + id.toString() + " cannot be indexed by index '" +

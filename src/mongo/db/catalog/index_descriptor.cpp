@@ -4,6 +4,9 @@
 
 #include "mongo/bson/bson_comparator.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/fts/fts_spec.h"
+#include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/logv2/log.h"
@@ -90,7 +93,8 @@ Status validateKeyPattern(const BSONObj& key) {
         }
         if (e.type() == BSONType::kString &&
             (e.valueStringData() == "2dsphere" || e.valueStringData() == "2dsphere_bucket" ||
-             e.valueStringData() == "2d" || e.valueStringData() == "hashed"))
+             e.valueStringData() == "2d" || e.valueStringData() == "hashed" ||
+             e.valueStringData() == "text"))
             continue;
         if (e.type() == BSONType::kString) {
             return Status(ErrorCodes::CannotCreateIndex,
@@ -146,14 +150,25 @@ BSONObj removeUnknownIndexOptions(const BSONObj& spec) {
     return b.obj();
 }
 
-StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
-    BSONElement key = spec["key"];
+StatusWith<BSONObj> validateIndexSpec(const BSONObj& given) {
+    BSONElement key = given["key"];
     if (key.eoo())
         return Status(ErrorCodes::FailedToParse,
                       "The 'key' field is a required property of an index specification");
     if (key.type() != BSONType::kObject)
         return Status(ErrorCodes::TypeMismatch, "The field 'key' must be an object, but got " +
                                                     std::string(typeName(key.type())));
+    // A text index is stored in its normal form: key {<prefix>, _fts: "text", _ftsx: 1,
+    // <suffix>}, its weights and languages explicit (fts/README.md).
+    BSONObj spec = given;
+    const bool text = fts::FTSSpec::isTextKeyPattern(key.embeddedObject());
+    if (text) {
+        auto fixed = fts::FTSSpec::fixSpec(given);
+        if (!fixed.isOK())
+            return fixed.getStatus();
+        spec = fixed.getValue();
+        key = spec["key"];
+    }
     Status s = validateKeyPattern(key.embeddedObject());
     if (!s.isOK())
         return Status(s.code(), "Error in specification " + spec.toString() +
@@ -191,6 +206,12 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
     if (!pfe.eoo() && pfe.type() != BSONType::kObject)
         return Status(ErrorCodes::TypeMismatch,
                       "The field 'partialFilterExpression' must be an object");
+    if (pfe.type() == BSONType::kObject) {
+        auto parsed = parseMatchExpression(pfe.embeddedObject());
+        if (parsed.isOK() && !checkNoTextExpression(parsed.getValue().get()).isOK())
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Expression not supported in partial index: $text");
+    }
     if (!pfe.eoo() && spec["sparse"].trueValue())
         return Status(ErrorCodes::CannotCreateIndex,
                       "cannot mix \"partialFilterExpression\" and \"sparse\" options");
@@ -229,6 +250,9 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
         Status cs = validateIndexCollation(spec, &collation);
         if (!cs.isOK())
             return cs;
+        if (text && collation["locale"].str() != "simple")
+            return Status(ErrorCodes::CannotCreateIndex,
+                          "Index type 'text' does not support collation: " + collation.toString());
     }
 
     BSONObjBuilder b;
@@ -271,6 +295,21 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& spec) {
     return out;
 }
 
+Status IndexDescriptor::getKeys(const BSONObj& doc, IndexKeys* out) const {
+    if (!textSpec)
+        return getIndexKeys(keyPattern, doc, sparse, out, collator(), twoD);
+    out->keys.clear();
+    Status s = textSpec->getKeys(doc, &out->keys);
+    if (!s.isOK())
+        return s;
+    std::sort(out->keys.begin(), out->keys.end(),
+              [](const BSONObj& a, const BSONObj& b) { return a.woCompare(b, false) < 0; });
+    // One key per term: the index is multikey on its text part (as upstream reports it).
+    out->multikey = out->keys.size() > 1;
+    out->multikeyPaths.assign(keyPattern.nFields(), MultikeyComponents());
+    return Status::OK();
+}
+
 IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
     IndexDescriptor d;
     if (auto grid = TwoDGrid::fromSpec(spec); grid.isOK())
@@ -278,6 +317,14 @@ IndexDescriptor IndexDescriptor::fromSpec(const BSONObj& spec) {
     d.spec = spec.getOwned();
     d.name = spec["name"].str();
     d.keyPattern = spec["key"].embeddedObject().getOwned();
+    if (fts::FTSSpec::isTextKeyPattern(d.keyPattern)) {
+        auto sw = fts::FTSSpec::make(d.spec);
+        if (sw.isOK())
+            d.textSpec = std::move(sw.getValue());
+        else  // only a spec this server did not write gets here
+            LOGV2_WARNING(4915901, "Text index spec cannot be read; the index gets no keys",
+                          BSON("index" << d.name << "error" << sw.getStatus().reason()));
+    }
     d.unique = DurableCatalog::isUniqueIndexSpec(spec);
     d.sparse = spec["sparse"].trueValue();
     d.hidden = spec["hidden"].trueValue();

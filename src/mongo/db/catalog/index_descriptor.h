@@ -15,6 +15,9 @@ namespace mongo {
 
 class CollatorInterface;
 class MatchExpression;
+namespace fts {
+class FTSSpec;
+}  // namespace fts
 
 struct IndexDescriptor {
     static constexpr StringData kIdIndexName = "_id_";
@@ -33,6 +36,8 @@ struct IndexDescriptor {
     bool multikey = false;
     /** Built from spec.collation by fromSpec(); null for the simple collation. */
     std::shared_ptr<const CollatorInterface> collatorOwner;
+    /** A text index's spec (weights, languages; fts/fts_spec.h); null for other indexes. */
+    std::shared_ptr<const fts::FTSSpec> textSpec;
 
     /** The index's collation (agreed name); null: simple. Keys hold comparison keys. */
     const CollatorInterface* collator() const {
@@ -58,6 +63,15 @@ struct IndexDescriptor {
                 return false;
         return true;
     }
+    bool isTextIndex() const {
+        return textSpec != nullptr || keyPattern.hasField("_fts");
+    }
+    /**
+     * The keys `doc` contributes to this index: getIndexKeys() with this index's options, or
+     * for a text index one key per term ({prefix.., term, score, suffix..}; fts_spec.h).
+     * Errors: getIndexKeys()'s, FTSSpec::getKeys()'s (language override 17261/17262, 16675).
+     */
+    Status getKeys(const BSONObj& doc, IndexKeys* out) const;
     /** Builds from a validated spec. */
     static IndexDescriptor fromSpec(const BSONObj& spec);
 };

@@ -7,6 +7,7 @@
 #include "mongo/db/catalog/view_catalog.h"
 #include "mongo/db/commands.h"
 #include "mongo/db/matcher/expression_parser.h"
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/collation/collator_factory.h"
@@ -228,8 +229,10 @@ public:
                 !(clustered && cmd.getIdIndex()));
         uassert(ErrorCodes::InvalidOptions, "A clustered collection cannot be capped",
                 !(clustered && cmd.getCapped()));
-        if (cmd.getValidator())
-            uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()).getStatus());
+        if (cmd.getValidator()) {
+            auto validator = uassertStatusOK(parseMatchExpression(cmd.getValidator()->getOwned()));
+            uassertStatusOK(checkNoTextExpression(validator.get()));
+        }
         // The storage engine options are checked as a collection's are (registered engines,
         // documents, the options each knows).
         if (cmd.getIndexOptionDefaults() && cmd.getIndexOptionDefaults()->getStorageEngine())

@@ -182,12 +182,14 @@ FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const 
                 (!e.isNumber() && !e.isBoolean()))
                 params.simpleProjection = false;
         }
-        params.projection = [proj, matcher, projCtx, order](const BSONObj& doc) {
+        params.projection = [proj, matcher, projCtx, order](const WorkingMember& member) {
+            const BSONObj& doc = member.doc;
             DocumentMetadata metadata;
-            if (order) {
+            if (order)
                 metadata.sortKey = makeSortKeyMetadata(*order, doc);
+            metadata.textScore = member.textScore;
+            if (projCtx && (order || member.textScore))
                 projCtx->variables.metadata = &metadata;
-            }
             absl::Cleanup noMetadata = [&] {
                 if (projCtx)
                     projCtx->variables.metadata = nullptr;

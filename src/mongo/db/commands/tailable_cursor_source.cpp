@@ -29,7 +29,7 @@ bool TailableCappedSource::next(OperationContext* opCtx, BSONObj* out) {
             continue;
         }
         ++_returned;
-        *out = _projection ? _projection(rec->data) : std::move(rec->data);
+        *out = _projection ? _projection(WorkingMember{rec->id, rec->data}) : std::move(rec->data);
         return true;
     }
     _cursor.reset();

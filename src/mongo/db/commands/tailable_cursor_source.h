@@ -9,6 +9,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/cursor_manager.h"
+#include "mongo/db/exec/plan_stage.h"
 #include "mongo/db/storage/record_id.h"
 #include "mongo/db/storage/record_store.h"
 
@@ -21,8 +22,7 @@ class TailableCappedSource : public CursorSource {
 public:
     /** `skip`: matching records dropped first; `limit`: the most returned (0: no limit). */
     TailableCappedSource(std::shared_ptr<Collection> coll, std::shared_ptr<MatchExpression> filter,
-                         std::function<BSONObj(const BSONObj&)> projection, long long skip = 0,
-                         long long limit = 0)
+                         ProjectionFn projection, long long skip = 0, long long limit = 0)
         : _coll(std::move(coll)),
           _filter(std::move(filter)),
           _projection(std::move(projection)),
@@ -45,7 +45,7 @@ public:
 private:
     std::shared_ptr<Collection> _coll;
     std::shared_ptr<MatchExpression> _filter;
-    std::function<BSONObj(const BSONObj&)> _projection;
+    ProjectionFn _projection;
     std::unique_ptr<RecordCursor> _cursor;
     RecordId _last;
     long long _skip;

@@ -32,6 +32,7 @@ bool PlanExecutor::getNext(OperationContext* opCtx, BSONObj* out, RecordId* id) 
     *out = std::move(m->doc);
     if (id)
         *id = m->id;
+    _lastTextScore = m->textScore;
     ++_nReturned;
     return true;
 }

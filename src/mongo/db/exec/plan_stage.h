@@ -27,7 +27,15 @@ struct WorkingMember {
     BSONObj doc;
     /** The index key the record was found at, under the key pattern's names (returnKey only). */
     BSONObj indexKey;
+    /** The document's score for the query's $text ({$meta: "textScore"}), set by TEXT_OR. */
+    std::optional<double> textScore;
 };
+
+/**
+ * A find projection: the result document made from a member (its document, and its metadata
+ * such as the text score that {$meta: "textScore"} reads).
+ */
+using ProjectionFn = std::function<BSONObj(const WorkingMember&)>;
 
 struct StageStats {
     long long works = 0;
@@ -95,6 +103,10 @@ public:
     }
     /** Next document, or false at the end. */
     bool getNext(OperationContext* opCtx, BSONObj* out, RecordId* id = nullptr);
+    /** The text score of the document getNext() returned last (a $text plan's), if any. */
+    std::optional<double> lastTextScore() const {
+        return _lastTextScore;
+    }
     bool isEOF() const {
         return _eof;
     }
@@ -127,6 +139,7 @@ private:
     std::function<std::unique_ptr<PlanStage>()> _makeBackup;  // built only when used
     bool _eof = false;
     long long _nReturned = 0;
+    std::optional<double> _lastTextScore;
 };
 
 }  // namespace mongo

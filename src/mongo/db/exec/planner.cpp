@@ -19,6 +19,8 @@
 #include "mongo/db/exec/index_selection.h"
 #include "mongo/db/exec/min_max_bounds.h"
 #include "mongo/db/exec/stages.h"
+#include "mongo/db/exec/text_stages.h"
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
@@ -556,7 +558,8 @@ bool canProvideSort(const IndexEntry& index, const CollatorInterface* queryColla
  * every match has one of its key fields (so the index holds every match).
  */
 bool isEligible(const IndexEntry& index, const FindPlanParams& params) {
-    if (index.desc.hidden || index.desc.isGeoIndex() || isOutsideAPIVersion1(index, params))
+    if (index.desc.hidden || index.desc.isGeoIndex() || index.desc.isTextIndex() ||
+        isOutsideAPIVersion1(index, params))
         return false;
     if (!index.desc.partialFilterExpression.isEmpty() &&
         !index_selection::filterImpliesPartialFilter(params.filter,
@@ -917,13 +920,13 @@ void checkNaturalParam(const BSONObj& spec, StringData what) {
  * returnKey's projection where the scan gives no key: the document's first key in `index` ({}
  * without an index). An IXSCAN's results carry the key they were found at, used instead.
  */
-std::function<BSONObj(const BSONObj&)> returnKeyProjection(const IndexEntry* index) {
+ProjectionFn returnKeyProjection(const IndexEntry* index) {
     if (!index)
-        return [](const BSONObj&) { return BSONObj(); };
+        return [](const WorkingMember&) { return BSONObj(); };
     BSONObj keyPattern = index->desc.keyPattern.getOwned();
-    return [keyPattern](const BSONObj& doc) {
+    return [keyPattern](const WorkingMember& m) {
         IndexKeys keys;
-        if (!getIndexKeys(keyPattern, doc, false, &keys).isOK() || keys.keys.empty())
+        if (!getIndexKeys(keyPattern, m.doc, false, &keys).isOK() || keys.keys.empty())
             return BSONObj();
         BSONObjBuilder b;
         auto names = keyPattern.begin();
@@ -969,6 +972,15 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     bool wantsSort = params.sortPattern && !naturalSort;
     std::map<std::string, FieldPredicate> preds;
     analyzeFieldPredicates(params.filter, &preds);
+    // $text: the text index answers it (text_stages.h), whatever else the filter says.
+    if (const TextMatchExpression* text = topLevelTextExpression(params.matcher.get()))
+        return std::make_unique<PlanExecutor>(finishPlan(
+            buildTextPlan(coll, *text, params.matcher, preds, params.apiStrict), params, true));
+    uassert(ErrorCodes::NoQueryExecutionPlans,
+            "error processing query: ns=" + coll->ns().ns() +
+                " planner returned error :: caused by :: Failed to produce a solution for TEXT "
+                "under OR - other non-TEXT clauses under OR have to be indexed as well.",
+            !findTextExpression(params.matcher.get()));
     if (!naturalHint && !naturalSort)
         if (auto express = expressIdLookup(coll, params, preds))
             return std::make_unique<PlanExecutor>(finishPlan(std::move(express), params, false));

@@ -41,10 +41,10 @@ long long defaultMaxSortMemoryBytes();
 
 struct FindPlanParams {
     BSONObj filter;
-    std::shared_ptr<MatchExpression> matcher;           // parsed filter (null: match all)
-    BSONObj sort;                                       // empty: none ({$natural: ±1} allowed)
-    std::shared_ptr<SortPattern> sortPattern;           // parsed sort, null if none
-    std::function<BSONObj(const BSONObj&)> projection;  // null: none
+    std::shared_ptr<MatchExpression> matcher;  // parsed filter (null: match all)
+    BSONObj sort;                              // empty: none ({$natural: ±1} allowed)
+    std::shared_ptr<SortPattern> sortPattern;  // parsed sort, null if none
+    ProjectionFn projection;                   // null: none
     BSONObj projectionSpec;
     bool simpleProjection = false;
     long long skip = 0;

@@ -406,7 +406,7 @@ std::optional<WorkingMember> FetchStage::next(OperationContext* opCtx) {
             continue;
         }
         ++_stats.advanced;
-        return WorkingMember{m->id, std::move(doc), std::move(m->indexKey)};
+        return WorkingMember{m->id, std::move(doc), std::move(m->indexKey), m->textScore};
     }
 }
 
@@ -428,6 +428,17 @@ SortStage::SortStage(std::unique_ptr<PlanStage> child, std::shared_ptr<SortPatte
 namespace {
 constexpr StringData kSpillIdField = "i";
 constexpr StringData kSpillDocField = "d";
+constexpr StringData kSpillScoreField = "s";
+
+/** A spilled member: its record id (update/delete-with-sort need it), document, text score. */
+BSONObj spillRecord(const WorkingMember& m) {
+    BSONObjBuilder b;
+    b.append(kSpillIdField, m.id.getLong());
+    b.append(kSpillDocField, m.doc);
+    if (m.textScore)
+        b.append(kSpillScoreField, *m.textScore);
+    return b.obj();
+}
 }  // namespace
 
 SortStage::~SortStage() = default;
@@ -436,8 +447,7 @@ void SortStage::_spill() {
     _external = std::make_unique<ExternalSorter>(_pattern, _maxMemory, true);
     for (auto& k : _sorted) {
         // The record id travels with the document: update/delete-with-sort need it.
-        _external->add(
-            k.key, BSON(kSpillIdField << k.member.id.getLong() << kSpillDocField << k.member.doc));
+        _external->add(k.key, spillRecord(k.member));
     }
     _sorted.clear();
     _sorted.shrink_to_fit();
@@ -454,11 +464,10 @@ void SortStage::_load(OperationContext* opCtx) {
         if (opCtx && (_stats.works & 127) == 0)  // null in stage unit tests
             opCtx->checkForInterrupt();
         if (_external) {
-            BSONObj key = _pattern->getSortKey(m->doc);
-            _external->add(key, BSON(kSpillIdField << m->id.getLong() << kSpillDocField << m->doc));
+            _external->add(_pattern->getSortKey(m->doc, m->textScore), spillRecord(*m));
             continue;
         }
-        BSONObj key = _pattern->getSortKey(m->doc);
+        BSONObj key = _pattern->getSortKey(m->doc, m->textScore);
         bytes += m->doc.objsize() + key.objsize();
         _sorted.push_back(Keyed{std::move(key), std::move(*m)});
         if (_limit > 0 && static_cast<long long>(_sorted.size()) > 2 * _limit + 64) {
@@ -497,8 +506,11 @@ std::optional<WorkingMember> SortStage::next(OperationContext* opCtx) {
             return std::nullopt;
         ++_returned;
         ++_stats.advanced;
-        return WorkingMember{RecordId(wrapped->getField(kSpillIdField).numberLong()),
-                             wrapped->getField(kSpillDocField).Obj().getOwned()};
+        WorkingMember m{RecordId(wrapped->getField(kSpillIdField).numberLong()),
+                        wrapped->getField(kSpillDocField).Obj().getOwned()};
+        if (BSONElement score = wrapped->getField(kSpillScoreField); score.isNumber())
+            m.textScore = score.numberDouble();
+        return m;
     }
     if (_pos >= _sorted.size())
         return std::nullopt;
@@ -665,8 +677,7 @@ std::optional<WorkingMember> LimitStage::next(OperationContext* opCtx) {
     return m;
 }
 
-ProjectionStage::ProjectionStage(std::unique_ptr<PlanStage> child,
-                                 std::function<BSONObj(const BSONObj&)> fn, BSONObj spec,
+ProjectionStage::ProjectionStage(std::unique_ptr<PlanStage> child, ProjectionFn fn, BSONObj spec,
                                  bool simple)
     : _fn(std::move(fn)), _spec(spec.getOwned()), _simple(simple) {
     _children.push_back(std::move(child));
@@ -677,7 +688,7 @@ std::optional<WorkingMember> ProjectionStage::next(OperationContext* opCtx) {
     auto m = _children[0]->next(opCtx);
     if (!m)
         return std::nullopt;
-    m->doc = _useIndexKey && !m->indexKey.isEmpty() ? m->indexKey : _fn(m->doc);
+    m->doc = _useIndexKey && !m->indexKey.isEmpty() ? m->indexKey : _fn(*m);
     ++_stats.advanced;
     return m;
 }

@@ -302,8 +302,7 @@ private:
 /** PROJECTION_SIMPLE / PROJECTION_DEFAULT: applies a projection function. */
 class ProjectionStage : public PlanStage {
 public:
-    ProjectionStage(std::unique_ptr<PlanStage> child, std::function<BSONObj(const BSONObj&)> fn,
-                    BSONObj spec, bool simple);
+    ProjectionStage(std::unique_ptr<PlanStage> child, ProjectionFn fn, BSONObj spec, bool simple);
     std::optional<WorkingMember> next(OperationContext* opCtx) override;
     std::string stageName() const override {
         return _simple ? "PROJECTION_SIMPLE" : "PROJECTION_DEFAULT";
@@ -318,7 +317,7 @@ public:
 
 private:
     bool _useIndexKey = false;
-    std::function<BSONObj(const BSONObj&)> _fn;
+    ProjectionFn _fn;
     BSONObj _spec;
     bool _simple;
 };

@@ -88,6 +88,7 @@ public:
         kBitsAllClear,
         kBitsAnySet,
         kBitsAnyClear,
+        kText,  // $text (expression_text.h)
     };
 
     explicit MatchExpression(MatchType t) : _type(t) {}

@@ -4,9 +4,12 @@
 #include <map>
 #include <mutex>
 
+#include <absl/cleanup/cleanup.h>
+
 #include "mongo/db/matcher/expression_bits.h"
 #include "mongo/db/matcher/expression_geo.h"
 #include "mongo/db/matcher/expression_leaf.h"
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/matcher/json_schema.h"
 
 namespace mongo {
@@ -105,6 +108,7 @@ private:
     Result parseGeo(StringData path, const BSONElement& e);
 
     int _inElemMatch = 0;  // > 0 while parsing the object of an $elemMatch
+    int _inNor = 0;        // > 0 while parsing the branches of a $nor ($text is refused there)
 };
 
 Result Parser::parseGeo(StringData path, const BSONElement& e) {
@@ -182,9 +186,16 @@ Result Parser::parseTopLevel(const BSONObj& obj, int depth) {
                         ErrorCodes::QueryFeatureNotAllowed,
                         std::string(name) + " can only be applied to the top-level document");
                 r = op->second(e);
-            } else if (name == "$text")
-                return Status(ErrorCodes::IndexNotFound, "text index required for $text query");
-            else
+            } else if (name == "$text") {
+                if (_inElemMatch > 0)
+                    return badValue("$text can only be applied to the top-level document");
+                if (_inNor > 0)
+                    return badValue("$text cannot be contained within a $nor");
+                auto text = TextMatchExpression::parse(e);
+                if (!text.isOK())
+                    return text.getStatus();
+                r = std::unique_ptr<MatchExpression>(std::move(text.getValue()));
+            } else
                 return badValue("unknown top level operator: " + std::string(name));
         } else {
             r = parsePathElement(name, e, depth);
@@ -203,6 +214,9 @@ Result Parser::parseTree(MT type, const BSONElement& e, int depth) {
     if (arr.isEmpty())
         return badValue("$and/$or/$nor must be a nonempty array");
     auto list = std::make_unique<ListOfMatchExpression>(type);
+    const int norLevel = type == MT::kNor ? 1 : 0;
+    _inNor += norLevel;
+    absl::Cleanup leaveNor = [&] { _inNor -= norLevel; };
     for (BSONElement sub : arr) {
         if (sub.type() != BSONType::kObject)
             return badValue("$or/$and/$nor entries need to be full objects");
@@ -539,7 +553,14 @@ Result Parser::parseNot(StringData path, const BSONElement& e, int depth) {
 
 StatusWith<std::unique_ptr<MatchExpression>> parseMatchExpression(const BSONObj& filter) {
     Parser p;
-    return p.parseTopLevel(filter, 0);
+    auto r = p.parseTopLevel(filter, 0);
+    if (r.isOK()) {
+        int texts = 0;
+        findTextExpression(r.getValue().get(), &texts);
+        if (texts > 1)
+            return Status(ErrorCodes::BadValue, "Too many text expressions");
+    }
+    return r;
 }
 
 StatusWith<std::unique_ptr<MatchExpression>> parseValueMatchExpression(const BSONObj& operators) {

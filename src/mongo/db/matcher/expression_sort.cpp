@@ -51,6 +51,8 @@ int kindRank(MT t) {
             return 24;
         case MT::kAlwaysTrue:
             return 25;
+        case MT::kText:
+            return 27;
         case MT::kInternalBucketGeoWithin:
             return 29;
         case MT::kInternalExprEq:

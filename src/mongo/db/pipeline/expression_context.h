@@ -79,6 +79,7 @@ private:
 struct DocumentMetadata {
     std::optional<Value> sortKey;       // an array: one value per part of the sort pattern
     std::optional<long long> recordId;  // of a document read from a collection
+    std::optional<double> textScore;    // of a document a $text query found
 };
 
 class Variables {

@@ -1,7 +1,7 @@
 // {$meta: "<name>"}: the metadata of the current document (DocumentMetadata), as the stage
 // that produced it recorded it: "sortKey" ($sort, $_internalBoundedSort, a sorted input from
-// the find layer) and "recordId" (documents read from a collection). "textScore" needs a
-// $text query, which this server does not have (40218). The other names ("randVal",
+// the find layer), "recordId" (documents read from a collection) and "textScore" (documents a
+// $text query found; elsewhere 40218). The other names ("randVal",
 // "geoNearDistance", "geoNearPoint", "indexKey", Atlas Search's) evaluate to missing.
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/util/assert_util.h"
@@ -28,8 +28,11 @@ public:
 
     Value evaluate(const BSONObj&, Variables* vars) const override {
         const DocumentMetadata* md = vars->metadata;
-        if (_name == "textScore")
-            uasserted(40218, "query requires text score metadata, but it is not available");
+        if (_name == "textScore") {
+            uassert(40218, "query requires text score metadata, but it is not available",
+                    md && md->textScore);
+            return Value(*md->textScore);
+        }
         if (!md)
             return Value();
         if (_name == "sortKey")

@@ -1,5 +1,6 @@
 #include "mongo/db/pipeline/pipeline.h"
 
+#include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/pipeline/document_source_internal_unpack_bucket.h"
 #include "mongo/db/pipeline/document_source_limit.h"
@@ -32,6 +33,11 @@ std::unique_ptr<Pipeline> Pipeline::parse(const std::vector<BSONObj>& stages,
         p->uassertCollectionless();
     for (const auto& st : p->_stages) {
         StageConstraints c = st->constraints();
+        // $text needs the find layer's TEXT plan, which only a leading $match reaches.
+        if (auto* m = dynamic_cast<const DocumentSourceMatch*>(st.get()))
+            uassert(17313, "$match with $text is only allowed as the first pipeline stage",
+                    (i == 0 && expCtx->subPipelineDepth == 0) || !m->getMatcher() ||
+                        !findTextExpression(m->getMatcher().get()));
         if (c.requiresLast)
             uassert(
                 40601,
@@ -223,6 +229,10 @@ std::optional<BSONObj> DocumentSourceCursor::getNext() {
         setSortKeyMetadata(*_order, doc);
     if (_expCtx->needsRecordIdMetadata && id.isValid()) {
         _metadata.recordId = id.getLong();
+        _expCtx->variables.metadata = &_metadata;
+    }
+    if (auto score = _exec->lastTextScore()) {
+        _metadata.textScore = score;
         _expCtx->variables.metadata = &_metadata;
     }
     return doc;

@@ -246,12 +246,16 @@ int SortPattern::compare(const BSONObj& a, const BSONObj& b) const {
     return 0;
 }
 
-BSONObj SortPattern::getSortKey(const BSONObj& doc) const {
+BSONObj SortPattern::getSortKey(const BSONObj& doc, std::optional<double> textScore) const {
     KeyElements key;
     SortKeyBuilder(_parts, _collator).build(doc, &key);
     BSONObjBuilder b;
-    for (const auto& e : key)
-        b.appendAs(e, "");
+    for (size_t i = 0; i < key.size(); ++i) {
+        if (textScore && _parts[i].metaName == kTextScoreMeta)
+            b.append("", *textScore);
+        else
+            b.appendAs(key[i], "");
+    }
     return b.obj();
 }
 
@@ -261,7 +265,7 @@ int SortPattern::compareSortKeys(const BSONObj& ka, const BSONObj& kb) const {
         if (!ia.more() || !ib.more())
             break;
         BSONElement x = ia.next(), y = ib.next();
-        if (!p.metaName.empty())
+        if (!p.metaName.empty() && p.metaName != kTextScoreMeta)
             continue;
         int c = compareElementValues(x, y, _collator);
         if (c != 0)

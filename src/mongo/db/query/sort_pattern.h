@@ -6,6 +6,7 @@
 // (setCollator) strings, also inside objects and arrays, compare by the collation.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,13 @@ public:
     /** <0, 0, >0 as `a` sorts before, with, or after `b`. Cost: walks each sort path. */
     int compare(const BSONObj& a, const BSONObj& b) const;
 
-    /** The per-part sort key values, as {"": v1, "": v2, ...} (missing -> null). */
-    BSONObj getSortKey(const BSONObj& doc) const;
+    static constexpr StringData kTextScoreMeta = "textScore";
+
+    /**
+     * The per-part sort key values, as {"": v1, "": v2, ...} (missing -> null); a
+     * {$meta: "textScore"} part is `textScore` when given (highest first), else null.
+     */
+    BSONObj getSortKey(const BSONObj& doc, std::optional<double> textScore = std::nullopt) const;
     /** Compares two keys made by getSortKey(). */
     int compareSortKeys(const BSONObj& ka, const BSONObj& kb) const;
 

@@ -433,13 +433,13 @@ StatusWith<CollectionCatalog::CreateIndexesResult> CollectionCatalog::createInde
         if (key.hasField("_fts")) {
             for (const auto& idx : coll->indexes())
                 if (idx->desc.isTextIndex())
-                    return Status(ErrorCodes::IndexOptionsConflict,
+                    return Status(ErrorCodes::CannotCreateIndex,
                                   "only one text index per collection allowed, found existing text "
                                   "index \"" +
                                       idx->desc.name + "\"");
             for (const auto& other : toBuild)
                 if (other["key"].embeddedObject().hasField("_fts") && other["name"].str() != name)
-                    return Status(ErrorCodes::IndexOptionsConflict,
+                    return Status(ErrorCodes::CannotCreateIndex,
                                   "only one text index per collection allowed, found existing text "
                                   "index \"" +
                                       other["name"].str() + "\"");

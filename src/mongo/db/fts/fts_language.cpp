@@ -21,10 +21,21 @@ struct LanguageName {
 };
 
 constexpr std::array<LanguageName, 15> kStemmed = {{
-    {"danish", "da"},     {"dutch", "nl"},   {"english", "en"},   {"finnish", "fi"},
-    {"french", "fr"},     {"german", "de"},  {"hungarian", "hu"}, {"italian", "it"},
-    {"norwegian", "nb"},  {"portuguese", "pt"}, {"romanian", "ro"}, {"russian", "ru"},
-    {"spanish", "es"},    {"swedish", "sv"}, {"turkish", "tr"},
+    {"danish", "da"},
+    {"dutch", "nl"},
+    {"english", "en"},
+    {"finnish", "fi"},
+    {"french", "fr"},
+    {"german", "de"},
+    {"hungarian", "hu"},
+    {"italian", "it"},
+    {"norwegian", "nb"},
+    {"portuguese", "pt"},
+    {"romanian", "ro"},
+    {"russian", "ru"},
+    {"spanish", "es"},
+    {"swedish", "sv"},
+    {"turkish", "tr"},
 }};
 
 /** Every language by its lower-case name and code; built once (function-local static). */
@@ -81,8 +92,8 @@ std::string FTSLanguage::stem(StringData word) const {
         s.reset(sb_stemmer_new(_stemmer.c_str(), "UTF_8"));
     if (!s)
         return std::string(word);
-    const sb_symbol* out = sb_stemmer_stem(
-        s.get(), reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
+    const sb_symbol* out = sb_stemmer_stem(s.get(), reinterpret_cast<const sb_symbol*>(word.data()),
+                                           static_cast<int>(word.size()));
     if (!out)  // out of memory inside libstemmer: index the word unstemmed
         return std::string(word);
     return std::string(reinterpret_cast<const char*>(out), sb_stemmer_length(s.get()));

@@ -11,7 +11,7 @@ FTSMatcher::FTSMatcher(FTSQuery query, std::shared_ptr<const FTSSpec> spec)
 bool FTSMatcher::hasNegationsOrPhrasesOrSensitivity() const {
     const FoldOptions f = _query.foldOptions();
     return !_query.negatedTerms().empty() || !_query.positivePhrases().empty() ||
-        !_query.negatedPhrases().empty() || f.caseSensitive || f.diacriticSensitive;
+           !_query.negatedPhrases().empty() || f.caseSensitive || f.diacriticSensitive;
 }
 
 bool FTSMatcher::_hasTerm(const BSONObj& doc, const std::set<std::string>& terms) const {
@@ -19,8 +19,8 @@ bool FTSMatcher::_hasTerm(const BSONObj& doc, const std::set<std::string>& terms
         return false;
     bool found = false;
     const FoldOptions fold = _query.foldOptions();
-    Status s = _spec->forEachIndexedString(
-        doc, [&](StringData text, const FTSLanguage& language, double) {
+    Status s =
+        _spec->forEachIndexedString(doc, [&](StringData text, const FTSLanguage& language, double) {
             if (found)
                 return;
             for (const Token& t : tokenize(text, language, fold)) {

@@ -24,8 +24,7 @@ public:
      * unsupported language.
      */
     static StatusWith<FTSQuery> parse(StringData search, StringData language, bool caseSensitive,
-                                      bool diacriticSensitive,
-                                      const FTSLanguage& defaultLanguage,
+                                      bool diacriticSensitive, const FTSLanguage& defaultLanguage,
                                       TextIndexVersion version);
 
     const std::set<std::string>& positiveTerms() const {

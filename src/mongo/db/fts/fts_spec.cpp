@@ -37,8 +37,8 @@ bool isValidPath(StringData path) {
     size_t start = 0;
     while (true) {
         const size_t dot = path.find('.', start);
-        StringData part = path.substr(start, dot == StringData::npos ? StringData::npos
-                                                                     : dot - start);
+        StringData part =
+            path.substr(start, dot == StringData::npos ? StringData::npos : dot - start);
         if (part.empty() || part[0] == '$')
             return false;
         if (dot == StringData::npos)
@@ -47,12 +47,26 @@ bool isValidPath(StringData path) {
     }
 }
 
-/** The value at dotted `path` of `doc` (EOO if absent); `*array` when the path meets one. */
+bool isArrayIndex(StringData part) {
+    return !part.empty() &&
+           std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/**
+ * The value at dotted `path` of `doc` (EOO if absent); `*array` when the path meets an array
+ * (other than one a numeric component of the path indexes, as "a.0").
+ */
 BSONElement valueAt(const BSONObj& doc, StringData path, bool* array) {
     BSONObj obj = doc;
     while (true) {
         const size_t dot = path.find('.');
         BSONElement e = obj.getField(path.substr(0, dot));
+        if (e.type() == BSONType::kArray && dot != StringData::npos &&
+            isArrayIndex(path.substr(dot + 1, path.find('.', dot + 1) - dot - 1))) {
+            obj = e.embeddedObject();
+            path = path.substr(dot + 1);
+            continue;
+        }
         if (e.type() == BSONType::kArray) {
             *array = true;
             return e;
@@ -98,6 +112,8 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
             if (part == Part::kSuffix)
                 return cannotCreate("'text' fields in index must all be adjacent");
             part = Part::kText;
+            if (!stored && name != kWildcard && !isValidPath(name))
+                return cannotCreate("text index key field name '" + name + "' is not valid");
             if (!stored)
                 weights[name] = 1;
             continue;
@@ -112,17 +128,20 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
             part = Part::kSuffix;
     }
     if (const BSONElement w = spec[kWeights]; !w.eoo()) {
-        if (w.type() != BSONType::kObject)
-            return cannotCreate("text index option 'weights' must be an object");
-        for (BSONElement e : w.embeddedObject()) {
+        if (w.type() == BSONType::kString && w.valueStringData() == kWildcard)
+            weights[std::string(kWildcard)] = 1;  // weights: "$**" is {"$**": 1}
+        else if (w.type() != BSONType::kObject)
+            return cannotCreate("text index option 'weights' must be an object or \"$**\"");
+        for (BSONElement e : w.type() == BSONType::kObject ? w.embeddedObject() : BSONObj()) {
             const std::string name = e.fieldName();
             if (!e.isNumber())
                 return cannotCreate("weight for text index needs numeric type");
             const double v = e.numberDouble();
             if (!(v > 0 && v < kMaxWeight))
-                return cannotCreate("text index weight must be in the exclusive interval (0,100000) "
-                                    "but found: " +
-                                    e.toString(false));
+                return cannotCreate(
+                    "text index weight must be in the exclusive interval (0,100000) "
+                    "but found: " +
+                    e.toString(false));
             if (name != kWildcard && !isValidPath(name))
                 return cannotCreate("text index weight field name '" + name + "' is not valid");
             weights[name] = v;
@@ -135,9 +154,9 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
     if (const BSONElement v = spec[kTextIndexVersion]; !v.eoo()) {
         const double n = v.isNumber() ? v.numberDouble() : 0;
         if (n != 2 && n != 3)
-            return Status(ErrorCodes::Error(17364),
-                          "Currently only textIndexVersion 2 and 3 are supported, not " +
-                              v.toString(false));
+            return Status(
+                ErrorCodes::Error(17364),
+                "Currently only textIndexVersion 2 and 3 are supported, not " + v.toString(false));
         version = static_cast<TextIndexVersion>(static_cast<int>(n));
     }
     std::string language(kDefaultLanguageName);
@@ -146,7 +165,7 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
             return Status(ErrorCodes::BadValue, "default_language needs a string type");
         auto lang = FTSLanguage::make(l.valueStringData(), version);
         if (!lang.isOK())
-            return lang.getStatus();
+            return cannotCreate(lang.getStatus().reason());
         language = l.str();
     }
     std::string languageOverride(kDefaultOverride);
@@ -257,8 +276,7 @@ Status FTSSpec::_walk(const BSONObj& obj, const std::string& prefix, const FTSLa
                           "found language override field in document with non-string type");
         auto l = FTSLanguage::make(o.valueStringData(), _version);
         if (!l.isOK())
-            return Status(ErrorCodes::Error(17262),
-                          "language override unsupported: " + o.str());
+            return Status(ErrorCodes::Error(17262), "language override unsupported: " + o.str());
         language = l.getValue();
     }
     for (BSONElement e : obj) {
@@ -332,9 +350,10 @@ Status FTSSpec::getKeys(const BSONObj& doc, std::vector<BSONObj>* keys) const {
             bool array = false;
             BSONElement v = valueAt(doc, field, &array);
             if (array)
-                return Status(ErrorCodes::Error(16675),
-                              std::string("cannot have a multi-key as a ") + what +
-                                  " to a text index");
+                return Status(ErrorCodes::CannotBuildIndexKeys,
+                              "Field '" + field + "' of text index contains an array in " +
+                                  "document: " + doc.toString() + " (the " + what +
+                                  " fields of a text index cannot be multikey)");
             if (v.eoo())
                 builder->appendNull("");
             else
@@ -360,9 +379,8 @@ Status FTSSpec::getKeys(const BSONObj& doc, std::vector<BSONObj>* keys) const {
         keys->push_back(k.obj());
         bytes += keys->back().objsize();
         if (bytes > kMaxKeyBytes)
-            return Status(ErrorCodes::Error(16732),
-                          "text index keys of a single document exceed " +
-                              std::to_string(kMaxKeyBytes) + " bytes");
+            return Status(ErrorCodes::Error(16732), "text index keys of a single document exceed " +
+                                                        std::to_string(kMaxKeyBytes) + " bytes");
     }
     return Status::OK();
 }

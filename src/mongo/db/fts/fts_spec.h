@@ -91,8 +91,9 @@ public:
 
     /**
      * The index keys of `doc`: {"": <prefix values>.., "": term, "": score, "": <suffix
-     * values>..} per term; none when it has no term (text indexes are sparse). Errors: 16675
-     * (a prefix or suffix value is an array), 16732 (too many keys), scoreDocument()'s.
+     * values>..} per term; none when it has no term (text indexes are sparse). Errors:
+     * CannotBuildIndexKeys 201 (a prefix or suffix value is an array), 16732 (too many keys),
+     * scoreDocument()'s.
      */
     Status getKeys(const BSONObj& doc, std::vector<BSONObj>* keys) const;
 
@@ -105,8 +106,7 @@ private:
     Status _walk(const BSONObj& obj, const std::string& prefix, const FTSLanguage& language,
                  const std::function<void(StringData, const FTSLanguage&, double)>& fn,
                  int depth) const;
-    Status _walkValue(const BSONElement& e, const std::string& path,
-                      const FTSLanguage& language,
+    Status _walkValue(const BSONElement& e, const std::string& path, const FTSLanguage& language,
                       const std::function<void(StringData, const FTSLanguage&, double)>& fn,
                       int depth) const;
 

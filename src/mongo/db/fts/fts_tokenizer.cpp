@@ -22,9 +22,9 @@ bool isDelimiter(UChar32 c) {
                  c == '_');
     }
     return u_hasBinaryProperty(c, UCHAR_WHITE_SPACE) || u_hasBinaryProperty(c, UCHAR_DASH) ||
-        u_hasBinaryProperty(c, UCHAR_HYPHEN) || u_hasBinaryProperty(c, UCHAR_QUOTATION_MARK) ||
-        u_hasBinaryProperty(c, UCHAR_TERMINAL_PUNCTUATION) ||
-        u_hasBinaryProperty(c, UCHAR_PATTERN_SYNTAX);
+           u_hasBinaryProperty(c, UCHAR_HYPHEN) || u_hasBinaryProperty(c, UCHAR_QUOTATION_MARK) ||
+           u_hasBinaryProperty(c, UCHAR_TERMINAL_PUNCTUATION) ||
+           u_hasBinaryProperty(c, UCHAR_PATTERN_SYNTAX);
 }
 
 /** The code point at `*i` of `s` (kInvalid for a malformed sequence); advances `*i`. */

@@ -69,7 +69,9 @@ TEST(FTSTokenizer, OffsetsPointAtTheRawWord) {
 }
 
 TEST(FTSTokenizer, InvalidUtf8IsADelimiter) {
-    EXPECT_EQ(folded("ab\xff\xfe" "cd"), (std::vector<std::string>{"ab", "cd"}));
+    EXPECT_EQ(folded("ab\xff\xfe"
+                     "cd"),
+              (std::vector<std::string>{"ab", "cd"}));
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
  * stemming and stop words, negated terms and phrases, case and diacritic sensitivity,
  * {$meta: "textScore"} in find (projection, sort) and aggregate, compound prefixes, and the
  * errors upstream gives (27 without a text index, 291 without the prefix equality or under
- * $or, 17313 for $match with $text not first, BadValue for a malformed $text).
+ * an $or with an unindexed clause, 17313 for $match with $text not first, BadValue for a
+ * malformed $text), explain shapes (TEXT_OR when scores are read, else OR + FETCH).
  */
 const coll = db[jsTestName()];
 
@@ -116,7 +117,8 @@ function compoundPrefix() {
     assert.commandFailedWithCode(
         db.runCommand({find: coll.getName(), filter: {$text: {$search: "apple"}}}),
         ErrorCodes.NoQueryExecutionPlans);
-    assert.commandFailedWithCode(coll.insert({_id: 4, cat: ["a", "b"], t: "plum"}), 16675);
+    assert.commandFailedWithCode(coll.insert({_id: 4, cat: ["a", "b"], t: "plum"}),
+                                 ErrorCodes.CannotBuildIndexKeys);
 }
 
 function errors() {
@@ -134,6 +136,8 @@ function errors() {
                                  ErrorCodes.BadValue);
     assert.commandFailedWithCode(find({$or: [{$text: {$search: "dog"}}, {cat: "a"}]}),
                                  ErrorCodes.NoQueryExecutionPlans);
+    assert.commandFailedWithCode(find({$nor: [{$text: {$search: "dog"}}, {_id: 1}]}),
+                                 ErrorCodes.BadValue);
     assert.commandFailedWithCode(db.runCommand({
         aggregate: coll.getName(),
         pipeline: [{$sort: {_id: 1}}, {$match: {$text: {$search: "dog"}}}],
@@ -155,10 +159,25 @@ function errors() {
 
 function explainShape() {
     setUp();
-    const e = coll.find({$text: {$search: "dog -park"}}).explain("executionStats");
-    const s = JSON.stringify(e.queryPlanner.winningPlan);
+    // Scores read: TEXT_OR adds them up before anything is returned.
+    let e = coll.find({$text: {$search: "dog -park"}}, {score: {$meta: "textScore"}})
+                .explain("executionStats");
+    let s = JSON.stringify(e.queryPlanner.winningPlan);
     assert(s.includes("TEXT_MATCH") && s.includes("TEXT_OR") && s.includes("IXSCAN"), s);
     assert.eq(1, e.executionStats.nReturned, tojson(e.executionStats));
+    // Scores not read: the index scans stream through OR and FETCH.
+    e = coll.find({$text: {$search: "dog -park"}}).explain("executionStats");
+    s = JSON.stringify(e.queryPlanner.winningPlan);
+    assert(!s.includes("TEXT_OR") && s.includes("\"OR\"") && s.includes("FETCH"), s);
+    assert.eq(1, e.executionStats.nReturned, tojson(e.executionStats));
+    // $text under $or: the other clauses must be able to use an index.
+    assert.eq([1, 2, 3],
+              coll.find({$or: [{$text: {$search: "dog"}}, {_id: 2}]}).sort({_id: 1}).toArray().map(
+                  d => d._id));
+    assert.commandFailedWithCode(
+        db.runCommand(
+            {find: coll.getName(), filter: {$or: [{$text: {$search: "dog"}}, {body: "x"}]}}),
+        ErrorCodes.NoQueryExecutionPlans);
 }
 
 function writesKeepTheIndexCurrent() {

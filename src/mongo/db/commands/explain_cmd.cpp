@@ -340,6 +340,8 @@ public:
             params.returnKey = cmd.getReturnKey();
             params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
             params.allowExpress = true;
+            params.needsTextScore =
+                mentionsTextScore(cmd.getProjection()) || mentionsTextScore(cmd.getSort());
         } else if (name == "count") {
             auto cmd = CountCommandRequest::parse(cmdObj);
             nss = NamespaceString(req.dbName, cmd.getCollectionName());

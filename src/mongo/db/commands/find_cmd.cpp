@@ -155,6 +155,8 @@ public:
         params.returnKey = cmd.getReturnKey();
         params.allowDiskUse = cmd.getAllowDiskUse().value_or(gAllowDiskUseByDefault.load());
         params.allowExpress = true;
+        params.needsTextScore =
+            mentionsTextScore(cmd.getProjection()) || mentionsTextScore(cmd.getSort());
         bool singleBatch = cmd.getSingleBatch();
         long long batchSize =
             cmd.getBatchSize().value_or(gInternalQueryFindCommandBatchSize.load());

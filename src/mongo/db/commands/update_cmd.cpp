@@ -1,4 +1,5 @@
 // update and findAndModify.
+#include "absl/cleanup/cleanup.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/coll_mod.h"
 #include "mongo/db/catalog/collection_catalog.h"
@@ -9,6 +10,7 @@
 #include "mongo/db/db_raii.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/ops/write_fail_points.h"
+#include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/pipeline/update_pipeline.h"
 #include "mongo/db/query/collation/collator_interface.h"
 #include "mongo/db/query/projection.h"
@@ -219,17 +221,26 @@ public:
             makeFindParams(cmd.getQuery(), cmd.getSort().value_or(BSONObj()), BSONObj(),
                            cmd.getHint(), FindExpressionContext{opCtx, nss, letVars, collator});
         std::optional<Projection> fields;
+        std::shared_ptr<ExpressionContext> fieldsCtx;  // for {$meta: "textScore"}
         if (cmd.getFields() && !cmd.getFields()->isEmpty()) {
-            fields = parseFindProjection(*cmd.getFields(),
-                                         FindExpressionContext{opCtx, nss, letVars, collator});
+            fields = parseFindProjection(
+                *cmd.getFields(), FindExpressionContext{opCtx, nss, letVars, collator}, &fieldsCtx);
             for (const std::string& meta : fields->metaNames())
                 uassert(ErrorCodes::BadValue,
                         "Cannot use a $meta \"" + meta + "\" projection in findAndModify",
                         meta != "sortKey");
         }
-        auto project = [&](const BSONObj& doc) {
+        auto project = [&](const BSONObj& doc, std::optional<double> textScore = std::nullopt) {
             if (!fields)
                 return doc;
+            DocumentMetadata metadata;
+            metadata.textScore = textScore;
+            if (fieldsCtx && textScore)
+                fieldsCtx->variables.metadata = &metadata;
+            absl::Cleanup noMetadata = [&] {
+                if (fieldsCtx)
+                    fieldsCtx->variables.metadata = nullptr;
+            };
             if (fields->requiresMatchDetails() && params.matcher) {
                 // "a.$": the array position the query matches in the document returned.
                 MatchDetails details;
@@ -276,10 +287,11 @@ public:
                 value = project(*r.value);
         } else if (remove) {
             opCtx->getServiceContext()->opCounters.deleted.fetch_add(1);
-            auto deleted = performDeleteOne(opCtx, nss, params);
+            std::optional<double> textScore;
+            auto deleted = performDeleteOne(opCtx, nss, params, &textScore);
             lastError.append("n", deleted ? 1 : 0);
             if (deleted)
-                value = project(*deleted);
+                value = project(*deleted, textScore);
         } else {
             opCtx->getServiceContext()->opCounters.update.fetch_add(1);
             UpdateDriver driver = parseUpdateStatement(
@@ -292,9 +304,9 @@ public:
             if (o.upsertedId)
                 lastError.appendAs(o.upsertedId->firstElement(), "upserted");
             if (returnNew && o.postImage)
-                value = project(*o.postImage);
+                value = project(*o.postImage, o.textScore);
             else if (!returnNew && o.preImage)
-                value = project(*o.preImage);
+                value = project(*o.preImage, o.textScore);
         }
         result.append("lastErrorObject", lastError.obj());
         if (value)

@@ -92,8 +92,11 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
             std::vector<std::pair<RecordId, BSONObj>> targets;
             BSONObj doc;
             RecordId id;
-            while (exec->getNext(opCtx, &doc, &id))
+            while (exec->getNext(opCtx, &doc, &id)) {
+                if (targets.empty())
+                    out.textScore = exec->lastTextScore();
                 targets.emplace_back(id, doc.getOwned());
+            }
             exec.reset();
             for (const auto& [tid, pre] : targets) {
                 if ((out.matched & 127) == 127)
@@ -142,7 +145,8 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
 }
 
 std::optional<BSONObj> performDeleteOne(OperationContext* opCtx, const NamespaceString& nss,
-                                        const FindPlanParams& params) {
+                                        const FindPlanParams& params,
+                                        std::optional<double>* textScore) {
     AutoGetCollection coll(opCtx, nss, AutoGetCollection::Mode::kWrite);
     if (!coll)
         return std::nullopt;
@@ -158,6 +162,8 @@ std::optional<BSONObj> performDeleteOne(OperationContext* opCtx, const Namespace
         RecordId id;
         if (exec->getNext(opCtx, &doc, &id)) {
             deleted = doc.getOwned();
+            if (textScore)
+                *textScore = exec->lastTextScore();
             exec.reset();
             coll->deleteDocument(opCtx, id, *deleted);
         }

@@ -31,6 +31,7 @@ struct UpdateOutcome {
     std::optional<BSONObj> upsertedId;  // {_id: ...} wrapped
     std::optional<BSONObj> preImage;    // of the first document (findAndModify)
     std::optional<BSONObj> postImage;
+    std::optional<double> textScore;  // of the first document, under a $text query
 };
 
 /**
@@ -43,8 +44,12 @@ UpdateOutcome performUpdate(OperationContext* opCtx, const NamespaceString& nss,
                             const FindPlanParams& params, const UpdateDriver& driver, bool multi,
                             bool upsert);
 
-/** Deletes the first document matching `params`; returns it (or nothing). */
+/**
+ * Deletes the first document matching `params`; returns it (or nothing), and its text score in
+ * `*textScore` (when given) under a $text query.
+ */
 std::optional<BSONObj> performDeleteOne(OperationContext* opCtx, const NamespaceString& nss,
-                                        const FindPlanParams& params);
+                                        const FindPlanParams& params,
+                                        std::optional<double>* textScore = nullptr);
 
 }  // namespace mongo

@@ -22,6 +22,7 @@
 #include "mongo/db/exec/text_stages.h"
 #include "mongo/db/matcher/expression_text.h"
 #include "mongo/db/query/collation/collator_interface.h"
+#include "mongo/db/query/sort_pattern.h"
 #include "mongo/idl/server_parameters_gen.h"
 #include "mongo/util/assert_util.h"
 
@@ -947,6 +948,12 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
         return buildFindPlan(opCtx, std::move(coll), strict);
     }
     checkNaturalParam(params.sort, "sort");
+    // A textScore sort needs the scores of a $text query.
+    if (params.sortPattern)
+        for (const auto& part : params.sortPattern->parts())
+            uassert(40218, "query requires text score metadata, but it is not available",
+                    part.metaName != SortPattern::kTextScoreMeta ||
+                        findTextExpression(params.matcher.get()));
     checkNaturalParam(params.hint, "hint");
     uassert(ErrorCodes::BadValue, "a $natural sort cannot be used with an index hint",
             !(params.sort.hasField("$natural") && !params.hint.isEmpty() &&
@@ -974,13 +981,15 @@ std::unique_ptr<PlanExecutor> buildFindPlan(OperationContext* opCtx,
     analyzeFieldPredicates(params.filter, &preds);
     // $text: the text index answers it (text_stages.h), whatever else the filter says.
     if (const TextMatchExpression* text = topLevelTextExpression(params.matcher.get()))
-        return std::make_unique<PlanExecutor>(finishPlan(
-            buildTextPlan(coll, *text, params.matcher, preds, params.apiStrict), params, true));
-    uassert(ErrorCodes::NoQueryExecutionPlans,
-            "error processing query: ns=" + coll->ns().ns() +
-                " planner returned error :: caused by :: Failed to produce a solution for TEXT "
-                "under OR - other non-TEXT clauses under OR have to be indexed as well.",
-            !findTextExpression(params.matcher.get()));
+        return std::make_unique<PlanExecutor>(
+            finishPlan(buildTextPlan(coll, *text, params.matcher, params.filter, preds,
+                                     params.apiStrict, params.needsTextScore),
+                       params, true));
+    if (const TextMatchExpression* text = findTextExpression(params.matcher.get()))
+        return std::make_unique<PlanExecutor>(
+            finishPlan(buildTextUnderOrPlan(coll, *text, params.matcher, params.filter, preds,
+                                            params.apiStrict),
+                       params, true));
     if (!naturalHint && !naturalSort)
         if (auto express = expressIdLookup(coll, params, preds))
             return std::make_unique<PlanExecutor>(finishPlan(std::move(express), params, false));

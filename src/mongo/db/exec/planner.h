@@ -77,6 +77,12 @@ struct FindPlanParams {
     bool returnKey = false;
     /** A find command's plan: an `_id` point lookup may take the express path (EXPRESS_IXSCAN). */
     bool allowExpress = false;
+    /**
+     * Whether something reads the text score of a $text query's documents. False (a find whose
+     * projection and sort do not name it): the $text plan streams its index scans (FETCH <- OR)
+     * instead of scoring every candidate first (TEXT_OR), as upstream.
+     */
+    bool needsTextScore = true;
 };
 
 /**

@@ -7,6 +7,8 @@
 // Each result carries its score (WorkingMember::textScore) for {$meta: "textScore"}.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <map>
 #include <memory>
 #include <vector>
@@ -28,17 +30,72 @@ class FTSMatcher;
 
 /**
  * The TEXT_MATCH <- TEXT_OR <- IXSCAN... tree that answers `filter`, whose top-level $text is
- * `text`, from the collection's text index; binds `text` to that index. `preds` are the
- * filter's field predicates (the prefix fields of a compound text index need equalities).
- * Errors: IndexNotFound 27 "text index required for $text query" (no usable text index),
- * NoQueryExecutionPlans 291 (a prefix field without an equality), BadValue 2 (an unsupported
- * $language).
+ * `text`, from the collection's text index; binds `text` to that index. `filterSpec` is the
+ * filter as given, `preds` its field predicates (the prefix fields of a compound text index need
+ * equalities). Errors: IndexNotFound 27 "text index required for $text query" (no usable text
+ * index), NoQueryExecutionPlans 291 (a prefix field without an equality), BadValue 2 (an
+ * unsupported $language).
  */
 std::unique_ptr<PlanStage> buildTextPlan(const std::shared_ptr<Collection>& coll,
                                          const TextMatchExpression& text,
                                          const std::shared_ptr<MatchExpression>& filter,
+                                         const BSONObj& filterSpec,
                                          const std::map<std::string, FieldPredicate>& preds,
-                                         bool apiStrict);
+                                         bool apiStrict, bool needsScore = true);
+
+/**
+ * OR of index scans (a $text plan whose scores nobody reads): each record id once, in the
+ * order the scans find them (the scans one after the other); no document.
+ */
+class IndexUnionStage : public PlanStage {
+public:
+    explicit IndexUnionStage(std::vector<std::unique_ptr<PlanStage>> scans);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "OR";
+    }
+    void appendExecutionStats(BSONObjBuilder* bob) const override;
+
+private:
+    size_t _current = 0;
+    absl::flat_hash_set<RecordId> _seen;
+    long long _dupsTested = 0;
+    long long _dupsDropped = 0;
+};
+
+/**
+ * The plan of a filter whose $text is a clause of an $or (at the root or in the root $and):
+ * OR <- [the TEXT plan of `text` alone, COLLSCAN of the whole filter] (TextUnionStage). As
+ * upstream requires, every other clause of that $or must be able to use an index, else
+ * NoQueryExecutionPlans 291; a $text anywhere else is 291 too. buildTextPlan()'s errors.
+ */
+std::unique_ptr<PlanStage> buildTextUnderOrPlan(const std::shared_ptr<Collection>& coll,
+                                                const TextMatchExpression& text,
+                                                const std::shared_ptr<MatchExpression>& filter,
+                                                const BSONObj& filterSpec,
+                                                const std::map<std::string, FieldPredicate>& preds,
+                                                bool apiStrict);
+
+/**
+ * OR for a $text under $or: reads its TEXT child to the end first (the documents $text matches
+ * and their scores; binds the $text node to them), then returns what its collection scan
+ * child returns (the documents the whole filter matches), each with its text score when $text
+ * matched it.
+ */
+class TextUnionStage : public PlanStage {
+public:
+    TextUnionStage(std::unique_ptr<PlanStage> text, std::unique_ptr<PlanStage> scan,
+                   const TextMatchExpression& node);
+    std::optional<WorkingMember> next(OperationContext* opCtx) override;
+    std::string stageName() const override {
+        return "OR";
+    }
+
+private:
+    const TextMatchExpression& _node;
+    bool _collected = false;
+    absl::flat_hash_map<RecordId, double> _scores;
+};
 
 class TextOrStage : public PlanStage {
 public:

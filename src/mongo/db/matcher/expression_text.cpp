@@ -39,12 +39,10 @@ StatusWith<std::unique_ptr<TextMatchExpression>> TextMatchExpression::parse(
             p.caseSensitive = e.boolean();
         } else if (name == kDiacriticSensitive) {
             if (e.type() != BSONType::kBool)
-                return Status(ErrorCodes::BadValue,
-                              "$diacriticSensitive requires a boolean value");
+                return Status(ErrorCodes::BadValue, "$diacriticSensitive requires a boolean value");
             p.diacriticSensitive = e.boolean();
         } else {
-            return Status(ErrorCodes::BadValue,
-                          "extra fields in $text: " + std::string(name));
+            return Status(ErrorCodes::BadValue, "extra fields in $text: " + std::string(name));
         }
     }
     if (!haveSearch)
@@ -63,7 +61,21 @@ void TextMatchExpression::bind(std::shared_ptr<const fts::FTSMatcher> matcher,
     _needsCheck = needsCheck;
 }
 
+void TextMatchExpression::bindMembers(std::shared_ptr<const Members> members) const {
+    _members = std::move(members);
+}
+
+std::string TextMatchExpression::memberKey(const BSONObj& doc) {
+    const BSONElement id = doc["_id"];
+    std::string key(1, static_cast<char>(id.type()));
+    if (!id.eoo())
+        key.append(id.value(), id.valuesize());
+    return key;
+}
+
 bool TextMatchExpression::matches(const BSONObj& doc, MatchDetails*) const {
+    if (_members)
+        return _members->contains(memberKey(doc));
     uassert(ErrorCodes::NoQueryExecutionPlans,
             "error processing query: planner returned error :: caused by :: Failed to produce a "
             "solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as "

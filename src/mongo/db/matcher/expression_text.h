@@ -2,11 +2,13 @@
 // The operand is parsed here; what it matches depends on the collection's text index, so the
 // planner binds it to that index (bind()) when it builds the TEXT plan, whose index scans find
 // the candidate documents and their scores. Bound, matches() re-checks a candidate with the
-// index's FTSMatcher (negations, phrases, case and diacritic sensitivity). Unbound (a $text
-// the planner could not serve, e.g. under $or), matches() refuses to guess: it throws
-// NoQueryExecutionPlans 291.
+// index's FTSMatcher (negations, phrases, case and diacritic sensitivity). Under $or, the
+// planner reads the TEXT plan first and binds the node to the documents it found
+// (bindMembers()). Unbound (a $text the planner could not serve), matches() refuses to guess:
+// it throws NoQueryExecutionPlans 291.
 #pragma once
 
+#include <absl/container/flat_hash_set.h>
 #include <memory>
 #include <string>
 
@@ -48,6 +50,16 @@ public:
      */
     void bind(std::shared_ptr<const fts::FTSMatcher> matcher, bool needsCheck) const;
 
+    /** The documents a TEXT plan found, by memberKey(): a $text under $or matches those. */
+    using Members = absl::flat_hash_set<std::string>;
+    /**
+     * Binds a $text under $or to the documents its TEXT plan found (read before the filter is
+     * evaluated): matches() is then membership.
+     */
+    void bindMembers(std::shared_ptr<const Members> members) const;
+    /** A document's key in Members: its _id's type and value bytes (unique per document). */
+    static std::string memberKey(const BSONObj& doc);
+
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     void serialize(BSONObjBuilder* out) const override;
 
@@ -56,6 +68,7 @@ private:
     // Set once by bind(), before the plan runs (the tree is not shared between queries).
     mutable std::shared_ptr<const fts::FTSMatcher> _bound;
     mutable bool _needsCheck = true;
+    mutable std::shared_ptr<const Members> _members;
 };
 
 /** The $text node of a filter (nullptr if none). Counts every $text in the tree in `*count`. */

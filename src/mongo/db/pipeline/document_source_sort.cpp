@@ -22,6 +22,29 @@ DocumentSourceSort::DocumentSourceSort(std::shared_ptr<ExpressionContext> expCtx
     _pattern = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(_spec)));
 }
 
+BSONObj DocumentSourceSort::_sortKey(const BSONObj& doc, const StringComparator* strings) const {
+    BSONObj key = getCollatedSortKey(*_pattern, doc, strings);
+    const auto& parts = _pattern->parts();
+    if (std::none_of(parts.begin(), parts.end(), [](const SortPattern::Part& p) {
+            return p.metaName == SortPattern::kTextScoreMeta;
+        }))
+        return key;
+    // {$meta: "textScore"}: the score of the document the source returned last.
+    const DocumentMetadata* md = _expCtx->variables.metadata;
+    uassert(40218, "query requires text score metadata, but it is not available",
+            md && md->textScore);
+    BSONObjBuilder b;
+    size_t i = 0;
+    for (BSONElement e : key) {
+        if (i < parts.size() && parts[i].metaName == SortPattern::kTextScoreMeta)
+            b.append("", *md->textScore);
+        else
+            b.appendAs(e, "");
+        ++i;
+    }
+    return b.obj();
+}
+
 void DocumentSourceSort::populate() {
     _populated = true;
     long long seq = 0;
@@ -37,7 +60,7 @@ void DocumentSourceSort::populate() {
         // Top-k: a max-heap of the best `_limit` entries.
         while (auto doc = _source->getNext()) {
             _expCtx->checkForInterruptEvery128();
-            Entry en{getCollatedSortKey(*pat, *doc, strings), doc->getOwned(), seq++};
+            Entry en{_sortKey(*doc, strings), doc->getOwned(), seq++};
             if (static_cast<long long>(_sorted.size()) < _limit) {
                 bytes += en.doc.objsize() + en.key.objsize();
                 _sorted.push_back(std::move(en));
@@ -64,7 +87,7 @@ void DocumentSourceSort::populate() {
         std::make_unique<ExternalSorter>(_pattern, _expCtx->maxMemoryBytes, _expCtx->allowDiskUse);
     while (auto doc = _source->getNext()) {
         _expCtx->checkForInterruptEvery128();
-        _sorter->add(getCollatedSortKey(*pat, *doc, strings), *doc);
+        _sorter->add(_sortKey(*doc, strings), *doc);
     }
     _sorter->finish();
     _usedDisk = _sorter->usedDisk();

@@ -45,6 +45,8 @@ public:
     }
 
 private:
+    /** The sort key of `doc`; a textScore part is the source's text score (40218 if none). */
+    BSONObj _sortKey(const BSONObj& doc, const StringComparator* strings) const;
     struct Entry {
         BSONObj key;
         BSONObj doc;

@@ -34,8 +34,7 @@ function storedSpec() {
     assert.eq("english", idx.default_language);
     assert.eq("language", idx.language_override);
     assert.eq(3, idx.textIndexVersion);
-    assert.commandFailedWithCode(coll.createIndex({other: "text"}),
-                                 ErrorCodes.IndexOptionsConflict);
+    assert.commandFailedWithCode(coll.createIndex({other: "text"}), ErrorCodes.CannotCreateIndex);
     // The same index again is no change.
     assert.commandWorked(coll.createIndex({title: "text", body: "text"}, {weights: {title: 5}}));
 }

@@ -168,6 +168,13 @@ StatusWith<BSONObj> validateIndexSpec(const BSONObj& given) {
             return fixed.getStatus();
         spec = fixed.getValue();
         key = spec["key"];
+    } else {
+        for (StringData option :
+             {"weights", "default_language", "language_override", "textIndexVersion"})
+            if (given.hasField(option))
+                return Status(ErrorCodes::CannotCreateIndex,
+                              "Index options '" + std::string(option) +
+                                  "' are only valid for text indexes: " + given.toString());
     }
     Status s = validateKeyPattern(key.embeddedObject());
     if (!s.isOK())
@@ -382,6 +389,10 @@ bool indexSpecsEquivalent(const BSONObj& a, const BSONObj& b) {
             bb.append("pfe", s["partialFilterExpression"].embeddedObject());
         if (s["collation"].type() == BSONType::kObject)
             bb.append("collation", s["collation"].embeddedObject());
+        // Text indexes: their options too, but not textIndexVersion (as upstream).
+        for (StringData text : {"weights", "default_language", "language_override"})
+            if (BSONElement e = s[text]; !e.eoo())
+                bb.appendAs(e, text);
         return bb.obj();
     };
     return compareObjects(norm(a), norm(b), ComparisonRules::kConsiderFieldName) == 0;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <memory>
+#include <mutex>
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/strings/ascii.h>
@@ -58,6 +59,27 @@ struct StemmerDeleter {
     }
 };
 
+/**
+ * textIndexVersion 1 also takes the other names libstemmer knows its algorithms by ("eng",
+ * "fre", ...), with stemming but without stop words (the stop lists know only the names
+ * above). Made on first use and kept for the process.
+ */
+const FTSLanguage* stemmerAlias(const std::string& lower) {
+    static std::mutex mutex;
+    static auto* aliases = new absl::flat_hash_map<std::string, std::unique_ptr<FTSLanguage>>();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = aliases->find(lower); it != aliases->end())
+        return it->second.get();
+    if (lower.size() > 32)
+        return nullptr;
+    std::unique_ptr<sb_stemmer, StemmerDeleter> probe(sb_stemmer_new(lower.c_str(), "UTF_8"));
+    if (!probe)
+        return nullptr;
+    auto& slot = (*aliases)[lower];
+    slot = std::make_unique<FTSLanguage>(lower, lower, nullptr);
+    return slot.get();
+}
+
 }  // namespace
 
 FTSLanguage::FTSLanguage(std::string name, std::string stemmer, const char* const* stopWords)
@@ -70,11 +92,14 @@ StatusWith<const FTSLanguage*> FTSLanguage::make(StringData name, TextIndexVersi
     const std::string lower = absl::AsciiStrToLower(toAbsl(name));
     const auto& table = languages();
     auto it = table.find(lower);
-    if (it == table.end() || version == TextIndexVersion::kV1)
-        return Status(ErrorCodes::BadValue, "unsupported language: \"" + std::string(name) +
-                                                "\" for text index version " +
-                                                std::to_string(static_cast<int>(version)));
-    return it->second.get();
+    if (it != table.end())
+        return it->second.get();
+    if (version == TextIndexVersion::kV1)
+        if (const FTSLanguage* alias = stemmerAlias(lower))
+            return alias;
+    return Status(ErrorCodes::BadValue, "unsupported language: \"" + std::string(name) +
+                                            "\" for text index version " +
+                                            std::to_string(static_cast<int>(version)));
 }
 
 bool FTSLanguage::isStopWord(StringData word) const {

@@ -14,14 +14,19 @@
 namespace mongo {
 namespace fts {
 
-/** The textIndexVersion of a text index. Versions 2 and 3 are built; 1 is refused. */
+/**
+ * The textIndexVersion of a text index. Version 3 folds case and diacritics with Unicode rules;
+ * 1 and 2 split words at ASCII delimiters only and fold ASCII case only (FoldOptions::basic);
+ * 1 also ignores the language of embedded documents and takes libstemmer's language aliases.
+ */
 enum class TextIndexVersion { kV1 = 1, kV2 = 2, kV3 = 3 };
 
 class FTSLanguage {
 public:
     /**
      * The language named `name` (a name such as "english" or an ISO 639-1 code such as "en",
-     * either case). Returns a pointer to a process-wide constant. BadValue
+     * either case; under version 1 also libstemmer's other names for its algorithms, such as
+     * "eng"). Returns a pointer to a process-wide constant. BadValue
      * `unsupported language: "<name>" for text index version <v>` for any other string.
      */
     static StatusWith<const FTSLanguage*> make(StringData name, TextIndexVersion version);

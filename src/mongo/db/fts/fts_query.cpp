@@ -42,7 +42,7 @@ StatusWith<FTSQuery> FTSQuery::parse(StringData search, StringData language, boo
             return l.getStatus();
         q._language = l.getValue();
     }
-    q._fold = FoldOptions{caseSensitive, diacriticSensitive};
+    q._fold = FoldOptions{caseSensitive, diacriticSensitive, version != TextIndexVersion::kV3};
 
     bool inPhrase = false, inNegation = false;
     size_t phraseStart = 0;
@@ -95,7 +95,8 @@ void FTSQuery::_addTerms(StringData text, bool negated) {
     for (const Token& t : tokenize(text, *_language, _fold)) {
         const bool sensitive = _fold.caseSensitive || _fold.diacriticSensitive;
         const std::string insensitive =
-            sensitive ? foldText(t.raw, *_language, FoldOptions{}) : t.folded;
+            sensitive ? foldText(t.raw, *_language, FoldOptions{false, false, _fold.basic})
+                      : t.folded;
         if (_language->isStopWord(insensitive))
             continue;
         const std::string term = _language->stem(t.folded);

@@ -123,6 +123,9 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
                                 "'");
         if (!e.isNumber())
             return cannotCreate("text index key field '" + name + "' must be a number or \"text\"");
+        if (e.numberDouble() != 1 && e.numberDouble() != -1)
+            return cannotCreate("expected 1 or -1 for non-text key in compound index, found " +
+                                e.toString(false) + " for '" + name + "'");
         (part == Part::kPrefix ? prefix : suffix).push_back(e);
         if (part == Part::kText)
             part = Part::kSuffix;
@@ -153,10 +156,10 @@ StatusWith<BSONObj> FTSSpec::fixSpec(const BSONObj& spec) {
     TextIndexVersion version = TextIndexVersion::kV3;
     if (const BSONElement v = spec[kTextIndexVersion]; !v.eoo()) {
         const double n = v.isNumber() ? v.numberDouble() : 0;
-        if (n != 2 && n != 3)
-            return Status(
-                ErrorCodes::Error(17364),
-                "Currently only textIndexVersion 2 and 3 are supported, not " + v.toString(false));
+        if (n != 1 && n != 2 && n != 3)
+            return Status(ErrorCodes::Error(17364),
+                          "Currently only textIndexVersion 1, 2 and 3 are supported, not " +
+                              v.toString(false));
         version = static_cast<TextIndexVersion>(static_cast<int>(n));
     }
     std::string language(kDefaultLanguageName);
@@ -270,7 +273,9 @@ Status FTSSpec::_walk(const BSONObj& obj, const std::string& prefix, const FTSLa
                       const std::function<void(StringData, const FTSLanguage&, double)>& fn,
                       int depth) const {
     const FTSLanguage* language = &inherited;
-    if (const BSONElement o = obj.getField(_languageOverride); !o.eoo()) {
+    // Version 1 reads the language of the document only, not of its embedded documents.
+    const bool overridable = _version != TextIndexVersion::kV1 || prefix.empty();
+    if (const BSONElement o = obj.getField(_languageOverride); overridable && !o.eoo()) {
         if (o.type() != BSONType::kString)
             return Status(ErrorCodes::Error(17261),
                           "found language override field in document with non-string type");
@@ -280,7 +285,7 @@ Status FTSSpec::_walk(const BSONObj& obj, const std::string& prefix, const FTSLa
         language = l.getValue();
     }
     for (BSONElement e : obj) {
-        if (e.fieldNameStringData() == _languageOverride)
+        if (overridable && e.fieldNameStringData() == _languageOverride)
             continue;
         Status s = _walkValue(e, prefix + e.fieldName(), *language, fn, depth + 1);
         if (!s.isOK())
@@ -325,7 +330,8 @@ Status FTSSpec::scoreDocument(const BSONObj& doc, TermScores* scores) const {
     return forEachIndexedString(doc, [&](StringData text, const FTSLanguage& language, double w) {
         std::map<std::string, Frequency> terms;
         double words = 0;
-        for (const Token& t : tokenize(text, language, FoldOptions{})) {
+        for (const Token& t : tokenize(
+                 text, language, FoldOptions{false, false, _version != TextIndexVersion::kV3})) {
             if (language.isStopWord(t.folded))
                 continue;
             Frequency& f = terms[language.stem(t.folded)];

@@ -14,13 +14,15 @@ namespace {
 
 constexpr UChar32 kInvalid = -1;
 
-bool isDelimiter(UChar32 c) {
+bool isDelimiter(UChar32 c, bool basic) {
     if (c < 0)
         return true;
     if (c < 0x80) {  // ASCII: letters, digits and '_' make words
         return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                  c == '_');
     }
+    if (basic)  // versions 1 and 2: every other code point is part of a word
+        return false;
     return u_hasBinaryProperty(c, UCHAR_WHITE_SPACE) || u_hasBinaryProperty(c, UCHAR_DASH) ||
            u_hasBinaryProperty(c, UCHAR_HYPHEN) || u_hasBinaryProperty(c, UCHAR_QUOTATION_MARK) ||
            u_hasBinaryProperty(c, UCHAR_TERMINAL_PUNCTUATION) ||
@@ -121,7 +123,7 @@ std::string fold(StringData s, const FTSLanguage& language, FoldOptions options)
     bool ascii = true;
     for (char ch : s)
         ascii = ascii && static_cast<unsigned char>(ch) < 0x80;
-    if (ascii && !(language.isTurkish() && !options.caseSensitive)) {
+    if (options.basic || (ascii && !(language.isTurkish() && !options.caseSensitive))) {
         std::string out(s);
         if (!options.caseSensitive)
             for (char& ch : out)
@@ -162,11 +164,11 @@ std::vector<Token> tokenize(StringData text, const FTSLanguage& language, FoldOp
     while (i < n) {
         const int32_t at = i;
         UChar32 c = nextCodePoint(text, &i);
-        bool delimiter = isDelimiter(c);
-        if (c == '\'' && language.isEnglish() && start >= 0 && !isDelimiter(prev)) {
+        bool delimiter = isDelimiter(c, options.basic);
+        if (c == '\'' && language.isEnglish() && start >= 0 && !isDelimiter(prev, options.basic)) {
             // Part of the word only if a letter follows ("don't"; not "dogs' ").
             int32_t j = i;
-            delimiter = j >= n || isDelimiter(nextCodePoint(text, &j));
+            delimiter = j >= n || isDelimiter(nextCodePoint(text, &j), options.basic);
         }
         if (delimiter)
             endWord(at);

@@ -19,6 +19,11 @@ class FTSLanguage;
 struct FoldOptions {
     bool caseSensitive = false;       // keep case
     bool diacriticSensitive = false;  // keep diacritics
+    /**
+     * textIndexVersion 1 and 2: only ASCII characters other than letters, digits and '_'
+     * delimit words, only ASCII letters are lower-cased, and diacritics are always kept.
+     */
+    bool basic = false;
 };
 
 struct Token {

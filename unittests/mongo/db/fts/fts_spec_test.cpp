@@ -51,8 +51,10 @@ TEST(FTSSpecFix, Errors) {
     EXPECT_EQ(code(R"({"key": {"a": "text"}, "weights": {"a": "x"}})"),
               ErrorCodes::CannotCreateIndex);
     EXPECT_EQ(code(R"({"key": {"a": "text"}, "default_language": "klingon"})"),
-              ErrorCodes::BadValue);
-    EXPECT_EQ(code(R"({"key": {"a": "text"}, "textIndexVersion": 1})"), 17364);
+              ErrorCodes::CannotCreateIndex);
+    EXPECT_EQ(code(R"({"key": {"a.$**": "text"}})"), ErrorCodes::CannotCreateIndex);
+    EXPECT_EQ(code(R"({"key": {"a": "text"}, "textIndexVersion": 4})"), 17364);
+    EXPECT_EQ(code(R"({"key": {"a": "text"}, "textIndexVersion": 0})"), 17364);
     EXPECT_EQ(code(R"({"key": {"a": "text", "b": "2dsphere"}})"), ErrorCodes::CannotCreateIndex);
     EXPECT_EQ(code(R"({"key": {"a": "text"}, "language_override": "$x"})"),
               ErrorCodes::CannotCreateIndex);

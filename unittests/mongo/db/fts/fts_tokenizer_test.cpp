@@ -61,6 +61,28 @@ TEST(FTSTokenizer, FoldsCaseAndDiacritics) {
     EXPECT_EQ(folded("ISTANBUL", "turkish"), (std::vector<std::string>{"\xc4\xb1stanbul"}));
 }
 
+TEST(FTSTokenizer, VersionsOneAndTwoSplitAndFoldAsciiOnly) {
+    const FoldOptions basic{false, false, true};
+    // Diacritics stay, only ASCII letters are lower-cased, non-ASCII punctuation is a letter.
+    EXPECT_EQ(folded("Café ÉCOLE foo-bar", "english", basic),
+              (std::vector<std::string>{"café", "École", "foo", "bar"}));
+    EXPECT_EQ(folded("a\u00abb\u00bb", "english", basic),
+              (std::vector<std::string>{"a\u00abb\u00bb"}));
+    EXPECT_EQ(folded("ISTANBUL", "turkish", basic), (std::vector<std::string>{"istanbul"}));
+}
+
+TEST(FTSLanguage, VersionOneTakesStemmerAliases) {
+    auto eng = FTSLanguage::make("eng", TextIndexVersion::kV1);
+    ASSERT_TRUE(eng.isOK());
+    EXPECT_EQ(eng.getValue()->str(), "eng");
+    EXPECT_EQ(eng.getValue()->stem("running"), "run");
+    EXPECT_FALSE(eng.getValue()->isStopWord("the"));  // the stop lists know the names only
+    EXPECT_EQ(FTSLanguage::make("eng", TextIndexVersion::kV2).getStatus().code(),
+              ErrorCodes::BadValue);
+    EXPECT_EQ(FTSLanguage::make("klingon", TextIndexVersion::kV1).getStatus().code(),
+              ErrorCodes::BadValue);
+}
+
 TEST(FTSTokenizer, OffsetsPointAtTheRawWord) {
     auto tokens = tokenize("ab  Cd", lang("english"), {});
     ASSERT_EQ(tokens.size(), 2u);

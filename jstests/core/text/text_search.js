@@ -164,11 +164,19 @@ function explainShape() {
     let s = JSON.stringify(e.queryPlanner.winningPlan);
     assert(s.includes("TEXT_MATCH") && s.includes("TEXT_OR") && s.includes("IXSCAN"), s);
     assert.eq(1, e.executionStats.nReturned, tojson(e.executionStats));
-    // Scores not read: the index scans stream through OR and FETCH.
-    e = coll.find({$text: {$search: "dog -park"}}).explain("executionStats");
+    // Scores not read: the index scans stream through OR and FETCH (one term: no OR).
+    e = coll.find({$text: {$search: "dog cat -park"}}).explain("executionStats");
     s = JSON.stringify(e.queryPlanner.winningPlan);
     assert(!s.includes("TEXT_OR") && s.includes("\"OR\"") && s.includes("FETCH"), s);
-    assert.eq(1, e.executionStats.nReturned, tojson(e.executionStats));
+    assert.eq(2, e.executionStats.nReturned, tojson(e.executionStats));
+    e = coll.explain("executionStats").aggregate([{$match: {$text: {$search: "dog -park"}}}]);
+    s = JSON.stringify(e);
+    assert(!s.includes("TEXT_OR") && !s.includes("\"OR\"") && s.includes("FETCH"), s);
+    e = coll.explain().aggregate([
+        {$match: {$text: {$search: "dog cat"}}},
+        {$project: {s: {$meta: "textScore"}}},
+    ]);
+    assert(JSON.stringify(e).includes("TEXT_OR"), e);
     // $text under $or: the other clauses must be able to use an index.
     assert.eq([1, 2, 3],
               coll.find({$or: [{$text: {$search: "dog"}}, {_id: 2}]}).sort({_id: 1}).toArray().map(

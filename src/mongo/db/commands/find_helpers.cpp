@@ -141,18 +141,6 @@ AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const Name
     return opts;
 }
 
-bool mentionsTextScore(const BSONObj& spec) {
-    for (BSONElement e : spec) {
-        if (e.fieldNameStringData() == "$meta" && e.type() == BSONType::kString &&
-            e.valueStringData() == "textScore")
-            return true;
-        if ((e.type() == BSONType::kObject || e.type() == BSONType::kArray) &&
-            mentionsTextScore(e.embeddedObject()))
-            return true;
-    }
-    return false;
-}
-
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const BSONObj& projection,
                               const HintArg& hint, const FindExpressionContext& exprCtx) {
     FindPlanParams params;

@@ -67,9 +67,6 @@ std::shared_ptr<const CollatorInterface> resolveCollator(OperationContext* opCtx
  * The matcher, the sort and the planner get `exprCtx.collator`; the matcher and the
  * sort pattern of the result keep it alive (cursors outlive the command).
  */
-/** Whether a find's projection or sort names {$meta: "textScore"} (at any depth). */
-bool mentionsTextScore(const BSONObj& spec);
-
 FindPlanParams makeFindParams(const BSONObj& filter, const BSONObj& sort, const BSONObj& projection,
                               const HintArg& hint, const FindExpressionContext& exprCtx = {});
 

@@ -179,9 +179,18 @@ std::unique_ptr<PlanStage> buildTextPlan(const std::shared_ptr<Collection>& coll
                                          bool apiStrict, bool needsScore) {
     // Text indexes are outside API Version 1: under apiStrict none is usable.
     IndexEntry* index = nullptr;
+    bool excluded = false;  // a text index the query may not use (apiStrict)
     for (const auto& idx : coll->indexes())
-        if (idx->desc.textSpec && !idx->desc.hidden && !apiStrict)
-            index = idx.get();
+        if (idx->desc.textSpec && !idx->desc.hidden) {
+            if (apiStrict)
+                excluded = true;
+            else
+                index = idx.get();
+        }
+    uassert(ErrorCodes::NoQueryExecutionPlans,
+            "error processing query: ns=" + coll->ns().ns() +
+                " planner returned error :: caused by :: No query solutions",
+            index || !excluded);
     uassert(ErrorCodes::IndexNotFound, "text index required for $text query", index);
     const fts::FTSSpec& spec = *index->desc.textSpec;
     const auto& params = text.params();
@@ -224,6 +233,8 @@ std::unique_ptr<PlanStage> buildTextPlan(const std::shared_ptr<Collection>& coll
     std::unique_ptr<PlanStage> candidates;
     if (needsScore)
         candidates = std::make_unique<TextOrStage>(coll, std::move(scans), filter);
+    else if (scans.size() == 1)  // one term: its scan finds each record once
+        candidates = std::make_unique<FetchStage>(coll, std::move(scans.front()), filter);
     else
         candidates = std::make_unique<FetchStage>(
             coll, std::make_unique<IndexUnionStage>(std::move(scans)), filter);
@@ -237,18 +248,16 @@ const std::string kTextUnderOrError =
     " planner returned error :: caused by :: Failed to produce a solution for TEXT under OR - "
     "other non-TEXT clauses under OR have to be indexed as well.";
 
-/** `e` without its $and wrappers of one child (an $or's clauses are parsed as such). */
-const MatchExpression* unwrapped(const MatchExpression* e) {
-    while (e->matchType() == MatchExpression::MatchType::kAnd && e->numChildren() == 1)
-        e = e->getChild(0);
-    return e;
+/** Whether the $or clause `clause` is `text` or an $and holding it ({$text, pre: 3}). */
+bool holdsText(const MatchExpression* clause, const TextMatchExpression* text) {
+    return topLevelTextExpression(clause) == text;
 }
 
 /** The $or of `root` (the root itself, or in its $and) that has `text` as a clause, or null. */
 const MatchExpression* orHolding(const MatchExpression* root, const TextMatchExpression* text) {
     if (root->matchType() == MatchExpression::MatchType::kOr) {
         for (size_t i = 0; i < root->numChildren(); ++i)
-            if (unwrapped(root->getChild(i)) == text)
+            if (holdsText(root->getChild(i), text))
                 return root;
         return nullptr;
     }
@@ -294,9 +303,15 @@ std::unique_ptr<PlanStage> buildTextUnderOrPlan(const std::shared_ptr<Collection
         const MatchExpression* clause = orNode->getChild(i);
         uassert(ErrorCodes::NoQueryExecutionPlans,
                 "error processing query: ns=" + coll->ns().ns() + kTextUnderOrError,
-                unwrapped(clause) == &text || clauseIsIndexed(*coll, *clause, apiStrict));
+                holdsText(clause, &text) || clauseIsIndexed(*coll, *clause, apiStrict));
     }
-    auto textPlan = buildTextPlan(coll, text, nullptr, filterSpec, preds, apiStrict);
+    // The prefix equalities may also come from the $text clause itself ({$text, pre: 3}).
+    BSONObj clause;
+    for (size_t i = 0; i < orNode->numChildren(); ++i)
+        if (holdsText(orNode->getChild(i), &text))
+            clause = orNode->getChild(i)->serialize();
+    const BSONObj prefixSpec = BSON("$and" << BSON_ARRAY(filterSpec << clause));
+    auto textPlan = buildTextPlan(coll, text, nullptr, prefixSpec, preds, apiStrict);
     auto scan = std::make_unique<CollectionScanStage>(coll, true, filter);
     return std::make_unique<TextUnionStage>(std::move(textPlan), std::move(scan), text);
 }

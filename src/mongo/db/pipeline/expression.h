@@ -231,4 +231,10 @@ private:
 /** Installs the matcher's $expr hook (idempotent; also done at start-up). */
 void ensureExprMatchParserInstalled();
 
+/**
+ * Whether `spec` (a projection, sort or stage specification) names {$meta: "textScore"} at any
+ * depth: whether what reads it needs the text scores of a $text query.
+ */
+bool mentionsTextScore(const BSONObj& spec);
+
 }  // namespace mongo

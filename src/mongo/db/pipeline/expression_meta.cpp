@@ -74,4 +74,16 @@ const bool kRegistered = [] {
 }();
 
 }  // namespace
+bool mentionsTextScore(const BSONObj& spec) {
+    for (BSONElement e : spec) {
+        if (e.fieldNameStringData() == "$meta" && e.type() == BSONType::kString &&
+            e.valueStringData() == "textScore")
+            return true;
+        if ((e.type() == BSONType::kObject || e.type() == BSONType::kArray) &&
+            mentionsTextScore(e.embeddedObject()))
+            return true;
+    }
+    return false;
+}
+
 }  // namespace mongo

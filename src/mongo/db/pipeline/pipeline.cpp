@@ -67,6 +67,16 @@ void Pipeline::optimize() {
 }
 
 FindPlanParams Pipeline::extractFindParams() {
+    FindPlanParams params = _takeFindStages();
+    // The $text plan scores its documents only when a later stage (or the sort) reads them.
+    BSONArrayBuilder rest;
+    for (const auto& stage : _stages)
+        stage->serialize(&rest);
+    params.needsTextScore = mentionsTextScore(params.sort) || mentionsTextScore(rest.arr());
+    return params;
+}
+
+FindPlanParams Pipeline::_takeFindStages() {
     FindPlanParams params;
     params.allowDiskUse = _expCtx->allowDiskUse;
     params.maxSortMemoryBytes = _expCtx->maxMemoryBytes;

@@ -81,6 +81,8 @@ public:
     }
 
 private:
+    /** extractFindParams() but for needsTextScore. */
+    FindPlanParams _takeFindStages();
     /** Moves a leading {$skip: s} below the extracted limit into `params` (s < limit). */
     void takeSkipWithinLimit(FindPlanParams* params);
     explicit Pipeline(std::shared_ptr<ExpressionContext> expCtx) : _expCtx(std::move(expCtx)) {}

@@ -98,6 +98,23 @@ function scores() {
                     .toArray();
     assert.eq(docs.map(d => d._id), agg.map(d => d._id));
     assert.eq(docs.map(d => d.score), agg.map(d => d.s));
+    // A $sort by the score after another stage (not in the find layer): each document keeps
+    // its own score for the stages after it, with or without a limit.
+    for (const limit of [[], [{$limit: 10}]]) {
+        const sorted = coll.aggregate([
+                               {$match: {$text: {$search: "dog"}}},
+                               {$project: {title: 1}},
+                               {$sort: {score: {$meta: "textScore"}}},
+                               ...limit,
+                               {$project: {s: {$meta: "textScore"}}},
+                           ])
+                           .toArray();
+        assert.eq(docs.map(d => d._id), sorted.map(d => d._id), tojson(sorted));
+        assert.eq(docs.map(d => d.score), sorted.map(d => d.s), tojson(sorted));
+    }
+    assert.throwsWithCode(
+        () => coll.aggregate([{$project: {a: 1}}, {$sort: {s: {$meta: "textScore"}}}]).toArray(),
+        40218);
     // textScore metadata needs a $text.
     assert.throwsWithCode(() => coll.aggregate([{$project: {s: {$meta: "textScore"}}}]).toArray(),
                           40218);

@@ -65,12 +65,14 @@ void ExternalSorter::finish() {
         r.head = readEntry(r.file.get());
 }
 
-std::optional<BSONObj> ExternalSorter::next() {
+std::optional<BSONObj> ExternalSorter::next(BSONObj* key) {
     invariant(_finished);
     if (_runs.empty()) {
         if (_pos >= _buffer.size())
             return std::nullopt;
         Entry& e = _buffer[_pos++];
+        if (key)
+            *key = std::move(e.key);
         e.key = BSONObj();
         return std::move(e.doc);
     }
@@ -81,6 +83,8 @@ std::optional<BSONObj> ExternalSorter::next() {
     if (!best)
         return std::nullopt;
     BSONObj out = std::move(best->head->doc);
+    if (key)
+        *key = std::move(best->head->key);
     best->head = readEntry(best->file.get());
     return out;
 }

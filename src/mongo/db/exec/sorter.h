@@ -24,7 +24,8 @@ public:
     void add(BSONObj key, BSONObj doc);
     /** Ends input; afterwards call next() until it returns nullopt. */
     void finish();
-    std::optional<BSONObj> next();
+    /** The next document in order; its key in `*key` when given. */
+    std::optional<BSONObj> next(BSONObj* key = nullptr);
 
     bool usedDisk() const {
         return !_runs.empty();

@@ -20,14 +20,15 @@ DocumentSourceSort::DocumentSourceSort(std::shared_ptr<ExpressionContext> expCtx
                 e.numberDouble() == 1 || e.numberDouble() == -1);
     }
     _pattern = std::make_shared<SortPattern>(uassertStatusOK(SortPattern::parse(_spec)));
+    for (size_t i = 0; i < _pattern->parts().size(); ++i)
+        if (_pattern->parts()[i].metaName == SortPattern::kTextScoreMeta && !_textScorePart)
+            _textScorePart = i;
 }
 
 BSONObj DocumentSourceSort::_sortKey(const BSONObj& doc, const StringComparator* strings) const {
     BSONObj key = getCollatedSortKey(*_pattern, doc, strings);
     const auto& parts = _pattern->parts();
-    if (std::none_of(parts.begin(), parts.end(), [](const SortPattern::Part& p) {
-            return p.metaName == SortPattern::kTextScoreMeta;
-        }))
+    if (!_textScorePart)
         return key;
     // {$meta: "textScore"}: the score of the document the source returned last.
     const DocumentMetadata* md = _expCtx->variables.metadata;
@@ -97,12 +98,23 @@ std::optional<BSONObj> DocumentSourceSort::getNext() {
     if (!_populated)
         populate();
     std::optional<BSONObj> out;
+    BSONObj key;
     if (_sorter) {
-        out = _sorter->next();
+        out = _sorter->next(_textScorePart ? &key : nullptr);
     } else if (_pos < _sorted.size()) {
         out = std::move(_sorted[_pos].doc);
+        key = std::move(_sorted[_pos].key);
         _sorted[_pos].key = BSONObj();
         ++_pos;
+    }
+    if (out && _textScorePart) {
+        // The document's score came in its key: later stages read their own document's.
+        _metadata = DocumentMetadata();
+        size_t i = 0;
+        for (BSONElement e : key)
+            if (i++ == *_textScorePart)
+                _metadata.textScore = e.numberDouble();
+        _expCtx->variables.metadata = &_metadata;
     }
     if (out)
         setSortKeyMetadata(*_pattern, *out);

@@ -56,7 +56,8 @@ private:
 
     BSONObj _spec;
     std::shared_ptr<SortPattern> _pattern;
-    long long _limit = 0;  // 0: none
+    std::optional<size_t> _textScorePart;  // the first {$meta: "textScore"} part, if any
+    long long _limit = 0;                  // 0: none
     bool _populated = false;
     bool _usedDisk = false;
     std::vector<Entry> _sorted;  // top-k ($limit absorbed)

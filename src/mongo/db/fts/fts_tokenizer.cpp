@@ -46,6 +46,14 @@ UChar32 foldCase(UChar32 c, const FTSLanguage& language) {
     return u_foldCase(c, U_FOLD_CASE_DEFAULT);
 }
 
+void appendUtf16(UChar32 c, std::u16string* out) {
+    UChar buf[2];
+    int32_t n = 0;
+    UBool err = false;
+    U16_APPEND(buf, n, 2, c, err);
+    out->append(buf, buf + n);
+}
+
 void appendUtf8(UChar32 c, std::string* out) {
     char buf[4];
     int32_t n = 0;
@@ -85,11 +93,7 @@ std::string removeDiacritics(StringData s) {
         UChar32 c = nextCodePoint(s, &i);
         if (c == kInvalid)
             continue;
-        UChar buf[2];
-        int32_t n = 0;
-        UBool err = false;
-        U16_APPEND(buf, n, 2, c, err);
-        in.append(buf, buf + n);
+        appendUtf16(c, &in);
     }
     std::u16string decomposed;
     if (!normalize(nfd, in, &decomposed))
@@ -101,11 +105,7 @@ std::string removeDiacritics(StringData s) {
         U16_NEXT(decomposed.data(), i, len, c);
         if (u_charType(c) == U_NON_SPACING_MARK || u_hasBinaryProperty(c, UCHAR_DIACRITIC))
             continue;
-        UChar buf[2];
-        int32_t n = 0;
-        UBool err = false;
-        U16_APPEND(buf, n, 2, c, err);
-        kept.append(buf, buf + n);
+        appendUtf16(c, &kept);
     }
     std::u16string composed;
     if (!normalize(nfc, kept, &composed))

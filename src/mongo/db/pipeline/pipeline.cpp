@@ -69,6 +69,8 @@ void Pipeline::optimize() {
 FindPlanParams Pipeline::extractFindParams() {
     FindPlanParams params = _takeFindStages();
     // The $text plan scores its documents only when a later stage (or the sort) reads them.
+    if (!params.matcher || !findTextExpression(params.matcher.get()))
+        return params;
     BSONArrayBuilder rest;
     for (const auto& stage : _stages)
         stage->serialize(&rest);

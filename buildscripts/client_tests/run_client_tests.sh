@@ -5,7 +5,8 @@
 #   (which manages its own mongod), then oplog_replay_test.py (its own two
 #   mongods: --replSet oplog replayed with applyOps, dbHash compared), the time-series
 #   concurrency test, max_conns_test.py, disk_full_test.py (it mounts a small tmpfs, so it needs
-#   root) and collmod_restart_test.py (each its own mongod), auth_test.py (its own
+#   root), collmod_restart_test.py and rollups_kill9_test.py (rollup levels across kill -9)
+#   (each its own mongod), auth_test.py (its own
 #   --auth mongod: SCRAM logins and role checks with pymongo, the Node driver and mongosh),
 #   config_file_test.py (the sample etc/mongod.conf; its own mongod),
 #   size_storer_restart_test.py (counts after a clean restart and after kill -9 + validate; its
@@ -127,6 +128,9 @@ run_one ts_concurrency timeout 600 $PY "$HERE/timeseries_concurrency_test.py" --
 run_one max_conns timeout 300 $PY "$HERE/max_conns_test.py" --mongod "$MONGOD"
 run_one disk_full timeout 600 $PY "$HERE/disk_full_test.py" --mongod "$MONGOD"
 run_one collmod_restart timeout 600 $PY "$HERE/collmod_restart_test.py" --mongod "$MONGOD"
+if [ "$SKIP_KILL9" -eq 0 ]; then
+    run_one rollups_kill9 timeout 600 $PY "$HERE/rollups_kill9_test.py" --mongod "$MONGOD"
+fi
 run_one auth timeout 900 $PY "$HERE/auth_test.py" --mongod "$MONGOD"
 run_one size_storer timeout 300 $PY "$HERE/size_storer_restart_test.py" --mongod "$MONGOD"
 run_one tls timeout 600 $PY "$HERE/tls_test.py" --mongod "$MONGOD"

@@ -32,6 +32,7 @@
 #include "mongo/db/storage/disk_space_monitor.h"
 #include "mongo/db/storage/durable_catalog.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/db/timeseries/rollups/rollup_maintenance.h"
 #include "mongo/db/timeseries/timeseries_op_observer.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/idl/server_parameter.h"
@@ -675,6 +676,8 @@ int runMongod(int argc, char** argv) {
 
     TTLMonitor ttlMonitor(&sc);
     ttlMonitor.start();
+    timeseries::rollups::RollupCatchUpMonitor rollupCatchUp(&sc);
+    rollupCatchUp.start();
 
     {
         std::unique_lock<std::mutex> lk(gShutdownMutex);
@@ -684,6 +687,7 @@ int runMongod(int argc, char** argv) {
     sc.shuttingDown = true;
     cursorMonitor.join();
     ttlMonitor.shutdown();
+    rollupCatchUp.shutdown();
     tl.shutdown();
     sc.transportLayer = nullptr;
     cursors.killAll();

@@ -9,6 +9,8 @@
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/rollups/rollup_levels.h"
+#include "mongo/db/timeseries/rollups/rollup_maintenance.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_index_schema_conversion_functions.h"
 #include "mongo/db/timeseries/timeseries_options.h"
@@ -71,6 +73,7 @@ BSONObj requestedBucketsOptions(const NamespaceString& nss, const BSONObj& cmd,
         expireAfterSeconds = e.numberLong();
     }
     uassertStatusOK(validateAndSetBucketingParameters(options));
+    uassertStatusOK(rollups::validateRollups(options, expireAfterSeconds));
     *outCollation = requestedCollation(cmd);
     *outOptions = options;
     return makeBucketsCollectionOptions(options, expireAfterSeconds, *outCollation, cmd);
@@ -110,6 +113,7 @@ void createBuckets(OperationContext* opCtx, const NamespaceString& bucketsNss,
     if (auto coll = catalog->lookup(bucketsNss))
         uassertStatusOK(
             catalog->setTimeseriesFlag(opCtx, coll, CollectionCatalog::kMixedSchemaFlag, false));
+    rollups::createRollupCollections(opCtx, bucketsNss.getTimeseriesViewNamespace(), options);
 }
 
 }  // namespace
@@ -267,6 +271,7 @@ bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& ns
         NamespaceString viewNss = nss.getTimeseriesViewNamespace();
         if (auto view = lookupView(opCtx, viewNss); view && isTimeseriesViewDefinition(*view))
             dropView(opCtx, viewNss);
+        rollups::dropRollupCollections(opCtx, viewNss);
         result.append("ns", nss.ns());
         return true;
     }
@@ -276,6 +281,7 @@ bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& ns
         // as a restore does): dropping the name drops them, as 8.0 does.
         if (!dropBuckets(nss.makeTimeseriesBucketsNamespace()))
             return false;
+        rollups::dropRollupCollections(opCtx, nss);
         result.append("ns", nss.ns());
         return true;
     }
@@ -283,6 +289,7 @@ bool dropTimeseriesCollection(OperationContext* opCtx, const NamespaceString& ns
         return false;
     dropView(opCtx, nss);
     dropBuckets(view->viewOn);
+    rollups::dropRollupCollections(opCtx, nss);
     result.append("ns", nss.ns());
     return true;
 }
@@ -401,6 +408,30 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
     } else if (!ttl.eoo()) {
         uassertStatusOK(validateClusteredExpireAfterSeconds(ttl));
     }
+    // The raw data's retention after the change, which the rollup levels must not undercut.
+    BSONElement currentTtl = ts->buckets->options()["expireAfterSeconds"];
+    std::optional<long long> rawRetention;
+    if (ttl.isNumber())
+        rawRetention = ttl.numberLong();
+    else if (ttl.eoo() && currentTtl.isNumber())
+        rawRetention = currentTtl.numberLong();
+    // The new time-series options when bucketing or rollups change.
+    std::optional<TimeseriesOptions> newTimeseries;
+    if (bucketing && bucketing->changed)
+        newTimeseries = bucketing->options;
+    std::vector<long long> rebuildSpans;
+    if (const auto& mod = cmd.getTimeseries(); mod && mod->getRollups()) {
+        TimeseriesOptions next = newTimeseries ? *newTimeseries : ts->options;
+        if (mod->getRollups()->empty())
+            next.setRollups(std::nullopt);  // no levels: the collection is 8.0's again
+        else
+            next.setRollups(*mod->getRollups());
+        uassertStatusOK(rollups::validateRollups(next, rawRetention));
+        rebuildSpans = rollups::levelsToRebuild(ts->options, next);
+        newTimeseries = next;
+    } else if (!ttl.eoo()) {
+        uassertStatusOK(rollups::validateRollups(ts->options, rawRetention));
+    }
     std::optional<CollModIndexChange> indexChange;
     if (const auto& request = cmd.getIndex()) {
         checkCollModIndexShape(*request);
@@ -442,10 +473,15 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         // The view pipeline first (new bucketMaxSpanSeconds), then the buckets options.
         uassertStatusOK(modifyView(
             opCtx, makeViewDefinition(nss, bucketing->options, collationOption(options))));
+    }
+    // Levels to rebuild are recorded before the options change: a crash after it still
+    // leaves the rebuild to the next catch-up.
+    rollups::requestRebuild(opCtx, nss, rebuildSpans);
+    if (newTimeseries) {
         BSONObjBuilder b;
         for (auto o : options) {
             if (o.fieldNameStringData() == "timeseries")
-                b.append("timeseries", bucketing->options.toBSON());
+                b.append("timeseries", newTimeseries->toBSON());
             else
                 b.append(o);
         }
@@ -463,6 +499,12 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
         applyCollModIndex(opCtx, ts->bucketsNss, *indexChange, &result);
     if (optionsChanged)
         uassertStatusOK(catalog->updateCollectionOptions(opCtx, ts->bucketsNss, options));
+    if (cmd.getTimeseries() && cmd.getTimeseries()->getRollups()) {
+        // New levels are built (and removed ones dropped) before the reply.
+        rollups::createRollupCollections(opCtx, nss, *newTimeseries);
+        rollups::syncLevelRetention(opCtx, nss, *newTimeseries);
+        rollups::catchUp(opCtx, nss);
+    }
     // Open buckets stay open: the bucket catalog reads the options at each insert, so an open
     // bucket keeps its start and grows to the new bucketMaxSpanSeconds (as 8.0 does).
     return true;
@@ -478,6 +520,7 @@ void appendTimeseriesStatsSection(OperationContext* opCtx, const TimeseriesColle
         b.append("avgBucketSize", ts.buckets->dataSize(opCtx) / count);
     bucket_catalog::appendExecutionStats(bucket_catalog::BucketCatalog::get(), ts.buckets->uuid(),
                                          b);
+    rollups::appendRollupStats(opCtx, ts.viewNss, ts.options, b);
     b.done();
 }
 

@@ -4,6 +4,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/timeseries/bucket_catalog/bucket_catalog.h"
+#include "mongo/db/timeseries/rollups/rollup_maintenance.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/util/assert_util.h"
 
@@ -52,18 +53,22 @@ void clearAtCommit(OperationContext* opCtx, const std::string& uuid) {
 
 void TimeseriesOpObserver::onInserts(OperationContext* opCtx, const Collection& coll,
                                      const std::vector<BSONObj>& docs) {
-    for (const BSONObj& doc : docs)
+    for (const BSONObj& doc : docs) {
         directWrite(opCtx, coll, doc);
+        rollups::noteBucketWrite(opCtx, coll, BSONObj(), doc);
+    }
 }
 
 void TimeseriesOpObserver::onUpdate(OperationContext* opCtx, const Collection& coll,
                                     const BSONObj& pre, const BSONObj& post, const BSONObj& diff) {
     directWrite(opCtx, coll, pre);  // an update keeps the _id
+    rollups::noteBucketWrite(opCtx, coll, pre, post);
 }
 
 void TimeseriesOpObserver::onDelete(OperationContext* opCtx, const Collection& coll,
                                     const BSONObj& doc) {
     directWrite(opCtx, coll, doc);
+    rollups::noteBucketWrite(opCtx, coll, doc, BSONObj());
 }
 
 void TimeseriesOpObserver::onDropCollection(OperationContext* opCtx, const NamespaceString& nss,

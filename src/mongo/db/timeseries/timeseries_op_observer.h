@@ -2,6 +2,8 @@
 // the bucket catalog, whichever path made them (insert/update/delete commands,
 // findAndModify, applyOps, TTL, deletes and updates of measurements through the view).
 // Writes made inside a BucketCatalogWriteScope are the catalog's own commits and pass.
+// Every write to a collection with rollups is also noted for its rollup levels
+// (rollups/rollup_maintenance.h), the catalog's commits included.
 // Registered in the OpObserverRegistry at start-up (mongod_main.cpp).
 #pragma once
 

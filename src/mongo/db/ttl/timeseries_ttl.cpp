@@ -17,6 +17,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/recovery_unit.h"
 #include "mongo/db/storage/write_conflict_exception.h"
+#include "mongo/db/timeseries/rollups/rollup_maintenance.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_constants.h"
 #include "mongo/db/timeseries/timeseries_options.h"
@@ -27,10 +28,12 @@ namespace {
 
 /**
  * Deletes the buckets matching `filter`, in batches. The TimeseriesOpObserver drops each
- * deleted bucket from the bucket catalog.
+ * deleted bucket from the bucket catalog; the rollup levels keep its measurements.
  */
 long long deleteBuckets(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
                         const BSONObj& filter) {
+    // Expired raw data stays in the rollup levels, which have their own retention.
+    timeseries::rollups::RawExpiryScope rawExpiry;
     return deleteMatchingInBatches(opCtx, coll, filter);
 }
 

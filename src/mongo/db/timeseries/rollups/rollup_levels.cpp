@@ -1,6 +1,7 @@
 #include "mongo/db/timeseries/rollups/rollup_levels.h"
 
 #include <limits>
+#include <map>
 
 #include "mongo/bson/bsonobjbuilder.h"
 
@@ -46,7 +47,108 @@ void appendGroupAccumulator(BSONObjBuilder& group, const std::string& out, Accum
     }
 }
 
+Status invalidRollups(const std::string& why) {
+    return Status(ErrorCodes::InvalidOptions, "Invalid timeseries.rollups: " + why);
+}
+
+/** The width of the raw data's time unit (REQUIRES: a granularity): a level must be coarser. */
+long long rawUnitSeconds(const TimeseriesOptions& options) {
+    switch (*options.getGranularity()) {
+        case BucketGranularity::kSeconds:
+            return 1;
+        case BucketGranularity::kMinutes:
+            return 60;
+        case BucketGranularity::kHours:
+            return 3600;
+    }
+    return 1;
+}
+
+Status validateRollupFields(size_t index, const BSONObj& fields, const TimeseriesOptions& options) {
+    const std::string where = "rollups." + std::to_string(index) + ".fields";
+    if (fields.isEmpty())
+        return invalidRollups("'" + where + "' must name at least one field");
+    const std::string& timeField = options.getTimeField();
+    const auto& metaField = options.getMetaField();
+    for (const BSONElement& f : fields) {
+        StringData name = f.fieldNameStringData();
+        if (name.empty() || name.starts_with("$") || name.find('.') != std::string::npos)
+            return invalidRollups("'" + where + "' has an invalid field name '" +
+                                  std::string(name) + "'");
+        if (name == "_id" || name == timeField || (metaField && name == *metaField))
+            return invalidRollups("'" + where + "' cannot roll up '" + std::string(name) +
+                                  "': it is the _id, the timeField or the metaField");
+        if (f.type() != BSONType::kArray || f.Obj().isEmpty())
+            return invalidRollups("'" + where + "." + std::string(name) +
+                                  "' must be a non-empty array of accumulator names");
+        unsigned seen = 0;
+        for (const BSONElement& a : f.Obj()) {
+            auto acc = a.type() == BSONType::kString ? parseAccumulatorName(a.valueStringData())
+                                                     : std::nullopt;
+            if (!acc)
+                return invalidRollups("'" + where + "." + std::string(name) +
+                                      "' has an unknown accumulator " + a.toString(false) +
+                                      "; accepted: min, max, sum, count, first, last");
+            if (seen & *acc)
+                return invalidRollups("'" + where + "." + std::string(name) + "' repeats '" +
+                                      std::string(accumulatorName(*acc)) + "'");
+            seen |= *acc;
+        }
+    }
+    return Status::OK();
+}
+
 }  // namespace
+
+Status validateRollups(const TimeseriesOptions& options,
+                       std::optional<long long> collectionExpireAfterSeconds) {
+    if (!options.getRollups())
+        return Status::OK();
+    const auto& rollups = *options.getRollups();
+    // Custom bucketing (no granularity after validation) counts as seconds.
+    const long long unit = options.getGranularity() ? rawUnitSeconds(options) : 1;
+    long long previousSpan = 0;
+    // The finest retention so far: the raw data's, then each level's (none: forever).
+    std::optional<long long> previousExpiry = collectionExpireAfterSeconds;
+    bool previousForever = !collectionExpireAfterSeconds;
+    for (size_t i = 0; i < rollups.size(); ++i) {
+        const TimeseriesRollup& r = rollups[i];
+        const std::string where = "rollups." + std::to_string(i);
+        if (r.getGranularity().has_value() == r.getBucketSpanSeconds().has_value())
+            return invalidRollups("'" + where +
+                                  "' needs exactly one of 'granularity' and 'bucketSpanSeconds'");
+        const long long span = getRollupSpanSeconds(r);
+        if (span <= unit)
+            return invalidRollups("'" + where + "' (" + std::to_string(span) +
+                                  " s) is not coarser than the raw data (" + std::to_string(unit) +
+                                  " s)");
+        if (previousSpan && span <= previousSpan)
+            return invalidRollups("levels must be listed finest first with increasing spans; '" +
+                                  where + "' (" + std::to_string(span) + " s) follows " +
+                                  std::to_string(previousSpan) + " s");
+        if (previousSpan && span % previousSpan != 0)
+            return invalidRollups("'" + where + "' (" + std::to_string(span) +
+                                  " s) is not a multiple of the previous level's span (" +
+                                  std::to_string(previousSpan) + " s)");
+        if (86400 % span != 0 && span % 86400 != 0)
+            return invalidRollups("'" + where + "' (" + std::to_string(span) +
+                                  " s) must divide a day (86400 s) or be a multiple of it");
+        const auto expiry = r.getExpireAfterSeconds();
+        if (expiry && previousForever)
+            return invalidRollups("'" + where +
+                                  ".expireAfterSeconds' is set, but finer data is kept forever");
+        if (expiry && previousExpiry && *expiry < *previousExpiry)
+            return invalidRollups("'" + where + ".expireAfterSeconds' (" + std::to_string(*expiry) +
+                                  ") is shorter than the retention of finer data (" +
+                                  std::to_string(*previousExpiry) + ")");
+        if (Status s = validateRollupFields(i, r.getFields(), options); !s.isOK())
+            return s;
+        previousSpan = span;
+        previousExpiry = expiry;
+        previousForever = !expiry;
+    }
+    return Status::OK();
+}
 
 StringData accumulatorName(Accumulator acc) {
     switch (acc) {
@@ -127,6 +229,28 @@ std::vector<RollupLevel> getRollupLevels(const NamespaceString& viewNss,
         levels.push_back(std::move(level));
     }
     return levels;
+}
+
+std::vector<long long> levelsToRebuild(const TimeseriesOptions& before,
+                                       const TimeseriesOptions& after) {
+    auto bySpan = [](const TimeseriesOptions& o) {
+        std::map<long long, BSONObj> m;
+        if (o.getRollups())
+            for (const auto& r : *o.getRollups())
+                m[getRollupSpanSeconds(r)] = r.getFields();
+        return m;
+    };
+    const auto old = bySpan(before), next = bySpan(after);
+    std::vector<long long> spans;
+    for (const auto& [span, fields] : next) {
+        auto it = old.find(span);
+        if (it == old.end() || !it->second.binaryEqual(fields))
+            spans.push_back(span);
+    }
+    for (const auto& [span, fields] : old)
+        if (!next.count(span))
+            spans.push_back(span);
+    return spans;
 }
 
 std::vector<BSONObj> makeRowComputationPipeline(const TimeseriesOptions& options,

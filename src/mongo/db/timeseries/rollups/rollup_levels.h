@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mongo/base/status.h"
 #include "mongo/base/string_data.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
@@ -66,12 +67,29 @@ NamespaceString makeRollupNss(const NamespaceString& viewNss, long long spanSeco
 bool isRollupNss(const NamespaceString& nss);
 
 /**
+ * Checks `options.rollups` (README.md, "Options"): InvalidOptions (72) naming the first
+ * broken rule, OK when the list is absent. `collectionExpireAfterSeconds` is the raw data's
+ * retention (none: kept forever). The granularity or custom bucketing of `options` must be
+ * validated already.
+ */
+Status validateRollups(const TimeseriesOptions& options,
+                       std::optional<long long> collectionExpireAfterSeconds);
+
+/**
  * The levels of `options.rollups`, finest first, for the view `viewNss`. REQUIRES: the
  * options passed validation (validateRollups); fields with unknown accumulator names are
  * skipped.
  */
 std::vector<RollupLevel> getRollupLevels(const NamespaceString& viewNss,
                                          const TimeseriesOptions& options);
+
+/**
+ * The spans whose level collections a change of the rollups from `before` to `after`
+ * rebuilds: levels that are new or whose fields changed, and levels removed (dropped).
+ * A level whose span and fields stay keeps its rows (only its retention may change).
+ */
+std::vector<long long> levelsToRebuild(const TimeseriesOptions& before,
+                                       const TimeseriesOptions& after);
 
 /**
  * The aggregation (to run on the view) that computes `level`'s rows from the measurements

@@ -89,9 +89,13 @@ public:
             aggregationOptions(opCtx, nss, cmd, collectionless, explain);
         std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
 
-        PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
+        BSONObj rollupsExplain;
+        PreparedPipeline prepared =
+            prepareAggregatePipeline(opCtx, nss, cmd, stages, opts, &rollupsExplain);
         if (explain) {
             appendPipelineExplain(opCtx, prepared, result);
+            if (!rollupsExplain.isEmpty())
+                result.append("rollups", rollupsExplain);
             return;
         }
         long long batchSize = cmd.getCursor()->getBatchSize().value_or(kDefaultBatchSize);

@@ -130,10 +130,14 @@ void explainAggregateExecution(OperationContext* opCtx, const std::string& dbNam
     // The hint too: the plan explained is the one aggregate runs.
     AggregationRequestOptions opts = aggregationOptions(opCtx, nss, cmd, collectionless, true);
     std::vector<BSONObj> stages(cmd.getPipeline().begin(), cmd.getPipeline().end());
-    PreparedPipeline prepared = preparePipeline(opCtx, nss, stages, opts);
+    BSONObj rollupsExplain;
+    PreparedPipeline prepared =
+        prepareAggregatePipeline(opCtx, nss, cmd, stages, opts, &rollupsExplain);
     appendPipelineExplain(opCtx, prepared, result,
                           verbosity == Verbosity::kAllPlans ? ExplainVerbosity::kAllPlansExecution
                                                             : ExplainVerbosity::kExecutionStats);
+    if (!rollupsExplain.isEmpty())
+        result.append("rollups", rollupsExplain);
     result.append("command", cmdObj);
     appendServerInfo(opCtx, result);
 }

@@ -17,6 +17,7 @@
 #include "mongo/db/query/collation/collator_factory.h"
 #include "mongo/db/query/sort_pattern.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/timeseries/rollups/rollup_rewrite.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
 #include "mongo/db/timeseries/timeseries_update_delete_util.h"
 #include "mongo/idl/server_parameters_gen.h"
@@ -249,6 +250,32 @@ std::unique_ptr<PlanExecutor> buildDistinctPlan(OperationContext* opCtx,
         }
     }
     return buildFindPlan(opCtx, coll, params);
+}
+
+}  // namespace mongo
+
+namespace mongo {
+
+PreparedPipeline prepareAggregatePipeline(OperationContext* opCtx, const NamespaceString& nss,
+                                          const AggregateCommandRequest& cmd,
+                                          const std::vector<BSONObj>& stages,
+                                          const AggregationRequestOptions& opts,
+                                          BSONObj* rollupsExplain) {
+    *rollupsExplain = BSONObj();
+    const bool simpleCollation =
+        opts.collation.isEmpty() ||
+        (opts.collation.nFields() == 1 && opts.collation["locale"].type() == BSONType::kString &&
+         opts.collation["locale"].valueStringData() == "simple");
+    if (!opts.collectionless && opts.hint.isEmpty() && cmd.getInternalRollups().value_or(true)) {
+        if (auto rewrite =
+                timeseries::rollups::rewriteForRollups(opCtx, nss, stages, simpleCollation)) {
+            *rollupsExplain = rewrite->explain;
+            return preparePipeline(opCtx, rewrite->levelNss, rewrite->stages, opts);
+        }
+    }
+    if (opts.explain && !opts.collectionless && timeseries::rollups::hasRollups(opCtx, nss))
+        *rollupsExplain = BSON("rawPath" << true);
+    return preparePipeline(opCtx, nss, stages, opts);
 }
 
 }  // namespace mongo

@@ -98,6 +98,19 @@ AggregationRequestOptions aggregationOptions(OperationContext* opCtx, const Name
                                              bool collectionless, bool explain);
 
 /**
+ * preparePipeline() of an aggregate on `nss`, over a rollup level of the time-series view
+ * `nss` when one answers `stages` exactly (timeseries/rollups/rollup_rewrite.h), unless the
+ * request says `$_internalRollups: false`, gives a hint or a collation other than simple.
+ * `rollupsExplain` receives explain's `rollups` section ({rawPath: true} when a view with
+ * levels took the raw path; empty for collections without levels).
+ */
+PreparedPipeline prepareAggregatePipeline(OperationContext* opCtx, const NamespaceString& nss,
+                                          const AggregateCommandRequest& cmd,
+                                          const std::vector<BSONObj>& stages,
+                                          const AggregationRequestOptions& opts,
+                                          BSONObj* rollupsExplain);
+
+/**
  * Parses a find projection whose computed fields ({x: {$add: ["$a", 1]}}, "$$ROOT",
  * `let` variables, $$NOW) use the aggregation expression engine. Throws the parse
  * errors of Projection::parse, the expression errors (InvalidPipelineOperator 168,

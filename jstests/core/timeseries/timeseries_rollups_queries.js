@@ -174,8 +174,8 @@ assert.eq(60, ex.servedBy[0].bucketSpanSeconds, tojson(ex));
 // Shapes that take the raw path.
 for (const p of [
     [{$match: {v: {$gt: 5}}}, {$group: {_id: null, n: {$sum: 1}}}],                       // a measurement predicate
-    [{$match: {t: {$gt: lo}}}, {$group: {_id: null, n: {$sum: 1}}}],                     // $gt is not a bin bound
-    [{$match: {t: {$gte: new Date(base + 1000)}}}, {$group: {_id: null, n: {$sum: 1}}}], // unaligned
+    [{$match: {t: {$gte: new Date(base + 1000), $lt: new Date(base + 50000)}}},         // inside one minute
+     {$group: {_id: null, n: {$sum: 1}}}],
     [{$group: {_id: {$dateTrunc: {date: "$t", unit: "second", binSize: 30}}, n: {$sum: 1}}}],
     [{$group: {_id: {$dateTrunc: {date: "$t", unit: "hour", timezone: "Europe/Paris"}}, n: {$sum: 1}}}],
     [{$group: {_id: "$v", n: {$sum: 1}}}],                                               // key on a measurement
@@ -188,6 +188,34 @@ for (const p of [
     assert.eq(true, explainRollups(p).rawPath, tojson(p));
     sameResults(p);
 }
+// Unaligned bounds: the whole bins of the coarsest level, the edges from finer levels and at
+// last from the raw measurements; $gt and $lte bounds too.
+const from = new Date(base + 7000), to = new Date(base + 2.5 * 3600e3 + 13000);
+const unaligned = [{$match: {t: {$gte: from, $lt: to}}},
+                   {$group: {_id: {$dateTrunc: {date: "$t", unit: "hour"}}, s: {$sum: "$v"}, n: {$count: {}},
+                             mn: {$min: "$v"}, a: {$avg: "$v"}, first: {$min: "$t"}}}];
+assert.eq(3, sameResults(unaligned));
+ex = explainRollups(unaligned);
+const pieces = ex.servedBy.map(p => [p.raw ? "raw" : p.bucketSpanSeconds, p.from.getTime() - base, p.to.getTime() - base]);
+assert.eq([["raw", 7000, 60e3], [60, 60e3, 900e3], [900, 900e3, 3600e3], [3600, 3600e3, 7200e3],
+           [900, 7200e3, 9000e3], ["raw", 9000e3, 9013e3]],
+          pieces, tojson(ex));
+for (const range of [{$gt: from}, {$gt: from, $lte: to}, {$lte: to}, {$gte: lo, $lte: hi}]) {
+    for (const withSort of [false, true]) {
+        const p = [{$match: {t: range, "m.host": "b"}}];
+        const g = {_id: {h: "$m.host", d: {$dateTrunc: {date: "$t", unit: "minute", binSize: 15}}},
+                   n: {$sum: 1}, mx: {$max: "$v"}};
+        if (withSort) {
+            p.push({$sort: {t: -1}});
+            g.f = {$first: "$v"};
+            g.l = {$last: "$v"};
+        }
+        p.push({$group: g});
+        sameResults(p);
+        assert.eq(false, explainRollups(p).rawPath, tojson(p));
+    }
+}
+
 // A request collation or hint takes the raw path too.
 ex = assert.commandWorked(db.runCommand({aggregate: name, pipeline: [{$group: {_id: null, n: {$sum: 1}}}],
                                          explain: true, collation: {locale: "en"}}));

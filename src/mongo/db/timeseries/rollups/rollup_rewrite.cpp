@@ -1,5 +1,6 @@
 #include "mongo/db/timeseries/rollups/rollup_rewrite.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -16,14 +17,15 @@ namespace {
 struct Needs {
     std::vector<long long> fixedWidths;  // $dateTrunc widths in seconds (a span must divide each)
     bool calendarUnit = false;           // week/month/quarter/year: a span must divide a day
-    std::optional<long long> lo, hi;     // the time range [lo, hi) in milliseconds
+    std::optional<long long> lo, hi;     // the time range [lo, hi) in milliseconds (none: open)
     std::vector<std::pair<std::string, unsigned>> fields;  // field -> accumulator bits
 };
 
 struct Analysis {
     const TimeseriesOptions* options;
     Needs needs;
-    BSONObj rowMatch;  // the $match on the level's rows (empty: none)
+    BSONObj rowMatch;   // the meta tests on the level's rows (empty: none)
+    BSONObj metaMatch;  // the same tests on the view's measurements
     int sortDirection = 0;
 };
 
@@ -48,33 +50,45 @@ void need(Needs& n, const std::string& field, unsigned accs) {
     n.fields.emplace_back(field, accs);
 }
 
-/** The time predicate {$gte: Date, $lt: Date} (either or both); false for anything else. */
+/**
+ * The time predicate: $gte / $gt / $lt / $lte on dates, kept as the half-open [lo, hi) in
+ * milliseconds (dates are whole milliseconds, so $gt x is $gte x + 1); false for anything else.
+ */
 bool readTimeRange(const BSONElement& e, Needs& n) {
     if (e.type() != BSONType::kObject || e.Obj().isEmpty())
         return false;
+    constexpr long long kMax = std::numeric_limits<long long>::max();
     for (const BSONElement& op : e.Obj()) {
         if (op.type() != BSONType::kDate)
             return false;
         const long long ms = op.date().toMillisSinceEpoch();
-        if (op.fieldNameStringData() == "$gte")
-            n.lo = n.lo ? std::max(*n.lo, ms) : ms;
-        else if (op.fieldNameStringData() == "$lt")
-            n.hi = n.hi ? std::min(*n.hi, ms) : ms;
-        else
+        StringData name = op.fieldNameStringData();
+        if (name == "$gte" || name == "$gt") {
+            if (name == "$gt" && ms == kMax)
+                return false;  // nothing matches: not worth a rewrite
+            const long long lo = name == "$gt" ? ms + 1 : ms;
+            n.lo = n.lo ? std::max(*n.lo, lo) : lo;
+        } else if (name == "$lt" || name == "$lte") {
+            if (name == "$lte" && ms == kMax)
+                continue;  // every date
+            const long long hi = name == "$lte" ? ms + 1 : ms;
+            n.hi = n.hi ? std::min(*n.hi, hi) : hi;
+        } else {
             return false;
+        }
     }
     return true;
 }
 
 /** Reads one $match object into `a` (time range, meta tests renamed). */
-bool readMatch(const BSONObj& filter, Analysis& a, BSONObjBuilder& out) {
+bool readMatch(const BSONObj& filter, Analysis& a, BSONObjBuilder& out, BSONArrayBuilder& raw) {
     for (const BSONElement& e : filter) {
         StringData name = e.fieldNameStringData();
         if (name == "$and") {
             if (e.type() != BSONType::kArray)
                 return false;
             for (const BSONElement& clause : e.Obj())
-                if (clause.type() != BSONType::kObject || !readMatch(clause.Obj(), a, out))
+                if (clause.type() != BSONType::kObject || !readMatch(clause.Obj(), a, out, raw))
                     return false;
             continue;
         }
@@ -93,6 +107,9 @@ bool readMatch(const BSONObj& filter, Analysis& a, BSONObjBuilder& out) {
                 if (op.fieldNameStringData() == "$where" || op.fieldNameStringData() == "$expr")
                     return false;
         out.appendAs(e, path);
+        BSONObjBuilder test;
+        test.append(e);
+        raw.append(test.obj());
     }
     return true;
 }
@@ -230,66 +247,103 @@ BSONObj countAsInt(const std::string& name) {
 }
 
 /**
- * One accumulator `out: {op: arg}`: its row-level accumulator(s) into `group` and its final
- * value into `project`. False when the level cannot answer it.
+ * One partial aggregate of an accumulator, computed the same way from every source: from a
+ * level's rows (`level`), from raw measurements (`raw`), and merged across sources
+ * (`combine`), each an accumulator spec {$op: arg} under the name `name`.
  */
-bool readAccumulator(const BSONElement& acc, Analysis& a, BSONObjBuilder& group,
+struct Part {
+    std::string name;
+    BSONObj level, raw, combine;
+};
+
+/** {$op: arg} */
+BSONObj accSpec(StringData op, const BSONElement& arg) {
+    BSONObjBuilder b;
+    b.appendAs(arg, op);
+    return b.obj();
+}
+
+BSONObj accSpec(StringData op, const std::string& arg) {
+    return BSON(op << arg);
+}
+
+void addPart(std::vector<Part>& parts, const std::string& name, StringData op,
+             const BSONObj& levelArgWrapped, const BSONObj& rawArgWrapped, StringData combineOp) {
+    parts.push_back({name, accSpec(op, levelArgWrapped.firstElement()),
+                     accSpec(op, rawArgWrapped.firstElement()), accSpec(combineOp, "$" + name)});
+}
+
+BSONObj wrapped(const std::string& s) {
+    return BSON("" << s);
+}
+
+/**
+ * One accumulator `out: {op: arg}` of the $group: its partial aggregates into `parts` and its
+ * final value into `project`. False when no level can answer it.
+ */
+bool readAccumulator(const BSONElement& acc, Analysis& a, std::vector<Part>& parts,
                      BSONObjBuilder& project, int index) {
     const std::string out(acc.fieldNameStringData());
     if (acc.type() != BSONType::kObject || acc.Obj().nFields() != 1 ||
-        out.find('.') != std::string::npos)
+        out.find('.') != std::string::npos || out.starts_with("$"))
         return false;
     const BSONElement spec = acc.Obj().firstElement();
     const StringData op = spec.fieldNameStringData();
     const auto& o = *a.options;
-    const bool onTime =
-        spec.type() == BSONType::kString && spec.valueStringData() == "$" + o.getTimeField();
+    const std::string p = "__rollup" + std::to_string(index);
+    const std::string timePath = "$" + o.getTimeField();
+    const bool onTime = spec.type() == BSONType::kString && spec.valueStringData() == timePath;
     if ((op == "$min" || op == "$max") && onTime) {
-        group.append(out, BSON(op << "$" + std::string(op == "$min" ? kRowMinTime : kRowMaxTime)));
-        project.append(out, "$" + out);
+        addPart(parts, p, op, wrapped("$" + std::string(op == "$min" ? kRowMinTime : kRowMaxTime)),
+                wrapped(timePath), op);
+        project.append(out, "$" + p);
         return true;
     }
-    if (op == "$count" && spec.type() == BSONType::kObject && spec.Obj().isEmpty()) {
-        group.append(out, BSON("$sum"
-                               << "$" + std::string(kRowCount)));
-        project.append(out, countAsInt(out));
-        return true;
-    }
-    if (op == "$sum" && spec.isNumber() && spec.numberDouble() == 1 &&
-        spec.type() != BSONType::kNumberDecimal) {
-        group.append(out, BSON("$sum"
-                               << "$" + std::string(kRowCount)));
-        if (spec.type() == BSONType::kNumberInt)
-            project.append(out, countAsInt(out));
+    const bool count = op == "$count" && spec.type() == BSONType::kObject && spec.Obj().isEmpty();
+    const bool sumOfOne = op == "$sum" && spec.isNumber() && spec.numberDouble() == 1 &&
+                          spec.type() != BSONType::kNumberDecimal;
+    if (count || sumOfOne) {
+        parts.push_back({p,
+                         BSON("$sum"
+                              << "$" + std::string(kRowCount)),
+                         count ? BSON("$sum" << 1) : accSpec("$sum", spec),
+                         BSON("$sum"
+                              << "$" + p)});
+        if (count || spec.type() == BSONType::kNumberInt)
+            project.append(out, countAsInt(p));
         else if (spec.type() == BSONType::kNumberLong)
-            project.append(out, "$" + out);
+            project.append(out, "$" + p);
         else
             project.append(out, BSON("$toDouble"
-                                     << "$" + out));
+                                     << "$" + p));
         return true;
     }
     auto field = measurementField(spec, o);
     if (!field)
         return false;
+    const std::string fieldPath = "$" + *field;
     if (op == "$min" || op == "$max") {
         Accumulator acc = op == "$min" ? kMin : kMax;
         need(a.needs, *field, acc);
-        group.append(out, BSON(op << rowAcc(*field, acc)));
-        project.append(out, "$" + out);
+        addPart(parts, p, op, wrapped(rowAcc(*field, acc)), wrapped(fieldPath), op);
+        project.append(out, "$" + p);
         return true;
     }
     if (op == "$sum") {
         need(a.needs, *field, kSum);
-        group.append(out, BSON("$sum" << rowAcc(*field, kSum)));
-        project.append(out, "$" + out);
+        addPart(parts, p, "$sum", wrapped(rowAcc(*field, kSum)), wrapped(fieldPath), "$sum");
+        project.append(out, "$" + p);
         return true;
     }
     if (op == "$avg") {
         need(a.needs, *field, kSum | kCount);
-        const std::string s = "__rollup_s" + std::to_string(index);
-        const std::string c = "__rollup_c" + std::to_string(index);
-        group.append(s, BSON("$sum" << rowAcc(*field, kSum)));
-        group.append(c, BSON("$sum" << rowAcc(*field, kCount)));
+        const std::string s = p + "s", c = p + "c";
+        addPart(parts, s, "$sum", wrapped(rowAcc(*field, kSum)), wrapped(fieldPath), "$sum");
+        parts.push_back({c, BSON("$sum" << rowAcc(*field, kCount)),
+                         BSON("$sum" << BSON(
+                                  "$cond" << BSON_ARRAY(BSON("$isNumber" << fieldPath) << 1 << 0))),
+                         BSON("$sum"
+                              << "$" + c)});
         project.append(
             out, BSON("$cond" << BSON_ARRAY(BSON("$eq" << BSON_ARRAY("$" + c << 0))
                                             << BSONNULL
@@ -298,20 +352,32 @@ bool readAccumulator(const BSONElement& acc, Analysis& a, BSONObjBuilder& group,
     }
     if ((op == "$first" || op == "$last") && a.sortDirection != 0) {
         // In time order, the first value is the stored first of the row with the earliest
-        // measurement (rows of several series may share a bin).
+        // measurement (rows of several series may share a bin); each source gives its
+        // {t, v} and the merge keeps the earliest (latest) t.
         const bool earliest = (op == "$first") == (a.sortDirection > 0);
-        Accumulator acc = earliest ? kFirst : kLast;
+        const Accumulator acc = earliest ? kFirst : kLast;
+        const StringData top = earliest ? "$top" : "$bottom";
+        const std::string rowTime = "$" + std::string(earliest ? kRowMinTime : kRowMaxTime);
         need(a.needs, *field, acc);
-        group.append(out, BSON((earliest ? "$top" : "$bottom")
-                               << BSON("sortBy" << BSON((earliest ? kRowMinTime : kRowMaxTime) << 1)
-                                                << "output" << rowAcc(*field, acc))));
-        project.append(out, "$" + out);
+        auto pick = [&](StringData sortField, const std::string& time, const std::string& value) {
+            return BSON(
+                top << BSON("sortBy"
+                            << BSON(sortField << 1) << "output"
+                            << BSON("t" << time << "v"
+                                        << BSON("$ifNull" << BSON_ARRAY(value << BSONNULL)))));
+        };
+        parts.push_back({p,
+                         pick(earliest ? kRowMinTime : kRowMaxTime, rowTime, rowAcc(*field, acc)),
+                         pick(o.getTimeField(), timePath, fieldPath),
+                         BSON(top << BSON("sortBy" << BSON(p + ".t" << 1) << "output"
+                                                   << "$" + p))});
+        project.append(out, "$" + p + ".v");
         return true;
     }
     return false;
 }
 
-/** The level can serve `needs`. */
+/** The level keeps what the pipeline reads and its bins nest in the pipeline's. */
 bool levelServes(const RollupLevel& level, const Needs& needs) {
     const long long span = level.spanSeconds;
     for (long long w : needs.fixedWidths)
@@ -319,13 +385,128 @@ bool levelServes(const RollupLevel& level, const Needs& needs) {
             return false;
     if (needs.calendarUnit && 86400 % span != 0)
         return false;
-    for (const std::optional<long long>& bound : {needs.lo, needs.hi})
-        if (bound && binStartMillis(*bound, span) != *bound)
-            return false;
     for (const auto& [field, accs] : needs.fields)
         if ((level.accumulatorsOf(field) & accs) != accs)
             return false;
     return true;
+}
+
+/** A piece of the query's time range and what answers it: a level (index) or the raw data. */
+struct Piece {
+    const RollupLevel* level;  // null: the raw measurements
+    std::optional<long long> lo, hi;
+};
+
+/** The first bin start at or after `ms` (for `span` seconds); nullopt past the largest date. */
+std::optional<long long> ceilBin(long long ms, long long spanSeconds) {
+    const long long start = binStartMillis(ms, spanSeconds);
+    if (start == ms)
+        return ms;
+    if (start > std::numeric_limits<long long>::max() - spanSeconds * 1000)
+        return std::nullopt;
+    return start + spanSeconds * 1000;
+}
+
+/**
+ * Covers [lo, hi) with the coarsest levels first (`levels` coarsest first, from `k`): each
+ * level takes the whole bins inside the range, the edges go to the finer levels and at last
+ * to the raw data.
+ */
+void cover(const std::vector<const RollupLevel*>& levels, size_t k, std::optional<long long> lo,
+           std::optional<long long> hi, std::vector<Piece>& out) {
+    if (lo && hi && *lo >= *hi)
+        return;
+    if (k == levels.size()) {
+        out.push_back({nullptr, lo, hi});
+        return;
+    }
+    const long long span = levels[k]->spanSeconds;
+    std::optional<long long> innerLo = lo, innerHi = hi;
+    if (lo) {
+        innerLo = ceilBin(*lo, span);
+        if (!innerLo) {
+            cover(levels, k + 1, lo, hi, out);
+            return;
+        }
+    }
+    if (hi)
+        innerHi = binStartMillis(*hi, span);
+    if (innerLo && innerHi && *innerLo >= *innerHi) {
+        cover(levels, k + 1, lo, hi, out);
+        return;
+    }
+    if (lo)
+        cover(levels, k + 1, lo, innerLo, out);
+    out.push_back({levels[k], innerLo, innerHi});
+    if (hi)
+        cover(levels, k + 1, innerHi, hi, out);
+}
+
+/** {<path>: {$gte: lo, $lt: hi}} (the bounds that are set), or {} for an open range. */
+BSONObj timeRange(StringData path, const std::optional<long long>& lo,
+                  const std::optional<long long>& hi) {
+    if (!lo && !hi)
+        return BSONObj();
+    BSONObjBuilder b;
+    {
+        BSONObjBuilder range(b.subobjStart(path));
+        if (lo)
+            range.append("$gte", Date_t::fromMillisSinceEpoch(*lo));
+        if (hi)
+            range.append("$lt", Date_t::fromMillisSinceEpoch(*hi));
+    }
+    return b.obj();
+}
+
+/** The $match of one piece: its time range and the meta tests (of rows or measurements). */
+BSONObj pieceMatch(const BSONObj& range, const BSONObj& tests, bool testsAreArray) {
+    BSONObjBuilder b;
+    b.appendElements(range);
+    if (testsAreArray) {
+        if (!tests.isEmpty())
+            b.appendArray("$and", tests);
+    } else {
+        b.appendElements(tests);
+    }
+    return b.obj();
+}
+
+/** The stages computing the partial aggregates of one piece, grouped by the key. */
+std::vector<BSONObj> pieceStages(const Piece& piece, const Analysis& a, const BSONObj& levelKey,
+                                 const BSONElement& rawKey, const std::vector<Part>& parts) {
+    std::vector<BSONObj> stages;
+    BSONObj match = piece.level
+                        ? pieceMatch(timeRange(kRowTime, piece.lo, piece.hi), a.rowMatch, false)
+                        : pieceMatch(timeRange(a.options->getTimeField(), piece.lo, piece.hi),
+                                     a.metaMatch, true);
+    if (!match.isEmpty())
+        stages.push_back(BSON("$match" << match));
+    BSONObjBuilder group;
+    if (piece.level)
+        group.appendElements(levelKey);
+    else
+        group.appendAs(rawKey, "_id");
+    for (const auto& part : parts)
+        group.append(part.name, piece.level ? part.level : part.raw);
+    stages.push_back(BSON("$group" << group.obj()));
+    return stages;
+}
+
+BSONObj pieceExplain(const Piece& piece) {
+    BSONObjBuilder b;
+    if (piece.level) {
+        b.appendNumber("bucketSpanSeconds", piece.level->spanSeconds);
+        b.append("ns", piece.level->nss.ns());
+    } else {
+        b.append("raw", true);
+    }
+    for (const auto& [name, bound] : {std::pair{"from", piece.lo}, std::pair{"to", piece.hi}}) {
+        if (bound)
+            b.append(name, Date_t::fromMillisSinceEpoch(*bound));
+        else
+            b.appendNull(name);
+    }
+    return b.obj();
 }
 
 }  // namespace
@@ -352,15 +533,17 @@ std::optional<RollupRewrite> rewriteForRollups(OperationContext* opCtx,
     if (ts->buckets->getDefaultCollator())
         return std::nullopt;  // the rows' meta and group keys compare without a collation
 
-    Analysis a{&ts->options, {}, BSONObj(), 0};
+    Analysis a{&ts->options, {}, BSONObj(), BSONObj(), 0};
     size_t i = 0;
     if (stages[i].firstElementFieldNameStringData() == "$match") {
         if (stages[i].firstElement().type() != BSONType::kObject)
             return std::nullopt;
         BSONObjBuilder match;
-        if (!readMatch(stages[i].firstElement().Obj(), a, match))
+        BSONArrayBuilder raw;
+        if (!readMatch(stages[i].firstElement().Obj(), a, match, raw))
             return std::nullopt;
         a.rowMatch = match.obj();
+        a.metaMatch = raw.arr();
         ++i;
     }
     if (i < stages.size() && stages[i].firstElementFieldNameStringData() == "$sort") {
@@ -378,49 +561,60 @@ std::optional<RollupRewrite> rewriteForRollups(OperationContext* opCtx,
     const BSONObj groupSpec = stages[i].firstElement().Obj();
     ++i;
 
-    BSONObjBuilder group, project;
+    BSONObjBuilder levelKeyBuilder, project;
     project.append("_id", 1);
+    std::vector<Part> parts;
+    BSONElement rawKey;
     int index = 0;
-    bool sawId = false;
     for (const BSONElement& e : groupSpec) {
         if (e.fieldNameStringData() == "_id") {
-            if (!readGroupKey(e, a, group))
+            if (!readGroupKey(e, a, levelKeyBuilder))
                 return std::nullopt;
-            sawId = true;
+            rawKey = e;
             continue;
         }
-        if (!readAccumulator(e, a, group, project, index++))
+        if (!readAccumulator(e, a, parts, project, index++))
             return std::nullopt;
     }
-    if (!sawId)
+    if (rawKey.eoo())
         return std::nullopt;
+    const BSONObj levelKey = levelKeyBuilder.obj();
 
-    // The coarsest level that serves the pipeline exactly.
+    // The levels that can answer, coarsest first, then the pieces of the time range.
+    std::vector<const RollupLevel*> usable;
     const auto levels = getRollupLevels(viewNss, ts->options);
-    const RollupLevel* chosen = nullptr;
-    for (auto it = levels.rbegin(); it != levels.rend() && !chosen; ++it)
+    for (auto it = levels.rbegin(); it != levels.rend(); ++it)
         if (levelServes(*it, a.needs))
-            chosen = &*it;
-    if (!chosen)
-        return std::nullopt;
+            usable.push_back(&*it);
+    std::vector<Piece> pieces;
+    cover(usable, 0, a.needs.lo, a.needs.hi, pieces);
+    auto main = std::find_if(pieces.begin(), pieces.end(),
+                             [](const Piece& p) { return p.level != nullptr; });
+    if (main == pieces.end())
+        return std::nullopt;  // the range is narrower than every level's bins
 
     catchUp(opCtx, viewNss);
 
     RollupRewrite r;
-    r.levelNss = chosen->nss;
-    BSONObjBuilder match;
-    if (a.needs.lo || a.needs.hi) {
-        BSONObjBuilder range(match.subobjStart(kRowTime));
-        if (a.needs.lo)
-            range.append("$gte", Date_t::fromMillisSinceEpoch(*a.needs.lo));
-        if (a.needs.hi)
-            range.append("$lt", Date_t::fromMillisSinceEpoch(*a.needs.hi));
+    r.levelNss = main->level->nss;
+    r.stages = pieceStages(*main, a, levelKey, rawKey, parts);
+    if (pieces.size() > 1) {
+        for (auto it = pieces.begin(); it != pieces.end(); ++it) {
+            if (it == main)
+                continue;
+            BSONArrayBuilder sub;
+            for (const auto& st : pieceStages(*it, a, levelKey, rawKey, parts))
+                sub.append(st);
+            const std::string coll = it->level ? it->level->nss.coll() : viewNss.coll();
+            r.stages.push_back(
+                BSON("$unionWith" << BSON("coll" << coll << "pipeline" << sub.arr())));
+        }
+        BSONObjBuilder merge;
+        merge.append("_id", "$_id");
+        for (const auto& part : parts)
+            merge.append(part.name, part.combine);
+        r.stages.push_back(BSON("$group" << merge.obj()));
     }
-    match.appendElements(a.rowMatch);
-    BSONObj m = match.obj();
-    if (!m.isEmpty())
-        r.stages.push_back(BSON("$match" << m));
-    r.stages.push_back(BSON("$group" << group.obj()));
     r.stages.push_back(BSON("$project" << project.obj()));
     for (; i < stages.size(); ++i)
         r.stages.push_back(stages[i]);
@@ -428,17 +622,8 @@ std::optional<RollupRewrite> rewriteForRollups(OperationContext* opCtx,
     BSONObjBuilder ex;
     {
         BSONArrayBuilder served(ex.subarrayStart("servedBy"));
-        BSONObjBuilder level(served.subobjStart());
-        level.appendNumber("bucketSpanSeconds", chosen->spanSeconds);
-        level.append("ns", chosen->nss.ns());
-        if (a.needs.lo)
-            level.append("from", Date_t::fromMillisSinceEpoch(*a.needs.lo));
-        else
-            level.appendNull("from");
-        if (a.needs.hi)
-            level.append("to", Date_t::fromMillisSinceEpoch(*a.needs.hi));
-        else
-            level.appendNull("to");
+        for (const auto& piece : pieces)
+            served.append(pieceExplain(piece));
     }
     ex.append("rawPath", false);
     r.explain = ex.obj();

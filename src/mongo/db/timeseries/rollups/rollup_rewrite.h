@@ -19,22 +19,25 @@ namespace mongo::timeseries::rollups {
 struct RollupRewrite {
     NamespaceString levelNss;     // the collection the new stages read
     std::vector<BSONObj> stages;  // replace the request's whole pipeline
-    /** explain's `rollups`: {servedBy: [{bucketSpanSeconds, ns, from, to}], rawPath: false}. */
+    /**
+     * explain's `rollups`: {servedBy: [{bucketSpanSeconds, ns, from, to} or {raw: true, from,
+     * to}, ...], rawPath: false}.
+     */
     BSONObj explain;
 };
 
 /**
- * The rewrite of `stages` (an aggregate on `viewNss`) onto the coarsest rollup level that
- * gives the same result, or nullopt (the raw path). Exact means: the leading $match (if
- * any) only bounds the time field with $gte/$lt at bin starts of the level and tests meta
- * paths; an optional $sort on the time field alone; then a $group whose _id is made of
- * constants, meta paths and $dateTrunc of the time field (UTC) to a multiple of the level's
- * span (calendar units: a span dividing a day), with accumulators $min, $max, $sum of a
- * field or of 1, $count, $avg, and $first/$last after the $sort, on fields the level keeps
- * the needed accumulators of ($min/$max of the time field: always). Sums and averages of
- * doubles may differ from the raw path in the last bits (partial sums). Only with the
- * simple collation (`simpleCollation`: the request's; the collection's is checked here).
- * Brings the levels up to date (catchUp) before returning a rewrite.
+ * The rewrite of `stages` (an aggregate on `viewNss`) onto the rollup levels, or nullopt (the
+ * raw path). It applies when the leading $match (if any) only bounds the time field ($gte,
+ * $gt, $lt, $lte) and tests meta paths; an optional $sort on the time field alone; then a
+ * $group whose _id is made of constants, meta paths and $dateTrunc of the time field (UTC),
+ * with accumulators $min, $max, $sum of a field or of 1, $count, $avg, and $first/$last after
+ * the $sort ($min/$max of the time field too). The time range is covered by the coarsest
+ * usable levels (those keeping the accumulators, with spans dividing the $dateTrunc widths),
+ * edges going to finer levels and then to the raw data, joined with $unionWith (README.md,
+ * "Queries"). Sums and averages of doubles may differ from the raw path in the last bits
+ * (partial sums). Only with the simple collation (`simpleCollation`: the request's; the
+ * collection's is checked here). Brings the levels up to date (catchUp) before returning.
  */
 std::optional<RollupRewrite> rewriteForRollups(OperationContext* opCtx,
                                                const NamespaceString& viewNss,

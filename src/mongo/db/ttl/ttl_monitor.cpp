@@ -161,48 +161,28 @@ long long doTTLPass(OperationContext* opCtx, Date_t now) {
     return deleted;
 }
 
-TTLMonitor::~TTLMonitor() {
-    shutdown();
-}
+TTLMonitor::TTLMonitor(ServiceContext* sc)
+    : _sc(sc),
+      _thread(
+          [] { logv2::setThreadName("TTLMonitor"); },
+          [] {
+              return std::chrono::milliseconds(1000LL * std::max(1, gTTLMonitorSleepSecs.load()));
+          },
+          [this] { _pass(); }, false) {}
 
-void TTLMonitor::start() {
-    _thread = std::thread([this] { _run(); });
-}
-
-void TTLMonitor::shutdown() {
-    {
-        std::lock_guard<std::mutex> lk(_mutex);
-        _stop = true;
-    }
-    _cv.notify_all();
-    if (_thread.joinable())
-        _thread.join();
-}
-
-void TTLMonitor::_run() {
-    logv2::setThreadName("TTLMonitor");
-    long long opId = 0;
-    while (true) {
-        {
-            std::unique_lock<std::mutex> lk(_mutex);
-            int secs = std::max(1, gTTLMonitorSleepSecs.load());
-            _cv.wait_for(lk, std::chrono::seconds(secs), [this] { return _stop; });
-            if (_stop)
-                return;
-        }
-        if (!gTTLMonitorEnabled.load() || !repl::ReplicationCoordinator::get()->canAcceptWrites())
-            continue;
-        OperationContext opCtx(_sc, nullptr, --opId);
-        opCtx.swapRecoveryUnit(_sc->storageEngine->newRecoveryUnit());
-        try {
-            long long n = doTTLPass(&opCtx, Date_t::now());
-            if (n > 0)
-                LOGV2_OPTIONS(5479200, logv2::Component::kIndex, "Deleted expired documents",
-                              BSON("numDeleted" << n));
-        } catch (const DBException& ex) {
-            LOGV2_WARNING(22537, "TTLMonitor was interrupted",
-                          BSON("error" << ex.toStatus().toString()));
-        }
+void TTLMonitor::_pass() {
+    if (!gTTLMonitorEnabled.load() || !repl::ReplicationCoordinator::get()->canAcceptWrites())
+        return;
+    OperationContext opCtx(_sc, nullptr, --_opId);
+    opCtx.swapRecoveryUnit(_sc->storageEngine->newRecoveryUnit());
+    try {
+        long long n = doTTLPass(&opCtx, Date_t::now());
+        if (n > 0)
+            LOGV2_OPTIONS(5479200, logv2::Component::kIndex, "Deleted expired documents",
+                          BSON("numDeleted" << n));
+    } catch (const DBException& ex) {
+        LOGV2_WARNING(22537, "TTLMonitor was interrupted",
+                      BSON("error" << ex.toStatus().toString()));
     }
 }
 

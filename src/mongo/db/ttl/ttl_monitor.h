@@ -21,6 +21,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/oid.h"
 
+#include "mongo/util/periodic_thread.h"
 #include "mongo/util/time_support.h"
 
 namespace mongo {
@@ -79,20 +80,21 @@ TTLMetrics& ttlMetrics();
 
 class TTLMonitor {
 public:
-    explicit TTLMonitor(ServiceContext* sc) : _sc(sc) {}
-    ~TTLMonitor();
-    void start();
+    explicit TTLMonitor(ServiceContext* sc);
+    void start() {
+        _thread.start();
+    }
     /** Stops the thread and waits for it. */
-    void shutdown();
+    void shutdown() {
+        _thread.shutdown();
+    }
 
 private:
-    void _run();
+    void _pass();
 
     ServiceContext* _sc;
-    std::thread _thread;
-    std::mutex _mutex;
-    std::condition_variable _cv;
-    bool _stop = false;
+    long long _opId = 0;
+    PeriodicThread _thread;
 };
 
 }  // namespace mongo

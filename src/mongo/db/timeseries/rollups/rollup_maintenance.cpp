@@ -648,63 +648,34 @@ void appendRollupStats(OperationContext* opCtx, const NamespaceString& viewNss,
     }
 }
 
-RollupCatchUpMonitor::~RollupCatchUpMonitor() {
-    shutdown();
-}
+RollupCatchUpMonitor::RollupCatchUpMonitor(ServiceContext* sc)
+    : _sc(sc),
+      _thread([] { logv2::setThreadName("RollupCatchUp"); },
+              [] { return std::chrono::milliseconds(gRollupCatchUpIntervalMillis.load()); },
+              [this] { _pass(); }, true) {}
 
-void RollupCatchUpMonitor::start() {
-    _thread = std::thread([this] { _run(); });
-}
-
-void RollupCatchUpMonitor::shutdown() {
-    {
-        std::lock_guard<std::mutex> lk(_mutex);
-        _stop = true;
-    }
-    _cv.notify_all();
-    if (_thread.joinable())
-        _thread.join();
-}
-
-void RollupCatchUpMonitor::_run() {
-    logv2::setThreadName("RollupCatchUp");
-    long long opId = -(1LL << 40);  // apart from the TTL monitor's negative ids
-    bool first = true;
-    while (true) {
-        {
-            std::unique_lock<std::mutex> lk(_mutex);
-            auto wait = std::chrono::milliseconds(first ? 0 : gRollupCatchUpIntervalMillis.load());
-            _cv.wait_for(lk, wait, [this] { return _stop; });
-            if (_stop)
-                return;
-        }
-        first = false;
-        if (!repl::ReplicationCoordinator::get()->canAcceptWrites())
-            continue;
-        OperationContext opCtx(_sc, nullptr, --opId);
-        opCtx.swapRecoveryUnit(_sc->storageEngine->newRecoveryUnit());
-        std::vector<NamespaceString> views;
-        for (const auto& db : _sc->catalog->databaseNames())
-            for (const auto& coll : _sc->catalog->collectionsInDb(db))
-                if (StringData(coll->ns().coll()).ends_with("." + std::string(kPendingSuffix)))
-                    if (auto view = viewNssOfRollupNss(coll->ns());
-                        view && coll->numRecords(&opCtx) > 0)
-                        views.push_back(*view);
-        for (const auto& view : views) {
-            {
-                std::lock_guard<std::mutex> lk(_mutex);
-                if (_stop)
-                    return;
-            }
-            try {
-                catchUp(&opCtx, view);
-            } catch (const DBException& ex) {
-                if (!_sc->catalog->lookup(makePendingNss(view)))
-                    continue;  // dropped meanwhile: nothing left to catch up
-                LOGV2_WARNING(
-                    9170100, "Rollup catch-up failed",
-                    BSON("namespace" << view.ns() << "error" << ex.toStatus().toString()));
-            }
+void RollupCatchUpMonitor::_pass() {
+    if (!repl::ReplicationCoordinator::get()->canAcceptWrites())
+        return;
+    OperationContext opCtx(_sc, nullptr, --_opId);
+    opCtx.swapRecoveryUnit(_sc->storageEngine->newRecoveryUnit());
+    std::vector<NamespaceString> views;
+    for (const auto& db : _sc->catalog->databaseNames())
+        for (const auto& coll : _sc->catalog->collectionsInDb(db))
+            if (StringData(coll->ns().coll()).ends_with("." + std::string(kPendingSuffix)))
+                if (auto view = viewNssOfRollupNss(coll->ns());
+                    view && coll->numRecords(&opCtx) > 0)
+                    views.push_back(*view);
+    for (const auto& view : views) {
+        if (_thread.stopRequested())
+            return;
+        try {
+            catchUp(&opCtx, view);
+        } catch (const DBException& ex) {
+            if (!_sc->catalog->lookup(makePendingNss(view)))
+                continue;  // dropped meanwhile: nothing left to catch up
+            LOGV2_WARNING(9170100, "Rollup catch-up failed",
+                          BSON("namespace" << view.ns() << "error" << ex.toStatus().toString()));
         }
     }
 }

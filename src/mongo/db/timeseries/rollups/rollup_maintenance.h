@@ -7,16 +7,14 @@
 // at a time.
 #pragma once
 
-#include <condition_variable>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/idl/timeseries_gen.h"
+#include "mongo/util/periodic_thread.h"
 
 namespace mongo {
 class Collection;
@@ -107,20 +105,21 @@ void appendRollupStats(OperationContext* opCtx, const NamespaceString& viewNss,
  */
 class RollupCatchUpMonitor {
 public:
-    explicit RollupCatchUpMonitor(ServiceContext* sc) : _sc(sc) {}
-    ~RollupCatchUpMonitor();
-    void start();
+    explicit RollupCatchUpMonitor(ServiceContext* sc);
+    void start() {
+        _thread.start();
+    }
     /** Stops the thread and waits for it. */
-    void shutdown();
+    void shutdown() {
+        _thread.shutdown();
+    }
 
 private:
-    void _run();
+    void _pass();
 
     ServiceContext* _sc;
-    std::thread _thread;
-    std::mutex _mutex;
-    std::condition_variable _cv;
-    bool _stop = false;
+    long long _opId = -(1LL << 40);  // apart from the TTL monitor's negative ids
+    PeriodicThread _thread;
 };
 
 }  // namespace mongo::timeseries::rollups

@@ -266,6 +266,10 @@ function collModLevels() {
                                  ErrorCodes.InvalidOptions);
     assert.commandFailedWithCode(db.runCommand({collMod: name, expireAfterSeconds: "off"}),
                                  ErrorCodes.InvalidOptions);
+    // Nor may the raw data become as coarse as a level.
+    assert.commandFailedWithCode(db.runCommand({collMod: name, timeseries: {granularity: "minutes"}}),
+                                 ErrorCodes.InvalidOptions);
+    assert.eq("seconds", db.getCollectionInfos({name: name})[0].options.timeseries.granularity);
     // A retention change keeps the rows and moves the TTL index.
     assert.eq(86400 * 500,
               levelColl(60).getIndexes().find(i => i.name === "t_1").expireAfterSeconds);

@@ -426,12 +426,13 @@ bool collModTimeseriesCollection(OperationContext* opCtx, const NamespaceString&
             next.setRollups(std::nullopt);  // no levels: the collection is 8.0's again
         else
             next.setRollups(*mod->getRollups());
-        uassertStatusOK(rollups::validateRollups(next, rawRetention));
         rebuildSpans = rollups::levelsToRebuild(ts->options, next);
         newTimeseries = next;
-    } else if (!ttl.eoo()) {
-        uassertStatusOK(rollups::validateRollups(ts->options, rawRetention));
     }
+    // New levels, a coarser granularity or a shorter raw retention: the levels' rules again.
+    if (newTimeseries || !ttl.eoo())
+        uassertStatusOK(
+            rollups::validateRollups(newTimeseries ? *newTimeseries : ts->options, rawRetention));
     std::optional<CollModIndexChange> indexChange;
     if (const auto& request = cmd.getIndex()) {
         checkCollModIndexShape(*request);

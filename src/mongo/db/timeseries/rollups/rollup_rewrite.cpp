@@ -6,6 +6,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/replication_coordinator.h"
 #include "mongo/db/timeseries/rollups/rollup_levels.h"
 #include "mongo/db/timeseries/rollups/rollup_maintenance.h"
 #include "mongo/db/timeseries/timeseries_commands.h"
@@ -592,6 +593,9 @@ std::optional<RollupRewrite> rewriteForRollups(OperationContext* opCtx,
                              [](const Piece& p) { return p.level != nullptr; });
     if (main == pieces.end())
         return std::nullopt;  // the range is narrower than every level's bins
+    // The levels are exact only once caught up, which writes: not on a node that cannot.
+    if (!repl::ReplicationCoordinator::get()->canAcceptWrites())
+        return std::nullopt;
 
     catchUp(opCtx, viewNss);
 

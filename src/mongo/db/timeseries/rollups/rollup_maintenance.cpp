@@ -137,9 +137,9 @@ void checkNotDropped(const Collection& coll) {
  * Deletes the rows `deleteFirst` (documents `deletedDocs`) and inserts `rows` into `coll`,
  * kRowsPerUnit inserts per unit of work.
  */
-void upsertRows(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
-                const std::vector<BSONObj>& rows, const std::vector<RecordId>& deleteFirst,
-                const std::vector<BSONObj>& deletedDocs) {
+void replaceRows(OperationContext* opCtx, const std::shared_ptr<Collection>& coll,
+                 const std::vector<BSONObj>& rows, const std::vector<RecordId>& deleteFirst,
+                 const std::vector<BSONObj>& deletedDocs) {
     RecoveryUnit* ru = opCtx->recoveryUnit();
     // The old rows of the range go in the same unit of work as the first new ones, so that a
     // reader never sees the range empty.
@@ -281,14 +281,18 @@ void recomputeWindow(OperationContext* opCtx, const std::shared_ptr<Collection>&
     std::vector<BSONObj> old;
     findRows(opCtx, levelColl, rowFilter.obj(), &ids, &old);
     // A buckets collation may let the raw filter match more series than the rows' simple
-    // equality: their recomputed rows replace the old ones by _id.
-    std::set<std::string> deleted;
-    for (const auto& o : old)
-        deleted.insert(valueKey(o["_id"]));
-    for (const auto& r : rows)
-        if (!deleted.count(valueKey(r["_id"])))
-            findRows(opCtx, levelColl, BSON("_id" << BSON("$eq" << r["_id"])), &ids, &old);
-    upsertRows(opCtx, levelColl, rows, ids, old);
+    // equality: their recomputed rows replace the old ones by _id. Without one, the two
+    // filters match the same series, and a row not found above is new (the usual case while
+    // data arrives): no lookup per row.
+    if (buckets->getDefaultCollator()) {
+        std::set<std::string> deleted;
+        for (const auto& o : old)
+            deleted.insert(valueKey(o["_id"]));
+        for (const auto& r : rows)
+            if (!deleted.count(valueKey(r["_id"])))
+                findRows(opCtx, levelColl, BSON("_id" << BSON("$eq" << r["_id"])), &ids, &old);
+    }
+    replaceRows(opCtx, levelColl, rows, ids, old);
 }
 
 // Bins one recomputation covers at most: bounds the rows held in memory to this many per
